@@ -1,0 +1,63 @@
+/* parray.h: core runtime of Parray programs (see SPEC.md section 7).
+ * Generated code and user code include this; it compiles as C11 and as C++ (nvcc).
+ * CPU thread arrays, CUDA and MPI parts are declared in parray_cpu.h,
+ * parray_cuda.h and parray_mpi.h, so a program links only what it uses. */
+#ifndef PARRAY_H
+#define PARRAY_H
+
+#include <stddef.h>
+
+#define PARRAY_VERSION_STRING "0.1.0"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PA_NORETURN_PRINTF(f, a) __attribute__((noreturn, format(printf, f, a)))
+#else
+#define PA_NORETURN_PRINTF(f, a)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Memory kinds of data array types. */
+typedef enum pa_mem { PA_PAGED, PA_PINNED, PA_DMEM, PA_SMEM, PA_RMEM } pa_mem;
+
+/* Allocates count elements of elem_size bytes (count == 0 allowed) in host memory
+ * (PA_PAGED; PA_PINNED is plain heap memory unless the CUDA runtime is used),
+ * aligned to 64 bytes. On overflow or failure prints
+ * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in paged memory: REASON"
+ * to stderr and exits with status 1. */
+void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type,
+                    const char *file, int line);
+/* Frees memory from pa_alloc_host; NULL is allowed. */
+void pa_free_host(pa_mem mem, void *p);
+/* Name of a memory kind: "paged", "pinned", "dmem", "smem", "rmem". */
+const char *pa_mem_name(pa_mem mem);
+
+/* Flushes stdout, prints "FILE:LINE: error: <formatted>" to stderr and exits 1. */
+void pa_fail(const char *file, int line, const char *fmt, ...) PA_NORETURN_PRINTF(3, 4);
+
+/* #copy: fails with "FILE:LINE: error: #copy extent mismatch: source has N elements,
+ * destination M" unless src == dst. */
+void pa_check_copy_extent(long long src, long long dst, const char *file, int line);
+
+/* Wall-clock time in seconds (CLOCK_MONOTONIC). */
+double pa_wtime(void);
+
+/* Called first and last by the main() that #mainhost generates. */
+void pa_init(int *argc, char ***argv);
+void pa_finalize(void);
+
+/* Fills x[0..n) with deterministic pseudo-random values, uniform in [-1, 1). */
+void pa_fill_random(float *x, size_t n, unsigned seed);
+/* Compares got with want: |got - want| <= atol + rtol * |want| everywhere.
+ * Returns 0 when all are close; otherwise prints the first mismatches and a count
+ * (labelled with what) to stderr and returns 1. */
+int pa_check_close(const float *got, const double *want, size_t n, double rtol, double atol,
+                   const char *what);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PARRAY_H */

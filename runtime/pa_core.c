@@ -1,0 +1,147 @@
+/* pa_core.c: core runtime of Parray programs: host memory, errors, timing, test helpers. */
+#include "parray.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PA_ALIGN 64
+
+const char *pa_mem_name(pa_mem mem)
+{
+    switch (mem) {
+    case PA_PAGED: return "paged";
+    case PA_PINNED: return "pinned";
+    case PA_DMEM: return "dmem";
+    case PA_SMEM: return "smem";
+    case PA_RMEM: return "rmem";
+    }
+    return "unknown";
+}
+
+static void pa_vreport(const char *file, int line, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    if (file)
+        fprintf(stderr, "%s:%d: error: ", file, line);
+    else
+        fputs("parray: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+}
+
+void pa_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pa_vreport(file, line, fmt, ap);
+    va_end(ap);
+    exit(1);
+}
+
+void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type,
+                    const char *file, int line)
+{
+    const char *tname = type ? type : "?";
+    if (mem != PA_PAGED && mem != PA_PINNED)
+        pa_fail(file, line, "cannot allocate %zu elements of type %s in %s memory: "
+                "not host memory", count, tname, pa_mem_name(mem));
+    size_t n = count ? count : 1, size = elem_size ? elem_size : 1;
+    if (n > (SIZE_MAX - PA_ALIGN) / size)
+        pa_fail(file, line, "cannot allocate %zu elements (more than %zu bytes) of type %s "
+                "in %s memory: %s", count, (size_t)SIZE_MAX, tname, pa_mem_name(mem),
+                strerror(EOVERFLOW));
+    size_t bytes = n * size;
+    size_t rounded = (bytes + PA_ALIGN - 1) / PA_ALIGN * PA_ALIGN;
+    errno = 0;
+    void *p = aligned_alloc(PA_ALIGN, rounded);
+    if (!p)
+        pa_fail(file, line, "cannot allocate %zu elements (%zu bytes) of type %s in %s memory: %s",
+                count, count * elem_size, tname, pa_mem_name(mem),
+                strerror(errno ? errno : ENOMEM));
+    return p;
+}
+
+void pa_free_host(pa_mem mem, void *p)
+{
+    if (mem == PA_PAGED || mem == PA_PINNED)
+        free(p);
+}
+
+void pa_check_copy_extent(long long src, long long dst, const char *file, int line)
+{
+    if (src != dst)
+        pa_fail(file, line, "#copy extent mismatch: source has %lld elements, destination %lld",
+                src, dst);
+}
+
+double pa_wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void pa_init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+}
+
+void pa_finalize(void)
+{
+    fflush(stdout);
+}
+
+void pa_fill_random(float *x, size_t n, unsigned seed)
+{
+    /* splitmix64 to spread the seed, then xorshift64; 24 bits per value */
+    uint64_t s = (uint64_t)seed + 0x9E3779B97F4A7C15ull;
+    s = (s ^ (s >> 30)) * 0xBF58476D1CE4E5B9ull;
+    s = (s ^ (s >> 27)) * 0x94D049BB133111EBull;
+    s ^= s >> 31;
+    if (s == 0)
+        s = 0x2545F4914F6CDD1Dull;
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        x[i] = (float)((double)(s >> 40) * (2.0 / 16777216.0) - 1.0);
+    }
+}
+
+static double pa_fabs(double x) { return x < 0 ? -x : x; } /* no libm needed */
+
+int pa_check_close(const float *got, const double *want, size_t n, double rtol, double atol,
+                   const char *what)
+{
+    const size_t show = 10;
+    size_t bad = 0;
+    double worst = 0.0;
+    const char *w = what ? what : "check";
+    for (size_t i = 0; i < n; i++) {
+        double g = got[i], d = pa_fabs(g - want[i]);
+        if (d <= atol + rtol * pa_fabs(want[i]))
+            continue;                     /* also false for NaN: counted as bad */
+        if (bad < show) {
+            fflush(stdout);
+            fprintf(stderr, "%s: mismatch at [%zu]: got %.9g, want %.9g (|diff| %.3g)\n",
+                    w, i, g, want[i], d);
+        }
+        if (!(d <= worst))
+            worst = d;
+        bad++;
+    }
+    if (bad) {
+        fprintf(stderr, "%s: %zu of %zu values differ (rtol %g, atol %g, max |diff| %.3g)\n",
+                w, bad, n, rtol, atol, worst);
+        fflush(stderr);
+        return 1;
+    }
+    return 0;
+}
