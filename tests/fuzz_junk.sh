@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# fuzz_junk.sh PARRAYC [COUNT]
+# Feeds parrayc COUNT (default 200) malformed inputs, generated reproducibly
+# (fixed seed): random bytes, truncated and mutilated samples, token soup.
+# Fails when parrayc exits with a status other than 0 or 1, dies from a signal,
+# runs past 10 s, or leaves an output file when it reports an error.
+# Failing inputs are kept in ./fuzz_failures/.
+set -u
+if [ $# -lt 1 ]; then echo "usage: $0 PARRAYC [COUNT]" >&2; exit 2; fi
+parrayc=$1 count=${2:-200}
+case $parrayc in /*) ;; *) parrayc=$PWD/$parrayc ;; esac
+if [ ! -x "$parrayc" ] || [ -d "$parrayc" ]; then
+  echo "fuzz_junk.sh: parrayc not found or not executable: $parrayc" >&2; exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+# sanitizer reports must not look like parrayc's own exit status 1
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=99"
+
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+faildir=$PWD/fuzz_failures
+RANDOM=42
+
+# corpus: every .pa we know, plus a built-in program in case there is none
+shopt -s nullglob globstar
+corpus=("$root"/samples/**/*.pa "$root"/tests/e2e/*.pa "$root"/tests/diag/*.pa)
+cat >"$tmp/builtin.pa" <<'PA'
+#include <stdio.h>
+#parray {paged float [[4][8]][8]} M
+#parray {pthd [2]} P
+#parray {dmem float [#M_0][16 #M_1]} D
+#mainhost {
+#create M(a)
+  a[$M[1][2]$] = 1.0f;
+#detour P { printf("%d\n", $tid$); }
+#copy M(a) to M(a)
+#destroy M(a)
+}
+PA
+corpus+=("$tmp/builtin.pa")
+tokens=('#parray' '#create' '#destroy' '#detour' '#copy' '#sync' '#mainhost' '#global'
+  '#subprog' '#end' '#insert' '{' '}' '[' ']' '[[' ']]' '(' ')' '$' '$M[' '#M_0' '#A_1_1'
+  'paged' 'pinned' 'dmem' 'smem' 'rmem' 'float' 'float2' 'int' 'cuda' 'pthd' 'omp' 'mpi'
+  'M' 'A' 'x' '0' '16' '-1' '99999999999999999999' '/' '*' '+' ',' ';' 'to' '"' "'"
+  '/*' '*/' '//' '\' '#' '#include <stdio.h>' $'\n' $'\n' ' ' $'\t' $'\r')
+
+rand_big() { R=$(( (RANDOM << 15) | RANDOM )); }  # sets R; no subshell (keeps the seed)
+rand_bytes() {  # rand_bytes N SEED: N reproducible pseudo-random bytes
+  LC_ALL=C awk -v n="$1" -v s="$2" 'BEGIN { srand(s); for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }'
+}
+
+gen() {  # gen I FILE
+  local i=$1 out=$2 src size k s pos n
+  case $(( i % 4 )) in
+    0) local sizes=(0 1 2 7 64 512 4096 65536)
+       rand_bytes "${sizes[$(( (i / 4) % ${#sizes[@]} ))]}" "$(( 1000 + i ))" >"$out" ;;
+    1) src=${corpus[$(( RANDOM % ${#corpus[@]} ))]}
+       size=$(wc -c <"$src"); rand_big
+       head -c "$(( size > 0 ? R % size : 0 ))" "$src" >"$out" ;;
+    2) src=${corpus[$(( RANDOM % ${#corpus[@]} ))]}
+       s=$(LC_ALL=C cat "$src"; echo x); s=${s%x}
+       for (( k = 1 + RANDOM % 8; k > 0; k-- )); do
+         (( ${#s} )) || break
+         rand_big; pos=$(( R % ${#s} )); n=$(( 1 + RANDOM % 4 ))
+         s=${s:0:pos}${s:pos+n}
+       done
+       printf '%s' "$s" >"$out" ;;
+    3) for (( k = RANDOM % 120; k > 0; k-- )); do
+         printf '%s ' "${tokens[$(( RANDOM % ${#tokens[@]} ))]}"
+       done >"$out" ;;
+  esac
+}
+
+export LC_ALL=C
+failed=0
+for (( i = 0; i < count; i++ )); do
+  in=$tmp/in$i.pa
+  gen "$i" "$in"
+  rm -f "$tmp/out.c"
+  timeout 10 "$parrayc" -o "$tmp/out.c" "$in" >/dev/null 2>"$tmp/stderr"
+  st=$?
+  why=
+  if (( st == 124 )); then why="timed out after 10 s"
+  elif (( st > 128 )); then why="killed by signal $(( st - 128 ))"
+  elif (( st != 0 && st != 1 )); then why="exit status $st"
+  elif (( st == 1 )) && [ -e "$tmp/out.c" ]; then why="left an output file after an error"
+  fi
+  if [ -n "$why" ]; then
+    failed=$(( failed + 1 ))
+    mkdir -p "$faildir" && cp "$in" "$faildir/input$i.pa"
+    echo "FAIL: input $i ($faildir/input$i.pa): $why" >&2
+    head -n 5 "$tmp/stderr" | sed 's/^/    /' >&2
+  fi
+  rm -f "$in"
+done
+echo "fuzz_junk: $count inputs, $failed failures"
+(( failed == 0 ))
