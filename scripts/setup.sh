@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# setup.sh: install the build dependencies (Debian/Ubuntu) if missing, then
+# configure and build parrayc into build/ (Release). Safe to run repeatedly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake flex bison check pkg-config libopenmpi-dev openmpi-bin libopenblas-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if (( ${#missing[@]} )); then
+  echo "setup.sh: installing ${missing[*]}"
+  sudo=()
+  if (( $(id -u) != 0 )); then sudo=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ -d /usr/local/cuda/bin ]; then
+  case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) export PATH="$PATH:/usr/local/cuda/bin" ;; esac
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j2
