@@ -1,0 +1,51 @@
+/* diag.c: diagnostics.  Every message names FILE:LINE:COL, shows the source
+ * line and puts a caret under the column. */
+#include "parrayc.h"
+
+static void show_line(Ctx *ctx, Loc loc)
+{
+  if (loc.line < 1 || loc.line > ctx->nlines)
+    return;
+  const char *s = ctx->lines[loc.line - 1];
+  const char *end = s;
+  while (*end && *end != '\n')
+    end++;
+  int len = (int)(end - s);
+  if (len > 0 && s[len - 1] == '\r')
+    len--;
+  fprintf(stderr, "  %.*s\n  ", len, s);
+  for (int i = 1; i < loc.col && i <= len; i++)
+    fputc(s[i - 1] == '\t' ? '\t' : ' ', stderr);
+  fputs("^\n", stderr);
+}
+
+static void report(Ctx *ctx, Loc loc, const char *kind, const char *fmt, va_list ap)
+{
+  if (loc.line > 0)
+    fprintf(stderr, "%s:%d:%d: %s: ", ctx->opt.display, loc.line, loc.col, kind);
+  else
+    fprintf(stderr, "%s: %s: ", ctx->opt.display, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  show_line(ctx, loc);
+}
+
+void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
+{
+  /* inside a subprogram instance, the error is in the inserted text */
+  va_list ap;
+  va_start(ap, fmt);
+  report(ctx, loc, "error", fmt, ap);
+  va_end(ap);
+  for (Instance *in = ctx->instance; in; in = in->parent)
+    diag_note(ctx, in->insert->loc, "in the subprogram inserted here");
+  ctx->errors++;
+}
+
+void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  report(ctx, loc, "note", fmt, ap);
+  va_end(ap);
+}

@@ -1,0 +1,575 @@
+/* expr.c: offset expressions.  A Poly is a sum of terms; a term is an
+ * integer coefficient times a product of atoms (sizes, index expressions,
+ * quotients and remainders).  Every operation returns a normalised Poly:
+ * terms sorted, like terms combined, constants folded, and divisions and
+ * remainders removed wherever the bounds of the indices allow.  All values
+ * are non-negative (indices and extents), so a / b is floor division. */
+#include "parrayc.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- atoms ---- */
+
+static Atom *atom_new(Ctx *ctx, AtomKind kind)
+{
+  Atom *a = ctx_alloc(ctx, sizeof *a);
+  a->kind = kind;
+  a->id = ctx->natoms++;
+  a->slot = -1;
+  a->next = ctx->atoms;
+  ctx->atoms = a;
+  return a;
+}
+
+static Atom *atom_find_divmod(Ctx *ctx, AtomKind kind, const Poly *num, const Poly *den)
+{
+  for (Atom *a = ctx->atoms; a; a = a->next)
+    if (a->kind == kind && poly_equal(a->num, num) && poly_equal(a->den, den))
+      return a;
+  return NULL;
+}
+
+static Poly *poly_of_atom(Ctx *ctx, Atom *a, long long coef)
+{
+  Poly *p = ctx_alloc(ctx, sizeof *p);
+  p->n = 1;
+  p->t = ctx_alloc(ctx, sizeof(Term));
+  p->t[0].coef = coef;
+  p->t[0].nf = 1;
+  p->t[0].f = ctx_alloc(ctx, sizeof(Atom *));
+  p->t[0].f[0] = a;
+  return p;
+}
+
+Poly *poly_const(Ctx *ctx, long long c)
+{
+  Poly *p = ctx_alloc(ctx, sizeof *p);
+  if (c) {
+    p->n = 1;
+    p->t = ctx_alloc(ctx, sizeof(Term));
+    p->t[0].coef = c;
+  }
+  return p;
+}
+
+Poly *poly_sym(Ctx *ctx, const char *text)
+{
+  for (Atom *a = ctx->atoms; a; a = a->next)
+    if (a->kind == A_SYM && !strcmp(a->text, text))
+      return poly_of_atom(ctx, a, 1);
+  Atom *a = atom_new(ctx, A_SYM);
+  a->text = ctx_strdup(ctx, text);
+  return poly_of_atom(ctx, a, 1);
+}
+
+Poly *poly_var(Ctx *ctx, const char *text, Poly *bound)
+{
+  /* an expression with effects is its own atom: it must be evaluated once
+   * per occurrence in the source, never merged with another */
+  if (!text_has_side_effects(text))
+    for (Atom *a = ctx->atoms; a; a = a->next)
+      if (a->kind == A_VAR && !strcmp(a->text, text) && poly_equal(a->bound, bound))
+        return poly_of_atom(ctx, a, 1);
+  Atom *a = atom_new(ctx, A_VAR);
+  a->text = ctx_strdup(ctx, text);
+  a->bound = bound;
+  return poly_of_atom(ctx, a, 1);
+}
+
+/* ---- terms ---- */
+
+static int term_cmp(const Term *a, const Term *b)
+{
+  if (a->nf != b->nf)
+    return a->nf < b->nf ? 1 : -1; /* constants last */
+  for (int i = 0; i < a->nf; i++)
+    if (a->f[i] != b->f[i])
+      return a->f[i]->id < b->f[i]->id ? -1 : 1;
+  return 0;
+}
+
+static int term_qcmp(const void *a, const void *b)
+{
+  return term_cmp(a, b);
+}
+
+static int atom_qcmp(const void *a, const void *b)
+{
+  const Atom *x = *(Atom *const *)a, *y = *(Atom *const *)b;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+static long long mul_sat(long long a, long long b)
+{
+  long long r;
+  if (__builtin_mul_overflow(a, b, &r))
+    return (a < 0) != (b < 0) ? LLONG_MIN : LLONG_MAX;
+  return r;
+}
+
+static Term term_mul(Ctx *ctx, const Term *a, const Term *b)
+{
+  Term t;
+  t.coef = mul_sat(a->coef, b->coef);
+  t.nf = a->nf + b->nf;
+  t.f = t.nf ? ctx_alloc(ctx, sizeof(Atom *) * t.nf) : NULL;
+  if (a->nf)
+    memcpy(t.f, a->f, sizeof(Atom *) * a->nf);
+  if (b->nf)
+    memcpy(t.f + a->nf, b->f, sizeof(Atom *) * b->nf);
+  qsort(t.f, t.nf, sizeof(Atom *), atom_qcmp);
+  return t;
+}
+
+typedef struct TermVec {
+  Term *t;
+  int n, cap;
+} TermVec;
+
+static void tv_push(Ctx *ctx, TermVec *v, Term t)
+{
+  if (v->n == v->cap) {
+    int cap = v->cap ? v->cap * 2 : 8;
+    Term *nt = ctx_alloc(ctx, sizeof(Term) * cap);
+    if (v->n)
+      memcpy(nt, v->t, sizeof(Term) * v->n);
+    v->t = nt;
+    v->cap = cap;
+  }
+  v->t[v->n++] = t;
+}
+
+static void tv_combine(TermVec *v)
+{
+  qsort(v->t, v->n, sizeof(Term), term_qcmp);
+  int out = 0;
+  for (int i = 0; i < v->n; i++) {
+    if (out > 0 && term_cmp(&v->t[out - 1], &v->t[i]) == 0) {
+      long long r;
+      if (__builtin_add_overflow(v->t[out - 1].coef, v->t[i].coef, &r))
+        r = LLONG_MAX;
+      v->t[out - 1].coef = r;
+    } else {
+      v->t[out++] = v->t[i];
+    }
+    if (out > 0 && v->t[out - 1].coef == 0)
+      out--;
+  }
+  v->n = out;
+}
+
+/* x - (x / k) * k == x % k, so c*k*G*(x/k) + c*G*(x%k) == c*G*x: the
+ * decomposition of an index into digits followed by their recombination
+ * (a contiguous view) folds back to the index. */
+static bool fold_divmod_pair(Ctx *ctx, TermVec *v)
+{
+  for (int i = 0; i < v->n; i++) {
+    Term *ti = &v->t[i];
+    for (int fi = 0; fi < ti->nf; fi++) {
+      Atom *m = ti->f[fi];
+      if (m->kind != A_MOD || m->den->n != 1)
+        continue;
+      Poly *qp = poly_div(ctx, m->num, m->den);
+      if (qp->n != 1 || qp->t[0].coef != 1 || qp->t[0].nf != 1)
+        continue;
+      Atom *q = qp->t[0].f[0];
+      /* partner = coef*G*k*q */
+      Term g = {ti->coef, 0, ctx_alloc(ctx, sizeof(Atom *) * ti->nf)};
+      for (int k = 0; k < ti->nf; k++)
+        if (k != fi)
+          g.f[g.nf++] = ti->f[k];
+      Term qt = {1, 1, &q};
+      Term partner = term_mul(ctx, &g, &m->den->t[0]);
+      partner = term_mul(ctx, &partner, &qt);
+      for (int j = 0; j < v->n; j++) {
+        if (j == i || term_cmp(&v->t[j], &partner) || v->t[j].coef != partner.coef)
+          continue;
+        /* replace both by g * num */
+        TermVec nv = {0};
+        for (int k = 0; k < v->n; k++)
+          if (k != i && k != j)
+            tv_push(ctx, &nv, v->t[k]);
+        for (int k = 0; k < m->num->n; k++)
+          tv_push(ctx, &nv, term_mul(ctx, &g, &m->num->t[k]));
+        *v = nv;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+static Poly *normalize(Ctx *ctx, TermVec *v)
+{
+  tv_combine(v);
+  while (fold_divmod_pair(ctx, v))
+    tv_combine(v);
+  Poly *p = ctx_alloc(ctx, sizeof *p);
+  p->n = v->n;
+  p->t = v->t;
+  return p;
+}
+
+Poly *poly_add(Ctx *ctx, Poly *a, Poly *b)
+{
+  TermVec v = {0};
+  for (int i = 0; i < a->n; i++)
+    tv_push(ctx, &v, a->t[i]);
+  for (int i = 0; i < b->n; i++)
+    tv_push(ctx, &v, b->t[i]);
+  return normalize(ctx, &v);
+}
+
+Poly *poly_scale(Ctx *ctx, Poly *a, long long c)
+{
+  return poly_mul(ctx, a, poly_const(ctx, c));
+}
+
+Poly *poly_sub(Ctx *ctx, Poly *a, Poly *b)
+{
+  return poly_add(ctx, a, poly_scale(ctx, b, -1));
+}
+
+Poly *poly_mul(Ctx *ctx, Poly *a, Poly *b)
+{
+  TermVec v = {0};
+  for (int i = 0; i < a->n; i++)
+    for (int j = 0; j < b->n; j++)
+      tv_push(ctx, &v, term_mul(ctx, &a->t[i], &b->t[j]));
+  return normalize(ctx, &v);
+}
+
+bool poly_is_const(const Poly *p, long long *value)
+{
+  if (p->n == 0) {
+    if (value)
+      *value = 0;
+    return true;
+  }
+  if (p->n == 1 && p->t[0].nf == 0) {
+    if (value)
+      *value = p->t[0].coef;
+    return true;
+  }
+  return false;
+}
+
+bool poly_equal(const Poly *a, const Poly *b)
+{
+  if (a == b)
+    return true;
+  if (!a || !b || a->n != b->n)
+    return false;
+  for (int i = 0; i < a->n; i++)
+    if (a->t[i].coef != b->t[i].coef || term_cmp(&a->t[i], &b->t[i]))
+      return false;
+  return true;
+}
+
+static bool all_nonneg(const Poly *p)
+{
+  for (int i = 0; i < p->n; i++)
+    if (p->t[i].coef < 0)
+      return false;
+  return true;
+}
+
+/* Is p >= 0 whatever the atoms' values?  Sizes are at least 1, indices,
+ * quotients and remainders at least 0. */
+static bool provably_nonneg(const Poly *p)
+{
+  long long floor = 0;
+  for (int i = 0; i < p->n; i++) {
+    const Term *t = &p->t[i];
+    if (t->nf == 0) {
+      floor += t->coef;
+      continue;
+    }
+    if (t->coef < 0)
+      return false;
+    bool all_sizes = true;
+    for (int k = 0; k < t->nf; k++)
+      all_sizes &= t->f[k]->kind == A_SYM;
+    if (all_sizes)
+      floor += t->coef;
+  }
+  return floor >= 0;
+}
+
+static Poly *atom_max(Ctx *ctx, Atom *a)
+{
+  switch (a->kind) {
+  case A_SYM:
+    return poly_of_atom(ctx, a, 1);
+  case A_VAR:
+    return poly_sub(ctx, a->bound, poly_const(ctx, 1));
+  case A_DIV:
+    return poly_div(ctx, poly_max(ctx, a->num), a->den);
+  case A_MOD:
+    return poly_sub(ctx, a->den, poly_const(ctx, 1));
+  }
+  return poly_const(ctx, 0);
+}
+
+Poly *poly_max(Ctx *ctx, Poly *p)
+{
+  Poly *sum = poly_const(ctx, 0);
+  for (int i = 0; i < p->n; i++) {
+    const Term *t = &p->t[i];
+    if (t->coef < 0)
+      continue; /* a negative term only lowers the value */
+    Poly *m = poly_const(ctx, t->coef);
+    for (int k = 0; k < t->nf; k++)
+      m = poly_mul(ctx, m, atom_max(ctx, t->f[k]));
+    sum = poly_add(ctx, sum, m);
+  }
+  return sum;
+}
+
+bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b)
+{
+  long long ca, cb;
+  if (poly_is_const(a, &ca) && poly_is_const(b, &cb))
+    return ca < cb;
+  if (!all_nonneg(a))
+    return false;
+  Poly *diff = poly_sub(ctx, poly_sub(ctx, b, poly_max(ctx, a)), poly_const(ctx, 1));
+  return provably_nonneg(diff);
+}
+
+/* Splits a = q*d + r term by term: q gathers the terms that d divides. */
+static void split_by(Ctx *ctx, Poly *a, const Term *d, Poly **q, Poly **r)
+{
+  TermVec qv = {0}, rv = {0};
+  for (int i = 0; i < a->n; i++) {
+    const Term *t = &a->t[i];
+    bool divides = d->coef > 0 && t->coef % d->coef == 0;
+    Term rest = {divides ? t->coef / d->coef : 0, 0, NULL};
+    if (divides) {
+      rest.f = ctx_alloc(ctx, sizeof(Atom *) * (t->nf + 1));
+      int k = 0;
+      for (int j = 0; j < t->nf; j++) {
+        if (k < d->nf && t->f[j] == d->f[k])
+          k++;
+        else
+          rest.f[rest.nf++] = t->f[j];
+      }
+      divides = k == d->nf;
+    }
+    tv_push(ctx, divides ? &qv : &rv, divides ? rest : *t);
+  }
+  *q = normalize(ctx, &qv);
+  *r = normalize(ctx, &rv);
+}
+
+static Poly *divmod_atom(Ctx *ctx, AtomKind kind, Poly *num, Poly *den)
+{
+  Atom *a = atom_find_divmod(ctx, kind, num, den);
+  if (!a) {
+    a = atom_new(ctx, kind);
+    a->num = num;
+    a->den = den;
+  }
+  return poly_of_atom(ctx, a, 1);
+}
+
+Poly *poly_div(Ctx *ctx, Poly *a, Poly *d)
+{
+  long long ca, cd;
+  bool a_const = poly_is_const(a, &ca), d_const = poly_is_const(d, &cd);
+  if (d_const && cd == 1)
+    return a;
+  if (a_const && ca == 0)
+    return a;
+  if (a_const && d_const && cd > 0 && ca >= 0)
+    return poly_const(ctx, ca / cd);
+  if (poly_equal(a, d))
+    return poly_const(ctx, 1);
+  if (d->n != 1 || d->t[0].coef <= 0 || !all_nonneg(a))
+    return divmod_atom(ctx, A_DIV, a, d);
+  Poly *q, *r;
+  split_by(ctx, a, &d->t[0], &q, &r);
+  if (r->n == 0 || poly_provably_less(ctx, r, d))
+    return q;
+  /* (x / k) / d == x / (k * d) */
+  if (r->n == 1 && r->t[0].coef == 1 && r->t[0].nf == 1 && r->t[0].f[0]->kind == A_DIV) {
+    Atom *in = r->t[0].f[0];
+    return poly_add(ctx, q, poly_div(ctx, in->num, poly_mul(ctx, in->den, d)));
+  }
+  return poly_add(ctx, q, divmod_atom(ctx, A_DIV, r, d));
+}
+
+Poly *poly_mod(Ctx *ctx, Poly *a, Poly *d)
+{
+  long long ca, cd;
+  bool a_const = poly_is_const(a, &ca), d_const = poly_is_const(d, &cd);
+  if (d_const && cd == 1)
+    return poly_const(ctx, 0);
+  if (a_const && d_const && cd > 0 && ca >= 0)
+    return poly_const(ctx, ca % cd);
+  if (poly_equal(a, d))
+    return poly_const(ctx, 0);
+  if (d->n != 1 || d->t[0].coef <= 0 || !all_nonneg(a))
+    return divmod_atom(ctx, A_MOD, a, d);
+  Poly *q, *r;
+  split_by(ctx, a, &d->t[0], &q, &r);
+  if (r->n == 0)
+    return r;
+  if (poly_provably_less(ctx, r, d))
+    return r;
+  return divmod_atom(ctx, A_MOD, r, d);
+}
+
+/* ---- evaluation ---- */
+
+static bool atom_eval(const Atom *a, Atom *var, long long value, long long *out)
+{
+  long long n, d;
+  switch (a->kind) {
+  case A_SYM:
+    return false;
+  case A_VAR:
+    if (a != var)
+      return false;
+    *out = value;
+    return true;
+  case A_DIV:
+  case A_MOD:
+    if (!poly_eval(a->num, var, value, &n) || !poly_eval(a->den, var, value, &d) || d <= 0)
+      return false;
+    *out = a->kind == A_DIV ? n / d : n % d;
+    return true;
+  }
+  return false;
+}
+
+bool poly_eval(const Poly *p, Atom *var, long long value, long long *out)
+{
+  long long sum = 0;
+  for (int i = 0; i < p->n; i++) {
+    long long t = p->t[i].coef;
+    for (int k = 0; k < p->t[i].nf; k++) {
+      long long v;
+      if (!atom_eval(p->t[i].f[k], var, value, &v))
+        return false;
+      t = mul_sat(t, v);
+    }
+    sum += t;
+  }
+  *out = sum;
+  return true;
+}
+
+bool poly_fits_int(const Poly *p)
+{
+  for (int i = 0; i < p->n; i++) {
+    if (p->t[i].coef > INT_MAX || p->t[i].coef < INT_MIN)
+      return false;
+    for (int k = 0; k < p->t[i].nf; k++) {
+      Atom *a = p->t[i].f[k];
+      if ((a->kind == A_DIV || a->kind == A_MOD) && (!poly_fits_int(a->num) || !poly_fits_int(a->den)))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* ---- printing ---- */
+
+static bool poly_is_single_factor(const Poly *p)
+{
+  return p->n == 1 && ((p->t[0].nf == 0) || (p->t[0].nf == 1 && p->t[0].coef == 1 &&
+                                             p->t[0].f[0]->kind != A_DIV &&
+                                             p->t[0].f[0]->kind != A_MOD));
+}
+
+static void print_operand(Buf *b, const Poly *p, bool wide)
+{
+  if (poly_is_single_factor(p)) {
+    poly_print(b, p, wide);
+  } else {
+    buf_putc(b, '(');
+    poly_print(b, p, wide);
+    buf_putc(b, ')');
+  }
+}
+
+static void print_atom(Buf *b, const Atom *a, bool wide, bool alone)
+{
+  switch (a->kind) {
+  case A_SYM:
+  case A_VAR:
+    if (a->kind == A_VAR && a->slot >= 0)
+      buf_printf(b, "pa_ix%d", a->slot);
+    else if (text_is_simple(a->text))
+      buf_puts(b, a->text);
+    else
+      buf_printf(b, "(%s)", a->text);
+    return;
+  case A_DIV:
+  case A_MOD:
+    if (!alone)
+      buf_putc(b, '(');
+    print_operand(b, a->num, wide);
+    buf_puts(b, a->kind == A_DIV ? " / " : " % ");
+    print_operand(b, a->den, wide);
+    if (!alone)
+      buf_putc(b, ')');
+    return;
+  }
+}
+
+static void print_term(Buf *b, const Term *t, bool wide, bool first)
+{
+  long long c = t->coef;
+  if (!first)
+    buf_puts(b, c < 0 ? " - " : " + ");
+  else if (c < 0)
+    buf_putc(b, '-');
+  if (c < 0)
+    c = -c;
+  if (t->nf == 0) {
+    buf_printf(b, wide ? "%lldLL" : "%lld", c);
+    return;
+  }
+  bool alone = t->nf == 1 && c == 1;
+  for (int k = 0; k < t->nf; k++) {
+    if (k)
+      buf_puts(b, " * ");
+    else if (wide)
+      buf_puts(b, "(long long)");
+    print_atom(b, t->f[k], wide, alone && !wide);
+  }
+  if (c != 1)
+    buf_printf(b, " * %lld", c);
+}
+
+void poly_print(Buf *b, const Poly *p, bool wide)
+{
+  if (p->n == 0) {
+    buf_puts(b, "0");
+    return;
+  }
+  /* a positive term first reads better than a leading minus */
+  int first = 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->t[i].coef > 0) {
+      first = i;
+      break;
+    }
+  print_term(b, &p->t[first], wide, true);
+  for (int i = 0; i < p->n; i++)
+    if (i != first)
+      print_term(b, &p->t[i], wide, false);
+}
+
+char *poly_str(Ctx *ctx, const Poly *p)
+{
+  Buf b = {0};
+  poly_print(&b, p, !poly_fits_int(p));
+  char *s = ctx_strdup(ctx, b.data ? b.data : "0");
+  buf_free(&b);
+  return s;
+}

@@ -1,0 +1,49 @@
+/* front.h: what the lexer and the parser share, and nothing else sees. */
+#ifndef PARRAYC_FRONT_H
+#define PARRAYC_FRONT_H
+
+#include "parrayc.h"
+
+/* A token: its spelling, the blanks before it (in directives and $...$,
+ * where C text is rebuilt from tokens) and where it starts. */
+typedef struct Tok {
+  char *text;
+  char *ws;
+  Loc loc;
+} Tok;
+
+typedef struct NodeList {
+  Node *head, *tail;
+} NodeList;
+
+/* A growable array of pointers, kept in the ctx arena. */
+typedef struct PtrVec {
+  void **v;
+  int n, cap;
+} PtrVec;
+
+#define MAX_DOLLAR_NESTING 64
+
+typedef struct LexState {
+  Ctx *ctx;
+  size_t pos;             /* input offset of the next byte */
+  int line, col;          /* position of the next byte */
+  Loc tok_loc;            /* of the token being matched */
+  Loc last_loc;           /* of the last token returned */
+  Loc dir_loc;            /* of the directive being read */
+  Loc dollar_loc[MAX_DOLLAR_NESTING];
+  int dollar_depth[MAX_DOLLAR_NESTING];
+  int ndollar;
+  int dir_depth;          /* brackets open in the directive */
+  bool expects_block;     /* #detour, #mainhost, #global end at '{' */
+  int subprog_depth;
+  bool fatal;             /* an error the parser cannot recover from */
+  Buf ws;
+  char *pp_stash;
+} LexState;
+
+void nodelist_add(NodeList *l, Node *n);
+void ptrvec_push(Ctx *ctx, PtrVec *v, void *p);
+Node *text_node(Ctx *ctx, const char *text, Loc loc);
+
+#endif

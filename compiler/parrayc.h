@@ -1,0 +1,307 @@
+/* parrayc.h: the data model of parrayc, shared by every stage.
+ *
+ * Stages: lexer.l and parser.y build a syntax tree of Nodes (C text kept as
+ * text, Parray constructs as nodes); types.c turns #parray declarations into
+ * dimension trees and answers every question about offsets; expr.c holds the
+ * offset expressions (sums of products, simplified before printing); emit.c
+ * walks the tree and hands each construct to the backend of its target
+ * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c).  All state lives in one
+ * Ctx per compilation. */
+#ifndef PARRAYC_H
+#define PARRAYC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct Ctx Ctx;
+typedef struct Node Node;
+typedef struct Index Index;
+typedef struct DimSyn DimSyn;
+typedef struct Dim Dim;
+typedef struct Type Type;
+typedef struct Poly Poly;
+typedef struct Atom Atom;
+typedef struct Buf Buf;
+typedef struct Emitter Emitter;
+
+typedef struct Loc {
+  int line, col; /* 1-based; line 0 means "no location" */
+} Loc;
+
+/* ---- util.c: arena, strings, growable buffers ---- */
+void *ctx_alloc(Ctx *ctx, size_t size);          /* zeroed, freed with the ctx */
+char *ctx_strdup(Ctx *ctx, const char *s);
+char *ctx_strndup(Ctx *ctx, const char *s, size_t n);
+char *ctx_printf(Ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct Buf {
+  char *data;
+  size_t len, cap;
+};
+void buf_putc(Buf *b, char c);
+void buf_puts(Buf *b, const char *s);
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+void buf_free(Buf *b);
+char *buf_detach(Buf *b); /* NUL-terminated, malloc'd; b is reset */
+
+bool is_ident_start(int c);
+bool is_ident_char(int c);
+char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
+bool text_is_simple(const char *s);       /* an identifier or a number */
+bool text_has_side_effects(const char *s);
+
+/* ---- diag.c: every message goes through here ---- */
+void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- the syntax tree ---- */
+typedef enum NodeKind {
+  N_TEXT,     /* C text, copied through: text */
+  N_BLOCK,    /* { body }: braces of the C text */
+  N_DOLLAR,   /* $...$: dx */
+  N_PARRAY,   /* #parray { words (params) dims } name */
+  N_CREATE,   /* #create name(args[0]) */
+  N_DESTROY,  /* #destroy name(args[0]) */
+  N_COPY,     /* #copy name(args[0]) to name2(args[1]) */
+  N_DETOUR,   /* #detour name(args...) body */
+  N_SYNC,     /* #sync, #sync{}, #sync_K: name is "" or "_K" */
+  N_MAINHOST, /* #mainhost body */
+  N_GLOBAL,   /* #global body */
+  N_SUBPROG,  /* #subprog name(params) body #end */
+  N_INSERT,   /* #insert name(args) */
+} NodeKind;
+
+/* A $...$ expression. */
+typedef enum DxKind {
+  DX_INDEX, /* $T$ or $T[..]..$: path, index */
+  DX_DIM,   /* $dim(T)$, $dim_K(T)$, $size(..)$: path (suffix already appended) */
+  DX_CNT,   /* $cnt(T)$ */
+  DX_TID,   /* $tid$, $tid_K$: path is "tid" or "tid_K" */
+} DxKind;
+
+typedef struct Dx {
+  DxKind kind;
+  char *path;
+  Loc path_loc;
+  Index *index; /* DX_INDEX: the top-level bracket list, or NULL */
+} Dx;
+
+/* An index: one C expression (expr, a list of N_TEXT/N_DOLLAR nodes) or a
+ * bracketed list of entries (items). */
+struct Index {
+  Node *expr;
+  Index **items;
+  int nitems;
+  Loc loc;
+};
+
+/* One [...] of a #parray declaration before resolution. */
+struct DimSyn {
+  Node *size;     /* C text of the size, or NULL */
+  char *ref;      /* path after '#', or NULL */
+  Loc ref_loc;
+  DimSyn **kids;  /* nested dimensions */
+  int nkids;
+  Loc loc;
+};
+
+struct Node {
+  NodeKind kind;
+  Loc loc;
+  Node *next;
+  char *text;    /* N_TEXT: the text; directives: leading indentation */
+  char *name;    /* type, subprogram or sync suffix */
+  Loc name_loc;
+  char *name2;   /* #copy destination type */
+  Loc name2_loc;
+  Node **args;   /* argument list: each a list of N_TEXT/N_DOLLAR nodes */
+  int nargs;
+  bool has_args; /* parentheses were written */
+  Node *body;    /* N_BLOCK, N_DETOUR, N_MAINHOST, N_GLOBAL, N_SUBPROG */
+  Loc end_loc;   /* closing brace of a body */
+  Dx *dx;        /* N_DOLLAR */
+  /* N_PARRAY */
+  char **words;  /* memory, element type or thread kind words */
+  int nwords;
+  Node *params;  /* thread-array parameter list text, or NULL */
+  bool has_params;
+  DimSyn **dims;
+  int ndims;
+  /* N_SUBPROG */
+  char **pnames;
+  int npnames;
+};
+
+Node *node_new(Ctx *ctx, NodeKind kind, Loc loc);
+
+/* ---- offset expressions (expr.c) ----
+ * A Poly is a sum of terms, each an integer coefficient times a product of
+ * atoms.  Atoms are interned, so equal atoms are the same pointer. */
+typedef enum AtomKind {
+  A_SYM, /* a size only the C compiler knows: text */
+  A_VAR, /* an index expression: text, exclusive bound */
+  A_DIV, /* num / den, floor division of non-negative values */
+  A_MOD, /* num % den */
+} AtomKind;
+
+struct Atom {
+  AtomKind kind;
+  int id;        /* creation order: sorts factors */
+  char *text;    /* A_SYM, A_VAR */
+  Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
+  Poly *num, *den;
+  int slot;      /* A_VAR: >= 0 when printed through a temporary */
+  Atom *next;    /* ctx list of atoms */
+};
+
+typedef struct Term {
+  long long coef;
+  int nf;
+  Atom **f; /* sorted by id */
+} Term;
+
+struct Poly {
+  int n;
+  Term *t;
+};
+
+Poly *poly_const(Ctx *ctx, long long c);
+Poly *poly_sym(Ctx *ctx, const char *text);
+Poly *poly_var(Ctx *ctx, const char *text, Poly *bound);
+Poly *poly_add(Ctx *ctx, Poly *a, Poly *b);
+Poly *poly_sub(Ctx *ctx, Poly *a, Poly *b);
+Poly *poly_mul(Ctx *ctx, Poly *a, Poly *b);
+Poly *poly_div(Ctx *ctx, Poly *a, Poly *b);
+Poly *poly_mod(Ctx *ctx, Poly *a, Poly *b);
+Poly *poly_scale(Ctx *ctx, Poly *a, long long c);
+bool poly_is_const(const Poly *p, long long *value);
+bool poly_equal(const Poly *a, const Poly *b);
+bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b); /* a < b for every value */
+Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
+bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
+bool poly_fits_int(const Poly *p); /* every constant fits in int */
+void poly_print(Buf *b, const Poly *p, bool wide);
+char *poly_str(Ctx *ctx, const Poly *p);
+
+/* ---- the type model (types.c) ---- */
+typedef enum MemKind { MEM_NONE, MEM_PAGED, MEM_PINNED, MEM_DMEM, MEM_SMEM, MEM_RMEM } MemKind;
+typedef enum ThreadKind { TK_NONE, TK_PTHD, TK_OMP, TK_CUDA, TK_MPI } ThreadKind;
+typedef enum RefKind { REF_NONE, REF_FULL, REF_SIZED, REF_SPLIT } RefKind;
+
+struct Dim {
+  Type *type;      /* the type whose tree holds this node */
+  Dim *parent;
+  int index;       /* among the parent's children */
+  Dim **kids;      /* own children; a REF_FULL node imports its target's */
+  int nkids;
+  RefKind ref_kind;
+  Dim *ref;
+  Poly *size;      /* written size of a leaf or of [n #R] */
+  Poly *extent;
+  Loc loc;
+  char *path;      /* "A_0_1" */
+};
+
+struct Type {
+  char *name;        /* as written */
+  char *cname;       /* unique in the generated code (private subprogram types) */
+  MemKind mem;
+  ThreadKind kind;
+  char *elem;        /* element C type, NULL for thread arrays */
+  Node *params;      /* parameter text of a thread array */
+  char **pnames;     /* parameter names, in order */
+  char **ptypes;     /* parameter declarations ("float *a") */
+  int nparams;
+  Dim *root;
+  Loc loc;
+  int scope;         /* 0 file-wide, else the #insert instance */
+  Type *next;
+};
+
+Type *type_declare(Ctx *ctx, Emitter *e, Node *decl);
+Type *type_lookup(Ctx *ctx, const char *name);
+/* Resolves "A_1_0" (or a subprogram parameter bound to a path); reports
+ * errors at loc and returns NULL when it cannot. */
+Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc);
+int dim_nkids(const Dim *d);
+Dim *dim_kid(const Dim *d, int k);
+Poly *dim_extent(const Dim *d);
+Poly *dim_offset(Ctx *ctx, Dim *d, Poly *i);        /* off_d(i) */
+Poly *dim_span(Ctx *ctx, Dim *d);                   /* 1 + max offset */
+int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr); /* 1, 0, or -1 with a C expression */
+Poly *dim_index_of(Ctx *ctx, Dim *root, Dim *d, Poly *linear); /* digit of d in linear */
+/* Offsets of an index (SPEC 2.5); NULL after reporting an error. */
+Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, Emitter *e);
+/* A strided view: off(i) = sum stride_k * digit_k(i), digits in mixed radix. */
+typedef struct Stride {
+  Poly *extent, *stride;
+} Stride;
+bool dim_strides(Ctx *ctx, Dim *d, Stride **out, int *n);
+Type *dim_thread_type(Dim *d); /* the thread array a data node is distributed over, or NULL */
+void type_explain(Ctx *ctx, Dim *d, FILE *out);
+const char *mem_name(MemKind m);
+const char *thread_kind_name(ThreadKind k);
+bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
+
+/* ---- emit.c: the walk over the tree ---- */
+/* The C text of a fragment (N_TEXT and N_DOLLAR nodes), $...$ translated and
+ * subprogram parameters replaced. */
+char *fragment_text(Emitter *e, Node *list);
+
+/* ---- subprograms (emit.c) ---- */
+typedef struct Subprog {
+  Node *node;
+  struct Subprog *next;
+} Subprog;
+
+/* A binding of subprogram parameters for one #insert. */
+typedef struct Instance {
+  int id;
+  Node *insert;
+  char **names;
+  char **values; /* argument text */
+  int n;
+  struct Instance *parent;
+} Instance;
+
+/* ---- the compilation context ---- */
+typedef struct Options {
+  const char *input;      /* path as given */
+  const char *display;    /* name used in messages and #line */
+  bool line_directives;
+  const char *explain;    /* --explain TYPE */
+} Options;
+
+struct Ctx {
+  Options opt;
+  const char *src;        /* the whole input, NUL-terminated */
+  size_t src_len;
+  const char **lines;     /* start of each line */
+  int nlines;
+  int errors;
+  Node *tree;
+  Type *types;            /* declared types, newest first */
+  Subprog *subprogs;
+  Instance *instance;     /* innermost #insert being expanded */
+  int ninstances;
+  Atom *atoms;
+  int natoms;
+  bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
+  struct Arena *arena;
+};
+
+Ctx *ctx_new(const Options *opt, const char *src, size_t len);
+void ctx_free(Ctx *ctx);
+
+/* ---- front end (lexer.l, parser.y) ---- */
+Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */
+
+/* ---- back end ---- */
+/* Translates ctx->tree; returns the generated text (malloc'd) or NULL. */
+char *emit_program(Ctx *ctx);
+bool program_uses_cuda(Ctx *ctx, Node *tree);
+
+#endif

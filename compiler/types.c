@@ -1,0 +1,878 @@
+/* types.c: the type model.  A #parray declaration becomes a tree of Dims;
+ * this module answers every question about it (extents, offsets of an
+ * index, spans, contiguity, strides) as Polys, and knows no target. */
+#include "parrayc.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BRUTE_FORCE_LIMIT (1LL << 22) /* elements checked one by one */
+
+const char *mem_name(MemKind m)
+{
+  static const char *names[] = {"none", "paged", "pinned", "dmem", "smem", "rmem"};
+  return names[m];
+}
+
+const char *thread_kind_name(ThreadKind k)
+{
+  static const char *names[] = {"data", "pthd", "omp", "cuda", "mpi"};
+  return names[k];
+}
+
+static MemKind mem_of_word(const char *w)
+{
+  for (MemKind m = MEM_PAGED; m <= MEM_RMEM; m++)
+    if (!strcmp(w, mem_name(m)))
+      return m;
+  return MEM_NONE;
+}
+
+static ThreadKind kind_of_word(const char *w)
+{
+  for (ThreadKind k = TK_PTHD; k <= TK_MPI; k++)
+    if (!strcmp(w, thread_kind_name(k)))
+      return k;
+  return TK_NONE;
+}
+
+/* "A_1_0" -> "A", {1, 0}.  The base is the longest prefix that leaves only
+ * "_<digits>" groups. */
+bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx)
+{
+  size_t len = strlen(path);
+  size_t cut = len;
+  int n = 0;
+  for (;;) {
+    size_t j = cut;
+    while (j > 0 && isdigit((unsigned char)path[j - 1]))
+      j--;
+    if (j == cut || j < 2 || path[j - 1] != '_')
+      break;
+    cut = j - 1;
+    n++;
+  }
+  if (cut == 0)
+    return false;
+  *base = ctx_strndup(ctx, path, cut);
+  *digits = ctx_alloc(ctx, sizeof(int) * (n + 1));
+  *ndigits = n;
+  const char *p = path + cut;
+  for (int k = 0; k < n; k++) {
+    p++; /* '_' */
+    long v = strtol(p, (char **)&p, 10);
+    (*digits)[k] = v > INT_MAX ? INT_MAX : (int)v;
+  }
+  return true;
+}
+
+/* ---- constant sizes: integer arithmetic on literals ---- */
+
+typedef struct ConstParser {
+  const char *p;
+  bool ok;
+} ConstParser;
+
+static long long cp_expr(ConstParser *cp);
+
+static void cp_skip(ConstParser *cp)
+{
+  while (isspace((unsigned char)*cp->p))
+    cp->p++;
+}
+
+static long long cp_primary(ConstParser *cp)
+{
+  cp_skip(cp);
+  if (*cp->p == '(') {
+    cp->p++;
+    long long v = cp_expr(cp);
+    cp_skip(cp);
+    if (*cp->p != ')')
+      cp->ok = false;
+    else
+      cp->p++;
+    return v;
+  }
+  if (*cp->p == '-') {
+    cp->p++;
+    return -cp_primary(cp);
+  }
+  if (!isdigit((unsigned char)*cp->p)) {
+    cp->ok = false;
+    return 0;
+  }
+  char *end;
+  long long v = strtoll(cp->p, &end, 0);
+  while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+    end++;
+  if (is_ident_char((unsigned char)*end))
+    cp->ok = false;
+  cp->p = end;
+  return v;
+}
+
+static long long cp_term(ConstParser *cp)
+{
+  long long v = cp_primary(cp);
+  for (;;) {
+    cp_skip(cp);
+    char op = *cp->p;
+    if (op != '*' && op != '/' && op != '%')
+      return v;
+    cp->p++;
+    long long w = cp_primary(cp);
+    if (op == '*') {
+      if (__builtin_mul_overflow(v, w, &v))
+        cp->ok = false;
+    } else if (w == 0) {
+      cp->ok = false;
+    } else {
+      v = op == '/' ? v / w : v % w;
+    }
+  }
+}
+
+static long long cp_expr(ConstParser *cp)
+{
+  long long v = cp_term(cp);
+  for (;;) {
+    cp_skip(cp);
+    char op = *cp->p;
+    if (op != '+' && op != '-')
+      return v;
+    cp->p++;
+    long long w = cp_term(cp);
+    if (op == '+' ? __builtin_add_overflow(v, w, &v) : __builtin_sub_overflow(v, w, &v))
+      cp->ok = false;
+  }
+}
+
+static Poly *size_poly(Ctx *ctx, const char *text)
+{
+  ConstParser cp = {text, true};
+  long long v = cp_expr(&cp);
+  cp_skip(&cp);
+  if (cp.ok && !*cp.p)
+    return poly_const(ctx, v);
+  return poly_sym(ctx, str_trim(ctx, text));
+}
+
+/* ---- building the tree ---- */
+
+int dim_nkids(const Dim *d)
+{
+  while (d->ref_kind == REF_FULL)
+    d = d->ref;
+  return d->nkids;
+}
+
+Dim *dim_kid(const Dim *d, int k)
+{
+  while (d->ref_kind == REF_FULL)
+    d = d->ref;
+  return d->kids[k];
+}
+
+Poly *dim_extent(const Dim *d)
+{
+  return d->extent;
+}
+
+Type *type_lookup(Ctx *ctx, const char *name)
+{
+  int scope = ctx->instance ? ctx->instance->id : 0;
+  for (Type *t = ctx->types; t; t = t->next)
+    if (t->scope == scope && !strcmp(t->name, name))
+      return t;
+  for (Type *t = ctx->types; t; t = t->next)
+    if (t->scope == 0 && !strcmp(t->name, name))
+      return t;
+  return NULL;
+}
+
+/* A subprogram parameter bound in the current instance, or NULL. */
+static const char *param_value(Ctx *ctx, const char *name, Instance **where)
+{
+  for (Instance *in = ctx->instance; in; in = in->parent)
+    for (int i = 0; i < in->n; i++)
+      if (!strcmp(in->names[i], name)) {
+        *where = in;
+        return in->values[i];
+      }
+  return NULL;
+}
+
+Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc)
+{
+  char *base;
+  int *digits, n;
+  if (!path_split(path, &base, &digits, &n, ctx)) {
+    diag_error(ctx, loc, "'%s' is not a type path", path);
+    return NULL;
+  }
+  Dim *d;
+  Instance *in = NULL;
+  const char *bound = param_value(ctx, base, &in);
+  if (bound) {
+    /* the argument is resolved where the #insert stands */
+    Instance *saved = ctx->instance;
+    ctx->instance = in->parent;
+    d = dim_resolve(ctx, str_trim(ctx, bound), loc);
+    ctx->instance = saved;
+    if (!d)
+      return NULL;
+  } else {
+    Type *t = type_lookup(ctx, base);
+    if (!t) {
+      diag_error(ctx, loc, "undefined type '%s'", base);
+      return NULL;
+    }
+    d = t->root;
+  }
+  for (int k = 0; k < n; k++) {
+    int have = dim_nkids(d);
+    if (digits[k] >= have) {
+      if (have == 0)
+        diag_error(ctx, loc, "bad sub-dimension path '%s': '%s' has no sub-dimensions", path, d->path);
+      else
+        diag_error(ctx, loc, "bad sub-dimension path '%s': '%s' has %d sub-dimension%s (_0 to _%d)",
+                   path, d->path, have, have == 1 ? "" : "s", have - 1);
+      return NULL;
+    }
+    d = dim_kid(d, digits[k]);
+  }
+  return d;
+}
+
+static Poly *product_of_kids(Ctx *ctx, Dim *d)
+{
+  Poly *p = poly_const(ctx, 1);
+  for (int k = 0; k < d->nkids; k++)
+    p = poly_mul(ctx, p, d->kids[k]->extent);
+  return p;
+}
+
+static void check_not_larger(Ctx *ctx, Dim *d, Loc loc)
+{
+  long long n, r;
+  if (poly_is_const(d->extent, &n) && poly_is_const(d->ref->extent, &r) && n > r)
+    diag_error(ctx, loc, "sized reference of %lld elements is larger than '%s', which has %lld", n,
+               d->ref->path, r);
+}
+
+static Dim *build_dim(Ctx *ctx, Emitter *e, Type *t, DimSyn *syn, Dim *parent, int index)
+{
+  Dim *d = ctx_alloc(ctx, sizeof *d);
+  d->type = t;
+  d->parent = parent;
+  d->index = index;
+  d->loc = syn->loc;
+  d->path = ctx_printf(ctx, "%s_%d", parent->path, index);
+  if (syn->nkids) {
+    d->nkids = syn->nkids;
+    d->kids = ctx_alloc(ctx, sizeof(Dim *) * syn->nkids);
+    for (int k = 0; k < syn->nkids; k++)
+      d->kids[k] = build_dim(ctx, e, t, syn->kids[k], d, k);
+  }
+  if (syn->size) {
+    d->size = size_poly(ctx, fragment_text(e, syn->size));
+    long long v;
+    if (poly_is_const(d->size, &v) && v <= 0)
+      diag_error(ctx, syn->loc, "extent %lld is not positive", v);
+  }
+  if (syn->ref) {
+    d->ref = dim_resolve(ctx, syn->ref, syn->ref_loc);
+    if (!d->ref) {
+      d->extent = d->size ? d->size : poly_const(ctx, 1);
+      return d;
+    }
+    if (syn->nkids) {
+      d->ref_kind = REF_SPLIT;
+      d->extent = product_of_kids(ctx, d);
+      check_not_larger(ctx, d, syn->loc);
+    } else if (syn->size) {
+      d->ref_kind = REF_SIZED;
+      d->extent = d->size;
+      check_not_larger(ctx, d, syn->loc);
+    } else {
+      d->ref_kind = REF_FULL;
+      d->extent = d->ref->extent;
+    }
+  } else if (syn->nkids) {
+    d->extent = product_of_kids(ctx, d);
+  } else {
+    d->extent = d->size;
+  }
+  return d;
+}
+
+static Dim *first_ref(Dim *d, bool want_data)
+{
+  if (d->ref && (!want_data || d->ref->type->kind == TK_NONE))
+    return d->ref;
+  for (int k = 0; k < d->nkids; k++) {
+    Dim *r = first_ref(d->kids[k], want_data);
+    if (r)
+      return r;
+  }
+  return NULL;
+}
+
+static void parse_params(Ctx *ctx, Emitter *e, Type *t)
+{
+  char *text = fragment_text(e, t->params);
+  /* split at top-level commas; the name is the last identifier */
+  int cap = 1;
+  for (const char *p = text; *p; p++)
+    cap += *p == ',';
+  t->pnames = ctx_alloc(ctx, sizeof(char *) * cap);
+  t->ptypes = ctx_alloc(ctx, sizeof(char *) * cap);
+  const char *start = text;
+  int depth = 0;
+  for (const char *p = text;; p++) {
+    if (*p == '(' || *p == '[')
+      depth++;
+    if (*p == ')' || *p == ']')
+      depth--;
+    if ((*p == ',' && depth == 0) || !*p) {
+      char *decl = str_trim(ctx, ctx_strndup(ctx, start, (size_t)(p - start)));
+      if (*decl) {
+        const char *end = decl + strlen(decl);
+        const char *q = strchr(decl, '[');
+        if (q)
+          end = q;
+        while (end > decl && !is_ident_char((unsigned char)end[-1]))
+          end--;
+        const char *s = end;
+        while (s > decl && is_ident_char((unsigned char)s[-1]))
+          s--;
+        if (s == end || s == decl)
+          diag_error(ctx, t->loc, "thread-array parameter '%s' needs a type and a name", decl);
+        t->pnames[t->nparams] = ctx_strndup(ctx, s, (size_t)(end - s));
+        t->ptypes[t->nparams++] = decl;
+      } else if (*p || t->nparams) {
+        diag_error(ctx, t->loc, "empty thread-array parameter");
+      }
+      if (!*p)
+        break;
+      start = p + 1;
+    }
+  }
+}
+
+static bool reserved_name(const char *s)
+{
+  return !strcmp(s, "tid") || !strcmp(s, "dim") || !strcmp(s, "size") || !strcmp(s, "cnt");
+}
+
+Type *type_declare(Ctx *ctx, Emitter *e, Node *decl)
+{
+  Type *t = ctx_alloc(ctx, sizeof *t);
+  t->name = decl->name;
+  t->loc = decl->name_loc;
+  t->scope = ctx->instance ? ctx->instance->id : 0;
+  t->cname = t->scope ? ctx_printf(ctx, "%s_in%d", t->name, t->scope) : t->name;
+  char *base;
+  int *digits, n;
+  if (!path_split(t->name, &base, &digits, &n, ctx) || n > 0) {
+    diag_error(ctx, decl->name_loc, "type name '%s' may not end in '_<digits>': that suffix names sub-dimensions",
+               t->name);
+    return NULL;
+  }
+  if (reserved_name(t->name)) {
+    diag_error(ctx, decl->name_loc, "'%s' is reserved in '$...$' and cannot name a type", t->name);
+    return NULL;
+  }
+  for (Type *o = ctx->types; o; o = o->next)
+    if (o->scope == t->scope && !strcmp(o->name, t->name)) {
+      diag_error(ctx, decl->name_loc, "type '%s' is already declared", t->name);
+      diag_note(ctx, o->loc, "'%s' was declared here", t->name);
+      return NULL;
+    }
+  int w = 0;
+  if (w < decl->nwords && (t->mem = mem_of_word(decl->words[w])) != MEM_NONE)
+    w++;
+  else if (w < decl->nwords && (t->kind = kind_of_word(decl->words[w])) != TK_NONE)
+    w++;
+  if (w < decl->nwords) {
+    Buf b = {0};
+    for (; w < decl->nwords; w++) {
+      const char *word = decl->words[w];
+      if (b.len && is_ident_char((unsigned char)word[0]))
+        buf_putc(&b, ' ');
+      buf_puts(&b, word);
+    }
+    t->elem = ctx_strdup(ctx, b.data);
+    buf_free(&b);
+    if (t->kind != TK_NONE) {
+      diag_error(ctx, decl->loc, "a %s thread array has no element type (found '%s')",
+                 thread_kind_name(t->kind), t->elem);
+      return NULL;
+    }
+  }
+  if (decl->has_params) {
+    if (t->kind == TK_NONE) {
+      diag_error(ctx, decl->loc, "only thread arrays (pthd, omp, cuda, mpi) take parameters");
+      return NULL;
+    }
+    t->params = decl->params;
+    parse_params(ctx, e, t);
+  }
+  Dim *root = ctx_alloc(ctx, sizeof *root);
+  root->type = t;
+  root->path = t->name;
+  root->loc = decl->name_loc;
+  root->nkids = decl->ndims;
+  root->kids = ctx_alloc(ctx, sizeof(Dim *) * decl->ndims);
+  t->root = root;
+  int errors = ctx->errors;
+  for (int k = 0; k < decl->ndims; k++)
+    root->kids[k] = build_dim(ctx, e, t, decl->dims[k], root, k);
+  root->extent = product_of_kids(ctx, root);
+  if (ctx->errors > errors)
+    return NULL;
+  if (t->kind == TK_NONE) {
+    Dim *r = first_ref(root, true);
+    if (t->mem == MEM_NONE)
+      t->mem = r ? r->type->mem : MEM_PAGED;
+    if (!t->elem && r)
+      t->elem = r->type->elem;
+    if (!t->elem) {
+      diag_error(ctx, decl->loc, "type '%s' has no element type (write e.g. '{paged float [...]}')", t->name);
+      return NULL;
+    }
+  }
+  t->next = ctx->types;
+  ctx->types = t;
+  return t;
+}
+
+/* ---- offsets (SPEC.md 2.4) ---- */
+
+/* W(n, A): the product of the extents of the leaves after n's subtree
+ * within A's subtree. */
+static Poly *weight(Ctx *ctx, Dim *n, Dim *a)
+{
+  Poly *w = poly_const(ctx, 1);
+  for (Dim *x = n; x != a && x->parent; x = x->parent)
+    for (int k = x->index + 1; k < x->parent->nkids; k++)
+      w = poly_mul(ctx, w, x->parent->kids[k]->extent);
+  return w;
+}
+
+static Dim *nearest_ref_ancestor(Dim *n)
+{
+  for (Dim *p = n->parent; p; p = p->parent)
+    if (p->ref_kind != REF_NONE)
+      return p;
+  return NULL;
+}
+
+static Dim *root_of(Dim *n)
+{
+  while (n->parent)
+    n = n->parent;
+  return n;
+}
+
+/* place value of each child of d: the product of the later children */
+static Poly *place_value(Ctx *ctx, Dim *d, int k)
+{
+  Poly *p = poly_const(ctx, 1);
+  for (int j = k + 1; j < d->nkids; j++)
+    p = poly_mul(ctx, p, d->kids[j]->extent);
+  return p;
+}
+
+Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
+{
+  if (n->ref_kind != REF_NONE)
+    return n->ref ? dim_offset(ctx, n->ref, i) : poly_const(ctx, 0);
+  Dim *a = nearest_ref_ancestor(n);
+  if (a)
+    return dim_offset(ctx, a, poly_mul(ctx, i, weight(ctx, n, a)));
+  if (n->nkids) {
+    Poly *sum = poly_const(ctx, 0);
+    for (int k = 0; k < n->nkids; k++) {
+      Poly *digit = poly_div(ctx, i, place_value(ctx, n, k));
+      if (k > 0)
+        digit = poly_mod(ctx, digit, n->kids[k]->extent);
+      sum = poly_add(ctx, sum, dim_offset(ctx, n->kids[k], digit));
+    }
+    return sum;
+  }
+  return poly_mul(ctx, i, weight(ctx, n, root_of(n)));
+}
+
+static bool has_ref_above_or_here(Dim *d)
+{
+  return d->ref_kind != REF_NONE || nearest_ref_ancestor(d);
+}
+
+/* [x] alone is one expression: a linear index. */
+static Index *unwrap(Index *ix)
+{
+  while (ix && !ix->expr && ix->nitems == 1 && ix->items[0]->expr)
+    ix = ix->items[0];
+  return ix;
+}
+
+static bool check_count(Ctx *ctx, Dim *d, Index *ix)
+{
+  int have = dim_nkids(d);
+  if (ix->nitems == have)
+    return true;
+  if (have == 0)
+    diag_error(ctx, ix->loc, "wrong number of indices for '%s': it has no sub-dimensions, so it takes one index, got %d",
+               d->path, ix->nitems);
+  else
+    diag_error(ctx, ix->loc, "wrong number of indices for '%s': it has %d sub-dimensions, got %d", d->path, have,
+               ix->nitems);
+  return false;
+}
+
+static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
+{
+  char *text = str_trim(ctx, fragment_text(e, ix->expr));
+  ConstParser cp = {text, true};
+  long long v = cp_expr(&cp);
+  cp_skip(&cp);
+  if (cp.ok && !*cp.p && v >= 0)
+    return poly_const(ctx, v);
+  return poly_var(ctx, text, d->extent);
+}
+
+/* the row-major linear index of a nested index list */
+static Poly *combine(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
+{
+  ix = unwrap(ix);
+  if (ix->expr)
+    return index_var(ctx, d, ix, e);
+  if (!check_count(ctx, d, ix))
+    return NULL;
+  Poly *sum = poly_const(ctx, 0);
+  int m = dim_nkids(d);
+  for (int k = 0; k < m; k++) {
+    Poly *c = combine(ctx, dim_kid(d, k), ix->items[k], e);
+    if (!c)
+      return NULL;
+    Poly *pv = poly_const(ctx, 1);
+    for (int j = k + 1; j < m; j++)
+      pv = poly_mul(ctx, pv, dim_kid(d, j)->extent);
+    sum = poly_add(ctx, sum, poly_mul(ctx, c, pv));
+  }
+  return sum;
+}
+
+Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
+{
+  if (!ix)
+    return dim_offset(ctx, d, poly_const(ctx, 0));
+  ix = unwrap(ix);
+  if (ix->expr)
+    return dim_offset(ctx, d, index_var(ctx, d, ix, e));
+  if (!check_count(ctx, d, ix))
+    return NULL;
+  if (has_ref_above_or_here(d)) {
+    Poly *l = combine(ctx, d, ix, e);
+    return l ? dim_offset(ctx, d, l) : NULL;
+  }
+  Poly *sum = poly_const(ctx, 0);
+  for (int k = 0; k < ix->nitems; k++) {
+    Poly *o = dim_eval(ctx, dim_kid(d, k), ix->items[k], e);
+    if (!o)
+      return NULL;
+    sum = poly_add(ctx, sum, o);
+  }
+  return sum;
+}
+
+Poly *dim_index_of(Ctx *ctx, Dim *root, Dim *d, Poly *linear)
+{
+  if (d == root)
+    return linear;
+  Poly *digit = poly_div(ctx, linear, weight(ctx, d, root));
+  return poly_mod(ctx, digit, d->extent);
+}
+
+/* ---- strided views ---- */
+
+typedef struct StrideVec {
+  Stride *s;
+  int n;
+} StrideVec;
+
+static void sv_push(Ctx *ctx, StrideVec *v, Poly *extent, Poly *stride)
+{
+  Stride *ns = ctx_alloc(ctx, sizeof(Stride) * (v->n + 1));
+  if (v->n)
+    memcpy(ns, v->s, sizeof(Stride) * v->n);
+  ns[v->n].extent = extent;
+  ns[v->n].stride = stride;
+  v->s = ns;
+  v->n++;
+}
+
+static bool divides_exactly(Ctx *ctx, Poly *a, Poly *d, Poly **q)
+{
+  *q = poly_div(ctx, a, d);
+  return poly_equal(poly_mul(ctx, *q, d), a);
+}
+
+/* the first `extent` positions of a strided view, or false */
+static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
+{
+  Poly *total = poly_const(ctx, 1);
+  for (int k = 0; k < v->n; k++)
+    total = poly_mul(ctx, total, v->s[k].extent);
+  if (poly_equal(total, extent))
+    return true;
+  if (v->n == 0)
+    return false;
+  Poly *rest = poly_div(ctx, total, v->s[0].extent);
+  Poly *first;
+  if (v->n > 1 && !divides_exactly(ctx, extent, rest, &first))
+    return false;
+  if (v->n == 1)
+    first = extent;
+  Stride *ns = ctx_alloc(ctx, sizeof(Stride) * v->n);
+  memcpy(ns, v->s, sizeof(Stride) * v->n);
+  ns[0].extent = first;
+  v->s = ns;
+  return true;
+}
+
+static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
+{
+  if (n->ref_kind != REF_NONE) {
+    if (!n->ref || !strides_of(ctx, n->ref, out))
+      return false;
+    return truncate_view(ctx, out, n->extent);
+  }
+  Dim *a = nearest_ref_ancestor(n);
+  if (a) {
+    StrideVec av = {0};
+    if (!strides_of(ctx, a, &av))
+      return false;
+    Poly *w = weight(ctx, n, a);
+    /* place values of a's digits, innermost first */
+    Poly **pv = ctx_alloc(ctx, sizeof(Poly *) * (av.n + 1));
+    pv[av.n - 1] = poly_const(ctx, 1);
+    for (int k = av.n - 2; k >= 0; k--)
+      pv[k] = poly_mul(ctx, pv[k + 1], av.s[k + 1].extent);
+    for (int j = av.n - 1; j >= 0; j--) {
+      Poly *m;
+      if (!divides_exactly(ctx, w, pv[j], &m))
+        return false;
+      if (poly_equal(pv[j], w)) {
+        /* aligned: take whole digits from j outwards */
+        Poly *got = poly_const(ctx, 1);
+        int k = j;
+        StrideVec tmp = {0};
+        while (k >= 0 && !poly_equal(got, n->extent)) {
+          Poly *need;
+          if (!divides_exactly(ctx, n->extent, got, &need))
+            return false;
+          Poly *e = av.s[k].extent;
+          if (!poly_equal(poly_mul(ctx, got, e), n->extent) && !divides_exactly(ctx, need, e, &m)) {
+            /* a partial outermost digit */
+            sv_push(ctx, &tmp, need, av.s[k].stride);
+            got = n->extent;
+            break;
+          }
+          sv_push(ctx, &tmp, e, av.s[k].stride);
+          got = poly_mul(ctx, got, e);
+          k--;
+        }
+        if (!poly_equal(got, n->extent))
+          return false;
+        for (int i = tmp.n - 1; i >= 0; i--)
+          sv_push(ctx, out, tmp.s[i].extent, tmp.s[i].stride);
+        return true;
+      }
+      /* inside digit j: i * w stays in it when m * extent <= e_j */
+      if (poly_provably_less(ctx, poly_sub(ctx, poly_mul(ctx, m, n->extent), poly_const(ctx, 1)), av.s[j].extent)) {
+        sv_push(ctx, out, n->extent, poly_mul(ctx, av.s[j].stride, m));
+        return true;
+      }
+      (void)j;
+    }
+    return false;
+  }
+  if (n->nkids) {
+    for (int k = 0; k < n->nkids; k++)
+      if (!strides_of(ctx, n->kids[k], out))
+        return false;
+    return true;
+  }
+  sv_push(ctx, out, n->extent, weight(ctx, n, root_of(n)));
+  return true;
+}
+
+bool dim_strides(Ctx *ctx, Dim *d, Stride **out, int *n)
+{
+  StrideVec v = {0};
+  if (!strides_of(ctx, d, &v))
+    return false;
+  /* digits of extent 1 carry no information */
+  StrideVec w = {0};
+  for (int k = 0; k < v.n; k++) {
+    long long e;
+    if (!(poly_is_const(v.s[k].extent, &e) && e == 1))
+      sv_push(ctx, &w, v.s[k].extent, v.s[k].stride);
+  }
+  *out = w.s;
+  *n = w.n;
+  return true;
+}
+
+static Atom *fresh_index(Ctx *ctx, Dim *d, Poly **var)
+{
+  *var = poly_var(ctx, ctx_printf(ctx, "pa_i_%s", d->path), d->extent);
+  return (*var)->t[0].f[0];
+}
+
+Poly *dim_span(Ctx *ctx, Dim *d)
+{
+  Stride *s;
+  int n;
+  if (dim_strides(ctx, d, &s, &n)) {
+    Poly *max = poly_const(ctx, 0);
+    for (int k = 0; k < n; k++)
+      max = poly_add(ctx, max, poly_mul(ctx, s[k].stride, poly_sub(ctx, s[k].extent, poly_const(ctx, 1))));
+    return poly_add(ctx, max, poly_const(ctx, 1));
+  }
+  Poly *var;
+  Atom *a = fresh_index(ctx, d, &var);
+  Poly *off = dim_offset(ctx, d, var);
+  long long ext;
+  if (poly_is_const(d->extent, &ext) && ext <= BRUTE_FORCE_LIMIT) {
+    long long max = 0, v;
+    bool ok = true;
+    for (long long i = 0; i < ext && ok; i++) {
+      ok = poly_eval(off, a, i, &v);
+      if (v > max)
+        max = v;
+    }
+    if (ok)
+      return poly_const(ctx, max + 1);
+  }
+  return poly_add(ctx, poly_max(ctx, off), poly_const(ctx, 1));
+}
+
+int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
+{
+  *cexpr = NULL;
+  Poly *var;
+  Atom *a = fresh_index(ctx, d, &var);
+  Poly *off = dim_offset(ctx, d, var);
+  Poly *rel = poly_sub(ctx, off, dim_offset(ctx, d, poly_const(ctx, 0)));
+  if (poly_equal(rel, var))
+    return 1;
+  long long ext;
+  if (poly_is_const(d->extent, &ext) && ext <= BRUTE_FORCE_LIMIT) {
+    long long prev = 0, v;
+    bool ok = poly_eval(off, a, 0, &prev);
+    for (long long i = 1; i < ext && ok; i++) {
+      ok = poly_eval(off, a, i, &v);
+      if (ok && v != prev + 1)
+        return 0;
+      prev = v;
+    }
+    if (ok)
+      return 1;
+  }
+  Stride *s;
+  int n;
+  if (!dim_strides(ctx, d, &s, &n))
+    return -1;
+  Buf b = {0};
+  Poly *place = poly_const(ctx, 1);
+  for (int k = n - 1; k >= 0; k--) {
+    if (!poly_equal(s[k].stride, place)) {
+      long long x, y;
+      if (poly_is_const(s[k].stride, &x) && poly_is_const(place, &y)) {
+        buf_free(&b);
+        return 0;
+      }
+      buf_printf(&b, "%s(%s == 1 || %s == %s)", b.len ? " && " : "", poly_str(ctx, s[k].extent),
+                 poly_str(ctx, s[k].stride), poly_str(ctx, place));
+    }
+    place = poly_mul(ctx, place, s[k].extent);
+  }
+  if (!b.len)
+    return 1;
+  *cexpr = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return -1;
+}
+
+Type *dim_thread_type(Dim *d)
+{
+  if (d->ref && d->ref->type->kind != TK_NONE)
+    return d->ref->type;
+  if (d->ref)
+    return dim_thread_type(d->ref);
+  for (int k = 0; k < d->nkids; k++) {
+    Type *t = dim_thread_type(d->kids[k]);
+    if (t)
+      return t;
+  }
+  return NULL;
+}
+
+/* ---- --explain ---- */
+
+static void explain_node(Ctx *ctx, Dim *d, const char *path, int depth, FILE *out)
+{
+  Poly *var = poly_var(ctx, "i", d->extent);
+  const char *ref = "";
+  if (d->ref_kind == REF_FULL)
+    ref = ctx_printf(ctx, "  (= #%s)", d->ref->path);
+  else if (d->ref_kind == REF_SIZED || d->ref_kind == REF_SPLIT)
+    ref = ctx_printf(ctx, "  (view of #%s)", d->ref->path);
+  fprintf(out, "  %*s%-*s extent %-8s off(i) = %s%s\n", depth * 2, "", 12 - depth * 2, path,
+          poly_str(ctx, d->extent), poly_str(ctx, dim_offset(ctx, d, var)), ref);
+  int m = dim_nkids(d);
+  for (int k = 0; k < m; k++)
+    explain_node(ctx, dim_kid(d, k), ctx_printf(ctx, "%s_%d", path, k), depth + 1, out);
+}
+
+void type_explain(Ctx *ctx, Dim *d, FILE *out)
+{
+  Type *t = d->type;
+  if (t->kind != TK_NONE)
+    fprintf(out, "%s: %s thread array, %s threads\n", d->path, thread_kind_name(t->kind), poly_str(ctx, d->extent));
+  else
+    fprintf(out, "%s: %s %s, extent %s, span %s, contiguous %s\n", d->path, mem_name(t->mem), t->elem,
+            poly_str(ctx, d->extent), poly_str(ctx, dim_span(ctx, d)), ({
+              char *c;
+              int r = dim_contiguous(ctx, d, &c);
+              r == 1 ? "yes" : r == 0 ? "no" : c ? c : "unknown";
+            }));
+  explain_node(ctx, d, d->path, 0, out);
+  /* a 2-D type of small constant extents: its physical offsets */
+  long long rows, cols;
+  if (dim_nkids(d) != 2 || !poly_is_const(dim_kid(d, 0)->extent, &rows) ||
+      !poly_is_const(dim_kid(d, 1)->extent, &cols) || rows > 32 || cols > 32)
+    return;
+  fprintf(out, "offsets of %s[r][c] (rows r = %s, columns c = %s):\n", d->path, dim_kid(d, 0)->path,
+          dim_kid(d, 1)->path);
+  Poly *var = poly_var(ctx, "pa_explain_i", d->extent);
+  Atom *a = var->t[0].f[0];
+  Poly *off = dim_offset(ctx, d, var);
+  for (long long r = 0; r < rows; r++) {
+    fputs("  ", out);
+    for (long long c = 0; c < cols; c++) {
+      long long v;
+      if (poly_eval(off, a, r * cols + c, &v))
+        fprintf(out, "%5lld", v);
+      else
+        fputs("    ?", out);
+    }
+    fputc('\n', out);
+  }
+}

@@ -1,0 +1,241 @@
+/* util.c: the compilation context, its arena, strings and buffers. */
+#include "parrayc.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct Arena {
+  struct Arena *next;
+  size_t used, cap;
+  char data[];
+};
+
+static void *xmalloc(size_t n)
+{
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    fputs("parrayc: out of memory\n", stderr);
+    exit(2);
+  }
+  return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+  p = realloc(p, n ? n : 1);
+  if (!p) {
+    fputs("parrayc: out of memory\n", stderr);
+    exit(2);
+  }
+  return p;
+}
+
+void *ctx_alloc(Ctx *ctx, size_t size)
+{
+  size = (size + 15) & ~(size_t)15;
+  struct Arena *a = ctx->arena;
+  if (!a || a->cap - a->used < size) {
+    size_t cap = size > 65536 ? size : 65536;
+    a = xmalloc(sizeof *a + cap);
+    a->next = ctx->arena;
+    a->used = 0;
+    a->cap = cap;
+    ctx->arena = a;
+  }
+  void *p = a->data + a->used;
+  a->used += size;
+  memset(p, 0, size);
+  return p;
+}
+
+char *ctx_strndup(Ctx *ctx, const char *s, size_t n)
+{
+  char *p = ctx_alloc(ctx, n + 1);
+  memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+char *ctx_strdup(Ctx *ctx, const char *s)
+{
+  return ctx_strndup(ctx, s, strlen(s));
+}
+
+char *ctx_printf(Ctx *ctx, const char *fmt, ...)
+{
+  Buf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  char *s = ctx_strndup(ctx, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  return s;
+}
+
+Ctx *ctx_new(const Options *opt, const char *src, size_t len)
+{
+  Ctx *ctx = xmalloc(sizeof *ctx);
+  memset(ctx, 0, sizeof *ctx);
+  ctx->opt = *opt;
+  char *copy = ctx_strndup(ctx, src, len);
+  /* NUL bytes would cut the text short: show them as blanks */
+  for (size_t i = 0; i < len; i++)
+    if (!copy[i])
+      copy[i] = ' ';
+  ctx->src = copy;
+  ctx->src_len = len;
+  int n = 1;
+  for (size_t i = 0; i < len; i++)
+    n += copy[i] == '\n';
+  ctx->lines = ctx_alloc(ctx, sizeof(char *) * (n + 1));
+  ctx->lines[0] = copy;
+  ctx->nlines = 1;
+  for (size_t i = 0; i < len; i++)
+    if (copy[i] == '\n')
+      ctx->lines[ctx->nlines++] = copy + i + 1;
+  return ctx;
+}
+
+void ctx_free(Ctx *ctx)
+{
+  if (!ctx)
+    return;
+  struct Arena *a = ctx->arena;
+  while (a) {
+    struct Arena *next = a->next;
+    free(a);
+    a = next;
+  }
+  free(ctx);
+}
+
+Node *node_new(Ctx *ctx, NodeKind kind, Loc loc)
+{
+  Node *n = ctx_alloc(ctx, sizeof *n);
+  n->kind = kind;
+  n->loc = loc;
+  return n;
+}
+
+void buf_putc(Buf *b, char c)
+{
+  if (b->len + 2 > b->cap) {
+    b->cap = b->cap ? b->cap * 2 : 256;
+    b->data = xrealloc(b->data, b->cap);
+  }
+  b->data[b->len++] = c;
+  b->data[b->len] = 0;
+}
+
+void buf_puts(Buf *b, const char *s)
+{
+  size_t n = strlen(s);
+  if (b->len + n + 1 > b->cap) {
+    while (b->len + n + 1 > b->cap)
+      b->cap = b->cap ? b->cap * 2 : 256;
+    b->data = xrealloc(b->data, b->cap);
+  }
+  memcpy(b->data + b->len, s, n + 1);
+  b->len += n;
+}
+
+void buf_vprintf(Buf *b, const char *fmt, va_list ap)
+{
+  va_list aq;
+  va_copy(aq, ap);
+  int n = vsnprintf(NULL, 0, fmt, aq);
+  va_end(aq);
+  if (n < 0)
+    return;
+  if (b->len + n + 1 > b->cap) {
+    while (b->len + n + 1 > b->cap)
+      b->cap = b->cap ? b->cap * 2 : 256;
+    b->data = xrealloc(b->data, b->cap);
+  }
+  vsnprintf(b->data + b->len, n + 1, fmt, ap);
+  b->len += n;
+}
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+void buf_free(Buf *b)
+{
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+char *buf_detach(Buf *b)
+{
+  if (!b->data)
+    buf_puts(b, "");
+  char *s = b->data;
+  b->data = NULL;
+  b->len = b->cap = 0;
+  return s;
+}
+
+bool is_ident_start(int c)
+{
+  return isalpha(c) || c == '_';
+}
+
+bool is_ident_char(int c)
+{
+  return isalnum(c) || c == '_';
+}
+
+char *str_trim(Ctx *ctx, const char *s)
+{
+  while (isspace((unsigned char)*s))
+    s++;
+  size_t n = strlen(s);
+  while (n && isspace((unsigned char)s[n - 1]))
+    n--;
+  return ctx_strndup(ctx, s, n);
+}
+
+bool text_is_simple(const char *s)
+{
+  if (!*s)
+    return false;
+  if (is_ident_start((unsigned char)*s)) {
+    for (; *s; s++)
+      if (!is_ident_char((unsigned char)*s))
+        return false;
+    return true;
+  }
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '.')
+      return false;
+  return true;
+}
+
+/* Conservative: calls, increments and assignments may have effects. */
+bool text_has_side_effects(const char *s)
+{
+  for (const char *p = s; *p; p++) {
+    if (*p == '"' || *p == '\'')
+      return true;
+    if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
+      return true;
+    if (*p == '=' && p[1] != '=' && (p == s || !strchr("=!<>", p[-1])))
+      return true;
+    if (*p == '(' && p > s) {
+      const char *q = p - 1;
+      while (q > s && (*q == ' ' || *q == '\t'))
+        q--;
+      if (is_ident_char((unsigned char)*q) || *q == ')' || *q == ']')
+        return true;
+    }
+  }
+  return false;
+}
