@@ -535,13 +535,18 @@ static void print_term(Buf *b, const Term *t, bool wide, bool first)
     return;
   }
   bool alone = t->nf == 1 && c == 1;
-  for (int k = 0; k < t->nf; k++) {
-    if (k)
-      buf_puts(b, " * ");
-    else if (wide)
-      buf_puts(b, "(long long)");
-    print_atom(b, t->f[k], wide, alone && !wide);
-  }
+  /* indices first, sizes after: "i * N", as one writes it by hand */
+  int printed = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int k = 0; k < t->nf; k++) {
+      if ((t->f[k]->kind == A_SYM) != (pass == 1))
+        continue;
+      if (printed++)
+        buf_puts(b, " * ");
+      else if (wide)
+        buf_puts(b, "(long long)");
+      print_atom(b, t->f[k], wide, alone && !wide);
+    }
   if (c != 1)
     buf_printf(b, " * %lld", c);
 }
