@@ -85,7 +85,7 @@ static DimSyn *dimsyn(Ctx *ctx, Loc loc)
 
 %token END 0 "end of file"
 %token <tok> TEXT "C text" LBRACE "'{'" RBRACE "'}'" DOPEN "'$'" DCLOSE "closing '$'"
-%token <tok> IDENT "identifier" NUMBER "number" OTHER "operator" TO "'to'"
+%token <tok> IDENT "identifier" NUMBER "number" OTHER "symbol" TO "'to'"
 %token <tok> '[' ']' '(' ')' ',' '#'
 %token <tok> EOL "end of line"
 %token <tok> D_PARRAY "#parray" D_CREATE "#create" D_DESTROY "#destroy"
