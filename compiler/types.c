@@ -648,9 +648,12 @@ static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
 static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
 {
   if (n->ref_kind != REF_NONE) {
-    if (!n->ref || !strides_of(ctx, n->ref, out))
+    StrideVec rv = {0};
+    if (!n->ref || !strides_of(ctx, n->ref, &rv) || !truncate_view(ctx, &rv, n->extent))
       return false;
-    return truncate_view(ctx, out, n->extent);
+    for (int k = 0; k < rv.n; k++)
+      sv_push(ctx, out, rv.s[k].extent, rv.s[k].stride);
+    return true;
   }
   Dim *a = nearest_ref_ancestor(n);
   if (a) {
