@@ -364,10 +364,6 @@ static char *print_once(Emitter *e, Poly *p, int first_atom)
       a->slot = slots++;
   if (slots) {
     buf_puts(&b, "__extension__ ({ ");
-    for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-      if (a->kind == A_VAR && text_has_side_effects(a->text) && a->slot < 0) {
-        /* used once: still evaluated in order */
-      }
     for (int s = slots - 1; s >= 0; s--)
       for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
         if (a->kind == A_VAR && a->slot == s)
