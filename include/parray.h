@@ -6,6 +6,7 @@
 #define PARRAY_H
 
 #include <stddef.h>
+#include <string.h> /* memcpy, used by generated copies */
 
 #define PARRAY_VERSION_STRING "0.1.0"
 
