@@ -555,34 +555,23 @@ static bool on_gpu(Dim *d)
   return m == MEM_DMEM || m == MEM_SMEM;
 }
 
-static void emit_create(Emitter *e, Node *n)
+/* #create and #destroy: GPU memory (and pinned memory of CUDA programs)
+ * belongs to the CUDA backend, the rest to the host */
+static void emit_memory(Emitter *e, Node *n)
 {
+  bool create = n->kind == N_CREATE;
   Dim *d = resolve_data(e, n->name, n->name_loc);
   if (!d || !mem_allowed(e, n, d))
     return;
   if (n->nargs != 1 || !n->args[0]) {
-    diag_error(e->ctx, n->loc, "'#create %s(...)' needs the name of a pointer", n->name);
+    diag_error(e->ctx, n->loc, "'#%s %s(...)' needs the name of a pointer", create ? "create" : "destroy", n->name);
     return;
   }
-  if (on_gpu(d) || (e->cuda && d->type->mem == MEM_PINNED))
-    emit_cuda_create(e, n, d);
+  bool cuda = on_gpu(d) || (e->cuda && d->type->mem == MEM_PINNED);
+  if (create)
+    (cuda ? emit_cuda_create : emit_c_create)(e, n, d);
   else
-    emit_c_create(e, n, d);
-}
-
-static void emit_destroy(Emitter *e, Node *n)
-{
-  Dim *d = resolve_data(e, n->name, n->name_loc);
-  if (!d || !mem_allowed(e, n, d))
-    return;
-  if (n->nargs != 1 || !n->args[0]) {
-    diag_error(e->ctx, n->loc, "'#destroy %s(...)' needs the name of a pointer", n->name);
-    return;
-  }
-  if (on_gpu(d) || (e->cuda && d->type->mem == MEM_PINNED))
-    emit_cuda_destroy(e, n, d);
-  else
-    emit_c_destroy(e, n, d);
+    (cuda ? emit_cuda_destroy : emit_c_destroy)(e, n, d);
 }
 
 static void emit_copy(Emitter *e, Node *n)
@@ -795,10 +784,8 @@ static void emit_node(Emitter *e, Node *n)
     type_declare(e->ctx, e, n);
     break;
   case N_CREATE:
-    emit_create(e, n);
-    break;
   case N_DESTROY:
-    emit_destroy(e, n);
+    emit_memory(e, n);
     break;
   case N_COPY:
     emit_copy(e, n);
