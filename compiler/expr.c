@@ -419,6 +419,12 @@ Poly *poly_mod(Ctx *ctx, Poly *a, Poly *d)
     return r;
   if (poly_provably_less(ctx, r, d))
     return r;
+  /* (x % a) % d == x % d when d divides a */
+  if (r->n == 1 && r->t[0].coef == 1 && r->t[0].nf == 1 && r->t[0].f[0]->kind == A_MOD) {
+    Atom *in = r->t[0].f[0];
+    if (d_const && poly_is_const(in->den, &ca) && ca % cd == 0)
+      return poly_mod(ctx, in->num, d);
+  }
   return divmod_atom(ctx, A_MOD, r, d);
 }
 
