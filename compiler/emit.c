@@ -146,6 +146,20 @@ static bool statement_declares(const char *s, const char *end, const char *name)
   const char *p = s;
   int words = 0;
   bool decl = false;
+  /* comments and preprocessor lines (#include ...) before the statement */
+  for (;;) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+      p++;
+    if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+      const char *c = strstr(p + 2, "*/");
+      p = c && c + 2 <= end ? c + 2 : end;
+    } else if (p < end && (*p == '#' || (p + 1 < end && p[0] == '/' && p[1] == '/'))) {
+      while (p < end && *p != '\n')
+        p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+    } else {
+      break;
+    }
+  }
   for (;;) {
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '*'))
       p++;
@@ -212,6 +226,17 @@ static bool text_declares(const char *t, const char *name)
   const char *start = t;
   int depth = 0;
   for (const char *p = t;; p++) {
+    /* a ';' in a comment ends no statement */
+    if (p[0] == '/' && p[1] == '*') {
+      const char *c = strstr(p + 2, "*/");
+      p = c ? c + 1 : p + strlen(p) - 1;
+      continue;
+    }
+    if (p[0] == '/' && p[1] == '/') {
+      while (p[1] && p[1] != '\n')
+        p++;
+      continue;
+    }
     if (*p == '(')
       depth++;
     if (*p == ')')
