@@ -1,35 +1,804 @@
-/* emit_cuda.c: cuda thread arrays and GPU memory. */
+/* emit_cuda.c: cuda thread arrays and GPU memory.
+ *
+ * A cuda detour becomes a __global__ kernel (placed before the top-level
+ * item that holds the detour) and a launch in place of the directive,
+ * followed by a checked synchronisation.  Thread indices are ints declared
+ * at the top of the kernel (pa_bx = blockIdx.x, pa_tx = threadIdx.x, ...)
+ * and enter offset expressions as index variables bounded by their
+ * extents, so the simplifier folds divisions and remainders away and nvcc
+ * sees constant strides.  Host-side #copy with device memory picks
+ * cudaMemcpy, cudaMemcpy2D or a generated copy kernel. */
 #include "emit.h"
 
-static void not_yet(Emitter *e, Node *n, const char *what)
+#include <stdlib.h>
+#include <string.h>
+
+#define TILE_BLOCK 256      /* threads per block of a tiled [n] array */
+#define MAX_BLOCK 1024      /* threads per block */
+#define COPY_TILE 32        /* the transpose kernel's tile edge */
+#define COPY_ROWS 8         /* its block: COPY_TILE x COPY_ROWS threads */
+
+/* ---- the launch shape of a thread array ---- */
+
+typedef struct Axis {
+  Dim *node;          /* the thread-array node on this axis */
+  Poly *var;          /* its index: pa_tx, ... */
+  const char *name;   /* "pa_tx" */
+  const char *builtin; /* "threadIdx.x" */
+} Axis;
+
+typedef struct Level {
+  Dim *dim;           /* T_0 (grid) or T_1 (block) */
+  Axis ax[3];         /* outermost first; the last is x */
+  int n;
+} Level;
+
+typedef struct Shape {
+  bool tiled;         /* one top-level dimension: blocks of `tile` threads */
+  long long tile;
+  bool guard;         /* the last block is ragged */
+  Poly *tid;          /* tiled: the linear thread index pa_tid */
+  Level lv[2];
+} Shape;
+
+/* A cuda detour being translated (dt first: the walk sees a Detour). */
+typedef struct CudaDetour {
+  Detour dt;
+  Shape sh;
+  bool used[2][3];    /* which axis variables the body used */
+  bool used_tid;
+} CudaDetour;
+
+static const char *c_str(Ctx *ctx, const char *s)
 {
-  diag_error(e->ctx, n->loc, "%s is not implemented yet (the CUDA target)", what);
+  Buf b = {0};
+  buf_putc(&b, '"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      buf_putc(&b, '\\');
+    buf_putc(&b, *s);
+  }
+  buf_putc(&b, '"');
+  char *r = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return r;
+}
+
+/* "file.pa", line: the place a run-time failure names */
+static const char *where(Emitter *e, Node *n)
+{
+  return ctx_printf(e->ctx, "%s, %d", c_str(e->ctx, e->ctx->opt.display), n->loc.line);
+}
+
+/* C text of an extent or stride without the outer parentheses */
+static const char *num(Emitter *e, Poly *p)
+{
+  return poly_str(e->ctx, p);
+}
+
+/* a generated name unique per #insert instance */
+static const char *unique(Emitter *e, const char *base, Node *n)
+{
+  Ctx *ctx = e->ctx;
+  const char *s = ctx_printf(ctx, "%s_L%d", base, n->loc.line);
+  /* private types of the instance already carry its number */
+  if (ctx->instance && !strstr(base, ctx_printf(ctx, "_in%d", ctx->instance->id)))
+    s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
+  return s;
+}
+
+/* the C name of a type path: private subprogram types get their cname */
+static const char *path_cname(Ctx *ctx, Dim *d)
+{
+  return ctx_printf(ctx, "%s%s", d->type->cname, d->path + strlen(d->type->name));
+}
+
+static void set_level(Ctx *ctx, Level *lv, Dim *dim, int which)
+{
+  static const char *letters = "zyx";
+  const char *prefix = which ? "pa_t" : "pa_b";
+  const char *builtin = which ? "threadIdx" : "blockIdx";
+  int m = dim_nkids(dim);
+  lv->dim = dim;
+  /* a leaf level, or one of more than three children, is linear on x */
+  lv->n = m >= 1 && m <= 3 ? m : 1;
+  for (int k = 0; k < lv->n; k++) {
+    char c = letters[3 - lv->n + k];
+    Axis *a = &lv->ax[k];
+    a->node = lv->n == m ? dim_kid(dim, k) : dim;
+    a->name = ctx_printf(ctx, "%s%c", prefix, c);
+    a->builtin = ctx_printf(ctx, "%s.%c", builtin, c);
+    a->var = poly_var(ctx, a->name, a->node->extent);
+  }
+}
+
+/* Checks a constant extent against a limit; reports at the detour. */
+static bool limit_ok(Emitter *e, Node *n, Type *t, Dim *d, const char *what, long long max)
+{
+  long long v;
+  if (!poly_is_const(d->extent, &v) || v <= max)
+    return true;
+  diag_error(e->ctx, n->name_loc, "%s of cuda thread array '%s' is %lld ('%s'); CUDA allows at most %lld", what,
+             t->name, v, d->path, max);
+  diag_note(e->ctx, t->loc, "'%s' was declared here", t->name);
+  return false;
+}
+
+static bool shape_of(Emitter *e, Node *n, Type *t, Shape *sh)
+{
+  Ctx *ctx = e->ctx;
+  Dim *root = t->root;
+  memset(sh, 0, sizeof *sh);
+  if (root->nkids == 1) {
+    /* [n]: tiled like a C++ AMP extent */
+    long long v;
+    sh->tiled = true;
+    sh->tile = TILE_BLOCK;
+    if (poly_is_const(root->extent, &v) && v <= MAX_BLOCK)
+      sh->tile = v;
+    sh->guard = !(poly_is_const(root->extent, &v) && v % sh->tile == 0);
+    sh->tid = poly_var(ctx, "pa_tid", root->extent);
+    return true;
+  }
+  if (root->nkids != 2) {
+    diag_error(ctx, n->name_loc,
+               "cuda thread array '%s' has %d top-level dimensions; it needs one ([n], tiled into blocks) or two "
+               "([grid][block])",
+               t->name, root->nkids);
+    diag_note(ctx, t->loc, "'%s' was declared here", t->name);
+    return false;
+  }
+  set_level(ctx, &sh->lv[0], root->kids[0], 0);
+  set_level(ctx, &sh->lv[1], root->kids[1], 1);
+  bool ok = limit_ok(e, n, t, root->kids[1], "the block size", MAX_BLOCK);
+  static const long long grid_max[3] = {65535, 65535, 2147483647LL};
+  static const long long block_max[3] = {64, 1024, 1024};
+  static const char *grid_what[3] = {"gridDim.z", "gridDim.y", "gridDim.x"};
+  static const char *block_what[3] = {"blockDim.z", "blockDim.y", "blockDim.x"};
+  for (int w = 0; w < 2; w++) {
+    Level *lv = &sh->lv[w];
+    for (int k = 0; k < lv->n; k++) {
+      int c = 3 - lv->n + k;
+      ok &= limit_ok(e, n, t, lv->ax[k].node, w ? block_what[c] : grid_what[c], w ? block_max[c] : grid_max[c]);
+    }
+  }
+  return ok;
+}
+
+/* ---- $tid...$ inside a kernel ---- */
+
+static bool poly_has_atom(const Poly *p, const Atom *a)
+{
+  for (int i = 0; i < p->n; i++)
+    for (int k = 0; k < p->t[i].nf; k++) {
+      Atom *f = p->t[i].f[k];
+      if (f == a)
+        return true;
+      if ((f->kind == A_DIV || f->kind == A_MOD) && (poly_has_atom(f->num, a) || poly_has_atom(f->den, a)))
+        return true;
+    }
+  return false;
+}
+
+static Atom *atom_of(Poly *var)
+{
+  return var->t[0].f[0];
+}
+
+static void note_used(CudaDetour *cd, Poly *p)
+{
+  Shape *sh = &cd->sh;
+  if (sh->tiled) {
+    cd->used_tid |= poly_has_atom(p, atom_of(sh->tid));
+    return;
+  }
+  for (int w = 0; w < 2; w++)
+    for (int k = 0; k < sh->lv[w].n; k++)
+      cd->used[w][k] |= poly_has_atom(p, atom_of(sh->lv[w].ax[k].var));
+}
+
+/* the linear index of a level: its axes in row-major order */
+static Poly *level_index(Ctx *ctx, Level *lv)
+{
+  Poly *sum = poly_const(ctx, 0);
+  for (int k = 0; k < lv->n; k++) {
+    Poly *place = poly_const(ctx, 1);
+    for (int j = k + 1; j < lv->n; j++)
+      place = poly_mul(ctx, place, lv->ax[j].node->extent);
+    sum = poly_add(ctx, sum, poly_mul(ctx, lv->ax[k].var, place));
+  }
+  return sum;
+}
+
+/* the index of a node the launch shape knows directly, or NULL */
+static Poly *known_index(Ctx *ctx, Shape *sh, Dim *root, Dim *d)
+{
+  if (sh->tiled)
+    return d == root ? sh->tid : NULL;
+  if (d == root)
+    return poly_add(ctx, poly_mul(ctx, level_index(ctx, &sh->lv[0]), sh->lv[1].dim->extent),
+                    level_index(ctx, &sh->lv[1]));
+  for (int w = 0; w < 2; w++) {
+    Level *lv = &sh->lv[w];
+    for (int k = 0; k < lv->n; k++)
+      if (lv->ax[k].node == d)
+        return lv->ax[k].var;
+    if (lv->dim == d)
+      return level_index(ctx, lv);
+  }
+  return NULL;
+}
+
+static Poly *cuda_tid(Emitter *e, Detour *dt, Dim *d)
+{
+  Ctx *ctx = e->ctx;
+  CudaDetour *cd = (CudaDetour *)dt;
+  Dim *root = dt->type->root;
+  /* deeper nodes: digits of the nearest known ancestor's index */
+  for (Dim *k = d; k; k = k->parent) {
+    Poly *base = known_index(ctx, &cd->sh, root, k);
+    if (base) {
+      Poly *p = k == d ? base : dim_index_of(ctx, k, d, base);
+      note_used(cd, p);
+      return p;
+    }
+  }
+  diag_error(ctx, dt->node->loc, "cannot map '%s' onto the CUDA grid: it is not a node of '%s' itself", d->path,
+             dt->type->name);
+  return poly_const(ctx, 0);
+}
+
+/* ---- kernels ---- */
+
+static const char *join_params(Ctx *ctx, Type *t)
+{
+  Buf b = {0};
+  for (int i = 0; i < t->nparams; i++)
+    buf_printf(&b, "%s%s", i ? ", " : "", t->ptypes[i]);
+  char *s = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return s;
+}
+
+/* text with `indent` removed from the start of every line */
+static char *dedent(Ctx *ctx, const char *text, const char *indent)
+{
+  size_t n = strlen(indent);
+  Buf b = {0};
+  bool bol = true;
+  for (const char *p = text; *p; p++) {
+    if (bol && n && !strncmp(p, indent, n))
+      p += n;
+    if (!*p)
+      break;
+    buf_putc(&b, *p);
+    bol = *p == '\n';
+  }
+  char *s = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return s;
+}
+
+/* the kernel's first lines: the thread indices the body uses, as ints */
+static void prologue(Emitter *e, CudaDetour *cd, Buf *lines, int *nlines)
+{
+  Shape *sh = &cd->sh;
+  Ctx *ctx = e->ctx;
+  Type *t = cd->dt.type;
+  *nlines = 0;
+  if (sh->tiled) {
+    if (!cd->used_tid && !sh->guard)
+      return;
+    buf_printf(lines, "  const int pa_tid = blockIdx.x * %lld + threadIdx.x;", sh->tile);
+    ++*nlines;
+    if (sh->guard) {
+      buf_printf(lines, "\n  if (pa_tid >= %s)\n    return; /* the ragged end of the last block */",
+                 poly_text(e, t->root->extent));
+      *nlines += 2;
+    }
+    return;
+  }
+  for (int w = 0; w < 2; w++) {
+    bool any = false;
+    for (int k = 0; k < sh->lv[w].n; k++) {
+      if (!cd->used[w][k])
+        continue;
+      Axis *a = &sh->lv[w].ax[k];
+      if (*nlines || any)
+        buf_puts(lines, any ? ", " : "\n");
+      buf_printf(lines, "%s%s = %s", any ? "" : "  const int ", a->name, a->builtin);
+      any = true;
+    }
+    if (any) {
+      buf_putc(lines, ';');
+      ++*nlines;
+    }
+  }
+  (void)ctx;
+}
+
+static const char *dim3_text(Emitter *e, Level *lv)
+{
+  Ctx *ctx = e->ctx;
+  if (lv->n == 1)
+    return num(e, lv->ax[0].node->extent);
+  Buf b = {0};
+  buf_puts(&b, "dim3(");
+  for (int k = lv->n - 1; k >= 0; k--)
+    buf_printf(&b, "%s%s", k == lv->n - 1 ? "" : ", ", num(e, lv->ax[k].node->extent));
+  buf_putc(&b, ')');
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
+}
+
+/* ceil(n / k) as C text */
+static const char *blocks_for(Emitter *e, Poly *n, long long k)
+{
+  long long v;
+  if (poly_is_const(n, &v))
+    return ctx_printf(e->ctx, "%lld", (v + k - 1) / k);
+  return ctx_printf(e->ctx, "(%s + %lld) / %lld", num(e, n), k - 1, k);
+}
+
+/* Writes kernel text (header line, prologue, translated body) to hoist,
+ * keeping #line right: the body text starts on the detour's line. */
+static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pro, int npro, Out *body)
+{
+  Ctx *ctx = e->ctx;
+  Out k = {{0}, -1, 0};
+  Out *saved = e->out;
+  e->out = &k;
+  out_gen(e, n->loc, "%s\n{\n", header);
+  e->out = saved;
+  /* the prologue's last line is the detour's line: the body's first
+   * newline ends it */
+  int first = n->loc.line - npro + 1;
+  if (ctx->opt.line_directives && npro > 0 && first >= 1)
+    buf_printf(&k.b, "#line %d %s\n", first, c_str(ctx, ctx->opt.display));
+  else if (ctx->opt.line_directives)
+    buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_str(ctx, ctx->opt.display));
+  if (npro > 0 && first < 1) {
+    /* too near the top of the file for one line each: one line */
+    for (const char *p = pro; *p; p++)
+      buf_putc(&k.b, *p == '\n' ? ' ' : *p);
+  } else {
+    buf_puts(&k.b, pro);
+  }
+  buf_puts(&k.b, dedent(ctx, body->b.data ? body->b.data : "", indent_of(n)));
+  buf_puts(&k.b, "}\n\n");
+  k.line = -1;
+  out_append(&e->hoist, &k);
+  out_free(&k);
 }
 
 void emit_cuda_detour(Emitter *e, Node *n, Type *t)
 {
-  (void)t;
-  not_yet(e, n, "a cuda detour");
+  Ctx *ctx = e->ctx;
+  for (Detour *p = e->detour; p; p = p->parent)
+    if (p->type->kind == TK_CUDA) {
+      diag_error(ctx, n->loc, "a cuda detour cannot start inside another cuda detour ('%s'): end the kernel first",
+                 p->type->name);
+      return;
+    }
+  CudaDetour *cd = ctx_alloc(ctx, sizeof *cd);
+  if (!shape_of(e, n, t, &cd->sh))
+    return;
+  const char *name = unique(e, ctx_printf(ctx, "pa_kernel_%s", t->cname), n);
+  cd->dt.node = n;
+  cd->dt.type = t;
+  cd->dt.parent = e->detour;
+  cd->dt.name = name;
+  cd->dt.tid = cuda_tid;
+  cd->dt.tid_var = "pa_tid";
+  Out body = {{0}, n->loc.line, 0};
+  emit_outlined(e, &cd->dt, n->body, &body, t->pnames, t->nparams, indent_of(n));
+  Buf pro = {0};
+  int npro;
+  prologue(e, cd, &pro, &npro);
+  hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s(%s)", name, join_params(ctx, t)), pro.data ? pro.data : "",
+               npro, &body);
+  buf_free(&pro);
+  out_free(&body);
+  /* the launch */
+  Buf args = {0};
+  for (int i = 0; i < n->nargs; i++)
+    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, fragment_text(e, n->args[i])));
+  const char *grid, *block;
+  if (cd->sh.tiled) {
+    grid = blocks_for(e, t->root->extent, cd->sh.tile);
+    block = ctx_printf(ctx, "%lld", cd->sh.tile);
+  } else {
+    grid = dim3_text(e, &cd->sh.lv[0]);
+    block = dim3_text(e, &cd->sh.lv[1]);
+  }
+  const char *in = indent_of(n);
+  out_gen(e, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
+  out_gen(e, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
+  buf_free(&args);
 }
+
+/* ---- #sync ---- */
 
 void emit_cuda_sync(Emitter *e, Node *n)
 {
-  not_yet(e, n, "'#sync' in a cuda detour");
+  Ctx *ctx = e->ctx;
+  Detour *dt = e->detour;
+  Type *t = dt->type;
+  CudaDetour *cd = (CudaDetour *)dt;
+  const char *suffix = n->name ? n->name : "";
+  if (*suffix && !dim_resolve(ctx, ctx_printf(ctx, "%s%s", t->name, suffix), n->loc))
+    return;
+  bool block = !*suffix || (!cd->sh.tiled && !strcmp(suffix, "_1"));
+  if (!block) {
+    diag_error(ctx, n->loc,
+               "'#sync%s' cannot be honoured in a cuda detour: the grid cannot be synchronised inside a kernel, only "
+               "one block ('#sync' or '#sync_1'); end the detour and start another instead",
+               suffix);
+    return;
+  }
+  if (cd->sh.tiled && cd->sh.guard) {
+    diag_error(ctx, n->loc,
+               "'#sync' in '%s', a one-dimensional cuda array tiled into blocks with a ragged end: write it as "
+               "[grid][block] to synchronise blocks",
+               t->name);
+    return;
+  }
+  out_gen(e, n->loc, "%s__syncthreads();\n", indent_of(n));
+}
+
+/* ---- memory ---- */
+
+static const char *mem_enum(MemKind m)
+{
+  return m == MEM_DMEM ? "PA_DMEM" : m == MEM_PINNED ? "PA_PINNED" : "PA_PAGED";
 }
 
 void emit_cuda_create(Emitter *e, Node *n, Dim *d)
 {
-  not_yet(e, n, ctx_printf(e->ctx, "'#create' in %s memory", mem_name(d->type->mem)));
+  Ctx *ctx = e->ctx;
+  MemKind m = d->type->mem;
+  const char *elem = d->type->elem;
+  char *p = str_trim(ctx, fragment_text(e, n->args[0]));
+  const char *span = poly_text(e, dim_span(ctx, d));
+  bool in_kernel = false;
+  for (Detour *x = e->detour; x; x = x->parent)
+    in_kernel |= x->type->kind == TK_CUDA;
+  if (m == MEM_SMEM) {
+    if (!text_is_simple(p) || !is_ident_start((unsigned char)p[0])) {
+      diag_error(ctx, n->loc, "'#create %s(%s)': shared memory needs a plain name to declare", n->name, p);
+      return;
+    }
+    out_gen(e, n->loc, "%s__shared__ %s %s[%s];\n", indent_of(n), elem, p, span);
+    scope_declare(e, p);
+    return;
+  }
+  if (in_kernel) {
+    diag_error(ctx, n->name_loc, "'%s' is in %s memory, which is allocated on the host: create it before the detour",
+               n->name, mem_name(m));
+    return;
+  }
+  const char *decl = "";
+  if (text_is_simple(p) && !name_declared(e, p)) {
+    decl = ctx_printf(ctx, "%s *", elem);
+    scope_declare(e, p);
+  }
+  out_gen(e, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", indent_of(n), decl, p, elem,
+          mem_enum(m), span, elem, c_str(ctx, d->path), where(e, n));
 }
 
 void emit_cuda_destroy(Emitter *e, Node *n, Dim *d)
 {
-  not_yet(e, n, ctx_printf(e->ctx, "'#destroy' in %s memory", mem_name(d->type->mem)));
+  Ctx *ctx = e->ctx;
+  MemKind m = d->type->mem;
+  if (m == MEM_SMEM)
+    return; /* shared memory ends with its block */
+  for (Detour *x = e->detour; x; x = x->parent)
+    if (x->type->kind == TK_CUDA) {
+      diag_error(ctx, n->name_loc, "'%s' is in %s memory, which is freed on the host: destroy it after the detour",
+                 n->name, mem_name(m));
+      return;
+    }
+  char *p = str_trim(ctx, fragment_text(e, n->args[0]));
+  out_gen(e, n->loc, "%spa_cuda_free(%s, %s, %s);\n", indent_of(n), mem_enum(m), p, where(e, n));
+}
+
+/* ---- #copy on the host ---- */
+
+/* One digit of a copy's index space: its extent and the stride on each
+ * side.  Lists are outermost first. */
+typedef struct CDigit {
+  Poly *extent, *s, *d;
+} CDigit;
+
+static bool is_one(Poly *p)
+{
+  long long v;
+  return poly_is_const(p, &v) && v == 1;
+}
+
+/* The common refinement of two strided views (outermost first), with
+ * neighbouring digits that are contiguous on both sides merged. */
+static bool copy_digits(Ctx *ctx, Dim *src, Dim *dst, CDigit **out, int *nout)
+{
+  Stride *a, *b;
+  int na, nb;
+  if (!dim_strides(ctx, src, &a, &na) || !dim_strides(ctx, dst, &b, &nb))
+    return false;
+  CDigit *dg = ctx_alloc(ctx, sizeof(CDigit) * (na + nb + 1));
+  int nd = 0, i = na - 1, j = nb - 1;
+  Poly *ea = i >= 0 ? a[i].extent : NULL, *sa = i >= 0 ? a[i].stride : NULL;
+  Poly *eb = j >= 0 ? b[j].extent : NULL, *sb = j >= 0 ? b[j].stride : NULL;
+  /* innermost first, then reversed */
+  while (i >= 0 && j >= 0) {
+    long long x, y;
+    if (poly_equal(ea, eb)) {
+      dg[nd++] = (CDigit){ea, sa, sb};
+      if (--i >= 0)
+        ea = a[i].extent, sa = a[i].stride;
+      if (--j >= 0)
+        eb = b[j].extent, sb = b[j].stride;
+    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && x < y && y % x == 0) {
+      dg[nd++] = (CDigit){ea, sa, sb};
+      eb = poly_const(ctx, y / x);
+      sb = poly_scale(ctx, sb, x);
+      if (--i >= 0)
+        ea = a[i].extent, sa = a[i].stride;
+    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && y < x && x % y == 0) {
+      dg[nd++] = (CDigit){eb, sa, sb};
+      ea = poly_const(ctx, x / y);
+      sa = poly_scale(ctx, sa, y);
+      if (--j >= 0)
+        eb = b[j].extent, sb = b[j].stride;
+    } else {
+      return false;
+    }
+  }
+  if (i >= 0 || j >= 0)
+    return false;
+  /* merge an outer digit into its inner neighbour when both sides agree */
+  int m = 0;
+  for (int k = 0; k < nd; k++) {
+    if (m > 0) {
+      CDigit *in = &dg[m - 1];
+      Poly *ss = poly_mul(ctx, in->s, in->extent), *ds = poly_mul(ctx, in->d, in->extent);
+      if (poly_equal(ss, dg[k].s) && poly_equal(ds, dg[k].d)) {
+        in->extent = poly_mul(ctx, in->extent, dg[k].extent);
+        continue;
+      }
+    }
+    dg[m++] = dg[k];
+  }
+  for (int k = 0; k < m / 2; k++) {
+    CDigit t = dg[k];
+    dg[k] = dg[m - 1 - k];
+    dg[m - 1 - k] = t;
+  }
+  *out = dg;
+  *nout = m;
+  return true;
+}
+
+typedef enum Dir { H2D, D2H, D2D } Dir;
+
+static const char *kind_name(Dir dir)
+{
+  static const char *names[] = {"cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice"};
+  return names[dir];
+}
+
+/* offsets of digits given their index variables */
+static Poly *digit_offset(Ctx *ctx, CDigit *dg, Poly **v, int nd, bool dst)
+{
+  Poly *sum = poly_const(ctx, 0);
+  for (int k = 0; k < nd; k++)
+    if (v[k])
+      sum = poly_add(ctx, sum, poly_mul(ctx, v[k], dst ? dg[k].d : dg[k].s));
+  return sum;
+}
+
+/* The transpose kernel: two digits, A (unit stride in the source) and B
+ * (unit stride in the destination), are walked in 32 x 32 tiles staged in
+ * shared memory, so that both the reads and the writes are coalesced;
+ * the other digits are enumerated by blockIdx.z. */
+static const char *tiled_copy_kernel(Emitter *e, Node *n, const char *kname, const char *elem, CDigit *dg, int nd,
+                                     int A, int B, const char **grid)
+{
+  Ctx *ctx = e->ctx;
+  Poly *batch = poly_const(ctx, 1);
+  for (int k = 0; k < nd; k++)
+    if (k != A && k != B)
+      batch = poly_mul(ctx, batch, dg[k].extent);
+  long long nb, ea, eb;
+  if (!poly_is_const(batch, &nb) || nb > 65535)
+    return NULL;
+  bool guard = !(poly_is_const(dg[A].extent, &ea) && ea % COPY_TILE == 0 && poly_is_const(dg[B].extent, &eb) &&
+                 eb % COPY_TILE == 0);
+  /* the batch digits of blockIdx.z */
+  Poly **v = ctx_alloc(ctx, sizeof(Poly *) * nd);
+  Poly *z = poly_var(ctx, "pa_z", batch), *place = poly_const(ctx, 1);
+  for (int k = nd - 1; k >= 0; k--) {
+    if (k == A || k == B)
+      continue;
+    v[k] = poly_mod(ctx, poly_div(ctx, z, place), dg[k].extent);
+    place = poly_mul(ctx, place, dg[k].extent);
+  }
+  Poly *so = digit_offset(ctx, dg, v, nd, false), *doff = digit_offset(ctx, dg, v, nd, true);
+  Poly *a = poly_var(ctx, "pa_a", dg[A].extent), *b = poly_var(ctx, "pa_b", dg[B].extent);
+  Poly *sread = poly_add(ctx, a, poly_mul(ctx, b, dg[B].s));      /* dg[A].s == 1 */
+  Poly *dwrite = poly_add(ctx, b, poly_mul(ctx, a, dg[A].d));     /* dg[B].d == 1 */
+  Buf k = {0};
+  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
+  buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, COPY_TILE,
+             COPY_TILE + 1);
+  buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", COPY_TILE, COPY_TILE);
+  if (nb > 1) {
+    buf_puts(&k, "  const int pa_z = blockIdx.z;\n");
+    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_text(e, so), poly_text(e, doff));
+  }
+  const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n      ", num(e, dg[A].extent),
+                                      num(e, dg[B].extent))
+                         : "";
+  buf_printf(&k, "  for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", COPY_TILE, COPY_ROWS);
+  buf_puts(&k, "    const int pa_a = pa_a0 + threadIdx.x, pa_b = pa_b0 + pa_k;\n");
+  buf_printf(&k, "    %spa_tile[pa_k][threadIdx.x] = pa_src[%s];\n  }\n", ga, poly_str(ctx, sread));
+  buf_puts(&k, "  __syncthreads();\n");
+  buf_printf(&k, "  for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", COPY_TILE, COPY_ROWS);
+  buf_puts(&k, "    const int pa_a = pa_a0 + pa_k, pa_b = pa_b0 + threadIdx.x;\n");
+  buf_printf(&k, "    %spa_dst[%s] = pa_tile[threadIdx.x][pa_k];\n  }\n}\n\n", ga, poly_str(ctx, dwrite));
+  *grid = ctx_printf(ctx, "dim3(%s, %s, %lld), dim3(%d, %d)", blocks_for(e, dg[A].extent, COPY_TILE),
+                     blocks_for(e, dg[B].extent, COPY_TILE), nb, COPY_TILE, COPY_ROWS);
+  (void)n;
+  char *s = ctx_strdup(ctx, k.data);
+  buf_free(&k);
+  return s;
+}
+
+static int by_dst_stride(const void *x, const void *y)
+{
+  /* outermost first: larger destination strides outside */
+  const CDigit *a = x, *b = y;
+  long long sa, sb;
+  if (poly_is_const(a->d, &sa) && poly_is_const(b->d, &sb))
+    return (sa < sb) - (sa > sb);
+  return 0;
+}
+
+/* The element kernel: one thread per element, dst[off_D(i)] = src[off_S(i)],
+ * correct for every pair of layouts.  With strided views the index is
+ * decomposed so that the destination's unit-stride digit is fastest. */
+static const char *element_copy_kernel(Emitter *e, const char *kname, const char *elem, Dim *src, Dim *dst,
+                                       CDigit *dg, int nd, const char **grid)
+{
+  Ctx *ctx = e->ctx;
+  Poly *total = src->extent;
+  Poly *i = poly_var(ctx, "pa_i", total);
+  Poly *so, *doff;
+  if (dg) {
+    CDigit *sorted = ctx_alloc(ctx, sizeof(CDigit) * (nd + 1));
+    memcpy(sorted, dg, sizeof(CDigit) * nd);
+    qsort(sorted, nd, sizeof(CDigit), by_dst_stride);
+    Poly **v = ctx_alloc(ctx, sizeof(Poly *) * (nd + 1));
+    Poly *place = poly_const(ctx, 1);
+    for (int k = nd - 1; k >= 0; k--) {
+      v[k] = k ? poly_mod(ctx, poly_div(ctx, i, place), sorted[k].extent) : poly_div(ctx, i, place);
+      place = poly_mul(ctx, place, sorted[k].extent);
+    }
+    so = digit_offset(ctx, sorted, v, nd, false);
+    doff = digit_offset(ctx, sorted, v, nd, true);
+  } else {
+    so = dim_offset(ctx, src, i);
+    doff = dim_offset(ctx, dst, i);
+  }
+  bool wide = !poly_fits_int(total) || !poly_fits_int(so) || !poly_fits_int(doff);
+  const char *ity = wide ? "long long" : "int";
+  Buf k = {0};
+  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
+  buf_printf(&k, "  const %s pa_i = %sblockIdx.x * %d + threadIdx.x;\n", ity, wide ? "(long long)" : "", TILE_BLOCK);
+  long long v;
+  if (!(poly_is_const(total, &v) && v % TILE_BLOCK == 0))
+    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", poly_text(e, total));
+  buf_printf(&k, "  pa_dst[%s] = pa_src[%s];\n}\n\n", poly_str(ctx, doff), poly_str(ctx, so));
+  *grid = ctx_printf(ctx, "%s, %d", blocks_for(e, total, TILE_BLOCK), TILE_BLOCK);
+  char *s = ctx_strdup(ctx, k.data);
+  buf_free(&k);
+  return s;
+}
+
+/* Generates (into hoist) a device kernel copying src's layout to dst's;
+ * returns its name and launch configuration. */
+static const char *copy_kernel(Emitter *e, Node *n, Dim *src, Dim *dst, CDigit *dg, int nd, const char **launch)
+{
+  Ctx *ctx = e->ctx;
+  const char *elem = dst->type->elem;
+  const char *kname =
+    unique(e, ctx_printf(ctx, "pa_copy_%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst)), n);
+  const char *text = NULL;
+  if (dg) {
+    int A = -1, B = -1;
+    for (int k = 0; k < nd; k++) {
+      if (is_one(dg[k].s) && A < 0)
+        A = k;
+      if (is_one(dg[k].d) && B < 0)
+        B = k;
+    }
+    if (A >= 0 && B >= 0 && A != B)
+      text = tiled_copy_kernel(e, n, kname, elem, dg, nd, A, B, launch);
+  }
+  if (!text)
+    text = element_copy_kernel(e, kname, elem, src, dst, dg, nd, launch);
+  Out k = {{0}, -1, 0};
+  Out *saved = e->out;
+  e->out = &k;
+  out_gen(e, n->loc, "/* #copy %s to %s, line %d */\n%s", src->path, dst->path, n->loc.line, text);
+  e->out = saved;
+  out_append(&e->hoist, &k);
+  out_free(&k);
+  return kname;
 }
 
 void emit_cuda_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
 {
-  (void)src;
-  (void)dst;
-  not_yet(e, n, "'#copy' with GPU memory");
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  const char *elem = src->type->elem;
+  char *sp = str_trim(ctx, fragment_text(e, n->args[0]));
+  char *dp = str_trim(ctx, fragment_text(e, n->args[1]));
+  bool sdev = src->type->mem == MEM_DMEM, ddev = dst->type->mem == MEM_DMEM;
+  Dir dir = sdev && ddev ? D2D : sdev ? D2H : H2D;
+  long long x;
+  if (!poly_equal(src->extent, dst->extent) && (!poly_is_const(src->extent, &x) || !poly_is_const(dst->extent, &x)))
+    out_gen(e, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_text(e, src->extent),
+            poly_text(e, dst->extent), where(e, n));
+  char *cs, *cd;
+  if (dim_contiguous(ctx, src, &cs) == 1 && dim_contiguous(ctx, dst, &cd) == 1) {
+    out_gen(e, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
+            dp, sp, poly_text(e, src->extent), elem, kind_name(dir), where(e, n));
+    return;
+  }
+  CDigit *dg = NULL;
+  int nd = 0;
+  if (!copy_digits(ctx, src, dst, &dg, &nd))
+    dg = NULL;
+  if (dg && nd == 2 && is_one(dg[1].s) && is_one(dg[1].d)) {
+    /* rows of a contiguous width, pitched on both sides */
+    out_gen(e, n->loc,
+            "%spa_cuda_check(cudaMemcpy2D(%s, %s * sizeof(%s), %s, %s * sizeof(%s), %s * sizeof(%s), %s, %s),\n"
+            "%s              \"cudaMemcpy2D\", %s);\n",
+            in, dp, poly_text(e, dg[0].d), elem, sp, poly_text(e, dg[0].s), elem, poly_text(e, dg[1].extent), elem,
+            num(e, dg[0].extent), kind_name(dir), in, where(e, n));
+    return;
+  }
+  const char *launch;
+  const char *kname = copy_kernel(e, n, src, dst, dg, nd, &launch);
+  if (dir == D2D) {
+    out_gen(e, n->loc, "%s%s<<<%s>>>(%s, %s);\n", in, kname, launch, sp, dp);
+    out_gen(e, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
+    return;
+  }
+  /* host memory: staged through a device buffer in the host layout, so
+   * that the kernel does the reordering and the host's gaps stay intact */
+  Dim *host = dir == H2D ? src : dst;
+  const char *hp = dir == H2D ? sp : dp;
+  const char *span = poly_text(e, dim_span(ctx, host));
+  char *hc;
+  bool host_cnt = dim_contiguous(ctx, host, &hc) == 1;
+  out_gen(e, n->loc, "%s{ /* #copy %s to %s, staged through device memory */\n", in, src->path, dst->path);
+  out_gen(e, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == H2D ? "const " : "", elem, hp);
+  out_gen(e, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
+          span, elem, c_str(ctx, host->path), where(e, n));
+  const char *bytes = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem);
+  if (dir == H2D || !host_cnt)
+    out_gen(e, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
+            in, bytes, where(e, n));
+  if (dir == H2D)
+    out_gen(e, n->loc, "%s  %s<<<%s>>>(pa_stage, %s);\n", in, kname, launch, dp);
+  else
+    out_gen(e, n->loc, "%s  %s<<<%s>>>(%s, pa_stage);\n", in, kname, launch, sp);
+  out_gen(e, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
+  if (dir == D2H)
+    out_gen(e, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_host, pa_stage, %s, cudaMemcpyDeviceToHost), \"cudaMemcpy\", %s);\n",
+            in, bytes, where(e, n));
+  out_gen(e, n->loc, "%s  pa_cuda_free(PA_DMEM, pa_stage, %s);\n", in, where(e, n));
+  out_gen(e, n->loc, "%s}\n", in);
 }

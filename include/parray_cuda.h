@@ -1,8 +1,49 @@
-/* parray_cuda.h: the CUDA (device memory, pinned memory, copies, kernel launch helpers, INIT_GPU) part of the Parray runtime.
- * Placeholder: declarations are added together with runtime/pa_cuda*. */
+/* parray_cuda.h: the CUDA part of the Parray runtime: GPU selection, device
+ * and pinned memory, checked CUDA calls and kernel launches.  Included by the
+ * .cu files parrayc writes for programs that use cuda thread arrays, dmem or
+ * smem; compiled by nvcc and linked with libparray_cuda.a. */
 #ifndef PARRAY_CUDA_H
 #define PARRAY_CUDA_H
 
 #include "parray.h"
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Selects GPU dev and creates its context.  Without a usable GPU (no device,
+ * no driver, dev out of range) prints one line,
+ * "parray: error: no CUDA GPU available: <CUDA error>", and exits 1. */
+void pa_cuda_init(int dev, const char *file, int line);
+
+/* Allocates count elements of elem_size bytes in PA_DMEM (cudaMalloc) or
+ * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints
+ * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in dmem
+ * memory: <CUDA error>" and exits 1. */
+void *pa_cuda_alloc(pa_mem mem, size_t count, size_t elem_size, const char *type,
+                    const char *file, int line);
+/* Frees memory from pa_cuda_alloc (PA_DMEM: cudaFree, PA_PINNED: cudaFreeHost,
+ * PA_PAGED: free); NULL is allowed.  Failures are reported like pa_cuda_check's. */
+void pa_cuda_free(pa_mem mem, void *p, const char *file, int line);
+
+/* Unless err is cudaSuccess: "FILE:LINE: error: CALL failed: <CUDA error>", exit 1. */
+void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line);
+
+/* After a kernel launch: checks the launch (cudaGetLastError) and waits for
+ * the kernel (cudaDeviceSynchronize); on failure
+ * "FILE:LINE: error: kernel KERNEL failed: <CUDA error>", exit 1. */
+void pa_cuda_check_launch(const char *kernel, const char *file, int line);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* INIT_GPU(dev): select and initialise GPU dev (Fig 11 of the paper). */
+#define INIT_GPU(dev) pa_cuda_init((dev), __FILE__, __LINE__)
+
+/* PA_CUDA_CHECK(call): a checked CUDA runtime call in user code. */
+#define PA_CUDA_CHECK(call) pa_cuda_check((call), #call, __FILE__, __LINE__)
 
 #endif /* PARRAY_CUDA_H */

@@ -1,0 +1,83 @@
+/* pa_cuda.cu: the CUDA part of the Parray runtime (see parray_cuda.h).
+ * Every CUDA call is checked; a failure names the call, the .pa place and
+ * CUDA's own message, and ends the program with status 1. */
+#include "parray_cuda.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+extern "C" void pa_cuda_init(int dev, const char *file, int line)
+{
+    (void)file;
+    (void)line;
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess && count == 0)
+        err = cudaErrorNoDevice;
+    if (err == cudaSuccess && (dev < 0 || dev >= count)) {
+        fflush(stdout);
+        fprintf(stderr, "parray: error: no CUDA GPU available: GPU %d requested, %d present\n", dev,
+                count);
+        exit(1);
+    }
+    if (err == cudaSuccess)
+        err = cudaSetDevice(dev);
+    if (err == cudaSuccess)
+        err = cudaFree(0); /* creates the context now, not in the first timed call */
+    if (err != cudaSuccess) {
+        fflush(stdout);
+        fprintf(stderr, "parray: error: no CUDA GPU available: %s\n", cudaGetErrorString(err));
+        exit(1);
+    }
+}
+
+extern "C" void *pa_cuda_alloc(pa_mem mem, size_t count, size_t elem_size, const char *type,
+                               const char *file, int line)
+{
+    const char *tname = type ? type : "?";
+    if (mem == PA_PAGED)
+        return pa_alloc_host(mem, count, elem_size, type, file, line);
+    if (mem != PA_DMEM && mem != PA_PINNED)
+        pa_fail(file, line, "cannot allocate %zu elements of type %s in %s memory: "
+                "it is not allocated by the host", count, tname, pa_mem_name(mem));
+    size_t n = count ? count : 1, size = elem_size ? elem_size : 1;
+    if (n > SIZE_MAX / size)
+        pa_fail(file, line, "cannot allocate %zu elements (more than %zu bytes) of type %s in %s "
+                "memory: the size overflows", count, (size_t)SIZE_MAX, tname, pa_mem_name(mem));
+    void *p = NULL;
+    cudaError_t err = mem == PA_DMEM ? cudaMalloc(&p, n * size) : cudaMallocHost(&p, n * size);
+    if (err != cudaSuccess) {
+        cudaGetLastError(); /* allocation errors are not sticky: clear it */
+        pa_fail(file, line, "cannot allocate %zu elements (%zu bytes) of type %s in %s memory: %s",
+                count, count * elem_size, tname, pa_mem_name(mem), cudaGetErrorString(err));
+    }
+    return p;
+}
+
+extern "C" void pa_cuda_free(pa_mem mem, void *p, const char *file, int line)
+{
+    if (!p)
+        return;
+    if (mem == PA_DMEM)
+        pa_cuda_check(cudaFree(p), "cudaFree", file, line);
+    else if (mem == PA_PINNED)
+        pa_cuda_check(cudaFreeHost(p), "cudaFreeHost", file, line);
+    else
+        pa_free_host(mem, p);
+}
+
+extern "C" void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line)
+{
+    if (err != cudaSuccess)
+        pa_fail(file, line, "%s failed: %s", call, cudaGetErrorString(err));
+}
+
+extern "C" void pa_cuda_check_launch(const char *kernel, const char *file, int line)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess)
+        err = cudaDeviceSynchronize();
+    if (err != cudaSuccess)
+        pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
+}
