@@ -626,7 +626,9 @@ static void emit_copy(Emitter *e, Node *n)
   fake.name_loc = n->name2_loc;
   if (!mem_allowed(e, n, s) || !mem_allowed(e, &fake, d))
     return;
-  if (dim_thread_type(s) || dim_thread_type(d)) {
+  if (dim_thread_type(s) || dim_thread_type(d) ||
+      (e->detour && e->detour->type->kind == TK_MPI && !on_gpu(s) && !on_gpu(d))) {
+    /* distributed data, or host data in an mpi body (process 0's arrays) */
     emit_mpi_copy(e, n, s, d);
   } else if (e->detour) {
     if ((on_gpu(s) || on_gpu(d)) && e->detour->type->kind != TK_CUDA) {

@@ -487,8 +487,18 @@ static Poly *place_value(Ctx *ctx, Dim *d, int k)
   return p;
 }
 
+/* A data dimension that references an mpi array selects the process that
+ * stores the element (SPEC 6.3): it takes no room in that process's local
+ * layout, so its offsets are 0 (its stride is 0). */
+static bool selects_process(const Dim *n)
+{
+  return n->ref && n->ref->type->kind == TK_MPI && n->type->kind == TK_NONE;
+}
+
 Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
 {
+  if (selects_process(n))
+    return poly_const(ctx, 0);
   if (n->ref_kind != REF_NONE)
     return n->ref ? dim_offset(ctx, n->ref, i) : poly_const(ctx, 0);
   Dim *a = nearest_ref_ancestor(n);
@@ -647,6 +657,10 @@ static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
 
 static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
 {
+  if (selects_process(n)) {
+    sv_push(ctx, out, n->extent, poly_const(ctx, 0));
+    return true;
+  }
   if (n->ref_kind != REF_NONE) {
     StrideVec rv = {0};
     if (!n->ref || !strides_of(ctx, n->ref, &rv) || !truncate_view(ctx, &rv, n->extent))

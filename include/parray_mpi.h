@@ -1,8 +1,77 @@
-/* parray_mpi.h: the MPI (process arrays, distributed copies) part of the Parray runtime.
- * Placeholder: declarations are added together with runtime/pa_mpi*. */
+/* parray_mpi.h: the MPI part of the Parray runtime (process arrays and
+ * distributed copies; SPEC.md sections 4 and 6.3).  Linked as libparray_mpi.a
+ * by programs that declare an mpi thread array.
+ *
+ * Execution model: every process runs main(); process 0 runs the #mainhost
+ * code (pa_main) and the others wait in pa_mpi_serve() for work.  A
+ * #detour P(ARGS) on process 0 broadcasts the detour's id and the bytes of
+ * its packed arguments; every process runs the body; a barrier returns
+ * control to process 0.  When process 0 leaves #mainhost it tells the
+ * others to stop.  Any process that exits otherwise (pa_fail, exit(n), a
+ * return from inside a detour) ends the whole job with MPI_Abort. */
 #ifndef PARRAY_MPI_H
 #define PARRAY_MPI_H
 
 #include "parray.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The outlined body of an mpi detour, called with its packed arguments. */
+typedef void (*pa_mpi_body)(void *args);
+
+/* Records body number id (before main(): see PA_MPI_REGISTER). */
+void pa_mpi_register(int id, pa_mpi_body body);
+#if defined(__GNUC__) || defined(__clang__)
+#define PA_MPI_REGISTER(id, body) \
+  __attribute__((constructor)) static void body##_register(void) { pa_mpi_register(id, body); }
+#endif
+
+/* MPI_Init and the exit handler that turns any failure into MPI_Abort. */
+void pa_mpi_init(int *argc, char ***argv);
+/* Every process: the job must have exactly nprocs processes (the extent of mpi
+ * array `type`); otherwise process 0 says so and all exit with status 1. */
+void pa_mpi_expect(long long nprocs, const char *type, const char *file, int line);
+int pa_mpi_rank(void);
+int pa_mpi_size(void);
+/* Processes other than 0: runs detours until process 0 stops; returns 0. */
+int pa_mpi_serve(void);
+/* Process 0: runs detour id on every process with a copy of the args_size
+ * bytes at args; returns when all have finished. */
+void pa_mpi_detour(int id, const void *args, size_t args_size, long long extent, const char *type,
+                   const char *file, int line);
+/* Process 0 sends the others the stop message; all finalize MPI. */
+void pa_mpi_finalize(void);
+/* #sync in an mpi detour. */
+void pa_mpi_barrier(void);
+
+/* ---- distributed #copy ----
+ * Elements move in buckets, one per (sender, receiver) pair.  The generated
+ * code counts the elements of each bucket, packs the send buffer (cursor
+ * scur[p] walks bucket p), runs the exchange, and unpacks the receive
+ * buffer (cursor rcur[p] walks what came from process p).  Both sides walk
+ * the elements in increasing logical index, so the orders agree. */
+typedef enum pa_mpi_how { PA_MPI_SCATTER, PA_MPI_GATHER, PA_MPI_ALLTOALL, PA_MPI_BCAST } pa_mpi_how;
+
+typedef struct pa_mpi_xchg {
+  int nprocs, rank;
+  size_t elem;               /* bytes per element */
+  long long *scount, *rcount; /* elements to / from each process */
+  long long *scur, *rcur;    /* element cursors into sbuf / rbuf */
+  void *sbuf, *rbuf;
+} pa_mpi_xchg;
+
+pa_mpi_xchg *pa_mpi_xchg_begin(size_t elem);
+/* After the counts: allocates the send buffer, sets scur to the displacements. */
+void *pa_mpi_xchg_pack(pa_mpi_xchg *x);
+/* After packing: moves the data (a scatter or broadcast from process 0, a
+ * gather to it, or an all-to-all); returns the receive buffer, rcur set. */
+void *pa_mpi_xchg_run(pa_mpi_xchg *x, pa_mpi_how how, const char *file, int line);
+void pa_mpi_xchg_end(pa_mpi_xchg *x);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* PARRAY_MPI_H */

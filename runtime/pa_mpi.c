@@ -1,0 +1,303 @@
+/* pa_mpi.c: the MPI part of the Parray runtime: process 0 drives, the
+ * other processes serve detours, and distributed copies move buckets of
+ * elements with MPI collectives.  See parray_mpi.h for the model. */
+#define _GNU_SOURCE /* on_exit */
+#include "parray_mpi.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CMD_RUN = 1, CMD_STOP = 2 };
+
+/* What process 0 broadcasts before each detour. */
+typedef struct Header {
+  int cmd;
+  int id;
+  long long size; /* bytes of packed arguments */
+} Header;
+
+static struct {
+  int rank, size;
+  int initialized, finalized;
+  int stopped;          /* process 0 has sent the stop message */
+  int in_detour;        /* this process is running a detour body */
+  pa_mpi_body *bodies;  /* by id */
+  int nbodies;
+} pa;
+
+void pa_mpi_register(int id, pa_mpi_body body)
+{
+  if (id < 0)
+    return;
+  if (id >= pa.nbodies) {
+    int n = id + 16;
+    pa_mpi_body *b = (pa_mpi_body *)realloc(pa.bodies, sizeof *b * (size_t)n);
+    if (!b) {
+      fputs("parray: error: out of memory registering mpi detours\n", stderr);
+      exit(1);
+    }
+    memset(b + pa.nbodies, 0, sizeof *b * (size_t)(n - pa.nbodies));
+    pa.bodies = b;
+    pa.nbodies = n;
+  }
+  pa.bodies[id] = body;
+}
+
+int pa_mpi_rank(void)
+{
+  return pa.rank;
+}
+
+int pa_mpi_size(void)
+{
+  return pa.size;
+}
+
+/* Every way out of the program passes here.  Process 0 leaving #mainhost
+ * (a return, exit(n), pa_fail) stops the others cleanly; anything else
+ * would leave processes waiting for each other, so it ends the job. */
+static void at_exit(int status, void *arg)
+{
+  (void)arg;
+  if (!pa.initialized || pa.finalized)
+    return;
+  fflush(stdout);
+  if (pa.rank == 0 && !pa.in_detour) {
+    pa_mpi_finalize();
+    return;
+  }
+  fprintf(stderr, "parray: error: process %d of %d exited with status %d inside an mpi detour; "
+          "ending all processes\n", pa.rank, pa.size, status);
+  fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
+}
+
+void pa_mpi_init(int *argc, char ***argv)
+{
+  int provided;
+  /* only the thread that called MPI_Init makes MPI calls; pthd and omp
+   * detours nested in an mpi body run alongside */
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &pa.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &pa.size);
+  /* failures come back as error codes: pa_fail reports them */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  pa.initialized = 1;
+  on_exit(at_exit, NULL);
+}
+
+void pa_mpi_expect(long long nprocs, const char *type, const char *file, int line)
+{
+  if (nprocs == pa.size)
+    return;
+  if (pa.rank == 0) {
+    fflush(stdout);
+    fprintf(stderr, "%s:%d: error: mpi array '%s' has %lld processes, but the job has %d: "
+            "run it with 'mpirun -np %lld' (parrayc --run does)\n", file, line, type, nprocs,
+            pa.size, nprocs);
+    fflush(stderr);
+  }
+  /* every process took this branch: no one waits for a stop message */
+  pa.stopped = 1;
+  MPI_Finalize();
+  pa.finalized = 1;
+  exit(1);
+}
+
+static void check(int rc, const char *what, const char *file, int line)
+{
+  if (rc == MPI_SUCCESS)
+    return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  pa_fail(file, line, "%s failed on process %d: %s", what, pa.rank, msg);
+}
+
+static void run_body(int id, void *args)
+{
+  if (id < 0 || id >= pa.nbodies || !pa.bodies[id])
+    pa_fail(NULL, 0, "process %d has no mpi detour number %d (all processes must run the same "
+            "program)", pa.rank, id);
+  pa.in_detour = 1;
+  pa.bodies[id](args);
+  pa.in_detour = 0;
+  /* control returns to process 0 when every process has finished */
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier after a detour", NULL, 0);
+}
+
+static void broadcast_bytes(void *p, long long size)
+{
+  char *c = (char *)p;
+  while (size > 0) {
+    int n = size > INT_MAX ? INT_MAX : (int)size;
+    check(MPI_Bcast(c, n, MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast of detour arguments", NULL, 0);
+    c += n;
+    size -= n;
+  }
+}
+
+int pa_mpi_serve(void)
+{
+  for (;;) {
+    Header h;
+    check(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast of a detour", NULL, 0);
+    if (h.cmd == CMD_STOP)
+      return 0;
+    void *args = h.size > 0 ? malloc((size_t)h.size) : NULL;
+    if (h.size > 0 && !args)
+      pa_fail(NULL, 0, "process %d: cannot allocate %lld bytes of detour arguments", pa.rank, h.size);
+    broadcast_bytes(args, h.size);
+    run_body(h.id, args);
+    free(args);
+  }
+}
+
+void pa_mpi_detour(int id, const void *args, size_t args_size, long long extent, const char *type,
+                   const char *file, int line)
+{
+  if (pa.in_detour || pa.rank != 0)
+    pa_fail(file, line, "mpi detour on '%s' inside an mpi detour: mpi detours do not nest", type);
+  if (extent != pa.size)
+    pa_fail(file, line, "mpi array '%s' has %lld processes, but the job has %d", type, extent,
+            pa.size);
+  Header h = {CMD_RUN, id, (long long)args_size};
+  check(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast of a detour", file, line);
+  broadcast_bytes((void *)args, h.size);
+  run_body(id, (void *)args);
+}
+
+void pa_mpi_finalize(void)
+{
+  if (!pa.initialized || pa.finalized)
+    return;
+  if (pa.rank == 0 && !pa.stopped) {
+    Header h = {CMD_STOP, 0, 0};
+    pa.stopped = 1;
+    MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD);
+  }
+  fflush(stdout);
+  pa.finalized = 1;
+  MPI_Finalize();
+}
+
+void pa_mpi_barrier(void)
+{
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier (#sync)", NULL, 0);
+}
+
+/* ---- distributed copies ---- */
+
+static void *xalloc(size_t n)
+{
+  void *p = calloc(n ? n : 1, 1);
+  if (!p)
+    pa_fail(NULL, 0, "process %d: cannot allocate %zu bytes for a distributed #copy", pa.rank, n);
+  return p;
+}
+
+pa_mpi_xchg *pa_mpi_xchg_begin(size_t elem)
+{
+  pa_mpi_xchg *x = (pa_mpi_xchg *)xalloc(sizeof *x);
+  size_t n = (size_t)pa.size;
+  x->nprocs = pa.size;
+  x->rank = pa.rank;
+  x->elem = elem;
+  x->scount = (long long *)xalloc(sizeof(long long) * n);
+  x->rcount = (long long *)xalloc(sizeof(long long) * n);
+  x->scur = (long long *)xalloc(sizeof(long long) * n);
+  x->rcur = (long long *)xalloc(sizeof(long long) * n);
+  return x;
+}
+
+/* displacements of the buckets: the running sum of the counts */
+static long long prefix(const long long *count, long long *displ, int n)
+{
+  long long sum = 0;
+  for (int p = 0; p < n; p++) {
+    displ[p] = sum;
+    sum += count[p];
+  }
+  return sum;
+}
+
+void *pa_mpi_xchg_pack(pa_mpi_xchg *x)
+{
+  long long total = prefix(x->scount, x->scur, x->nprocs);
+  x->sbuf = xalloc((size_t)total * x->elem);
+  return x->sbuf;
+}
+
+/* MPI counts are ints: a copy that needs more fails clearly */
+static int *as_ints(const long long *v, int n, const char *file, int line)
+{
+  int *r = (int *)xalloc(sizeof(int) * (size_t)n);
+  for (int p = 0; p < n; p++) {
+    if (v[p] > INT_MAX)
+      pa_fail(file, line, "distributed #copy of %lld elements to or from one process: more than "
+              "MPI can count (%d)", v[p], INT_MAX);
+    r[p] = (int)v[p];
+  }
+  return r;
+}
+
+void *pa_mpi_xchg_run(pa_mpi_xchg *x, pa_mpi_how how, const char *file, int line)
+{
+  int n = x->nprocs;
+  long long *sd = (long long *)xalloc(sizeof(long long) * (size_t)n);
+  long long rtotal = prefix(x->rcount, x->rcur, n);
+  prefix(x->scount, sd, n);
+  MPI_Datatype t;
+  MPI_Type_contiguous((int)x->elem, MPI_BYTE, &t);
+  MPI_Type_commit(&t);
+  int *sc = as_ints(x->scount, n, file, line), *rc = as_ints(x->rcount, n, file, line);
+  int *sdi = as_ints(sd, n, file, line), *rdi = as_ints(x->rcur, n, file, line);
+  int err = MPI_SUCCESS;
+  const char *what = "";
+  if (how == PA_MPI_BCAST && x->rank == 0) {
+    x->rbuf = x->sbuf; /* process 0 keeps what it packed */
+  } else {
+    x->rbuf = xalloc((size_t)rtotal * x->elem);
+  }
+  switch (how) {
+  case PA_MPI_SCATTER:
+    what = "MPI_Scatterv";
+    err = MPI_Scatterv(x->sbuf, sc, sdi, t, x->rbuf, rc[0], t, 0, MPI_COMM_WORLD);
+    break;
+  case PA_MPI_GATHER:
+    what = "MPI_Gatherv";
+    err = MPI_Gatherv(x->sbuf, sc[0], t, x->rbuf, rc, rdi, t, 0, MPI_COMM_WORLD);
+    break;
+  case PA_MPI_ALLTOALL:
+    what = "MPI_Alltoallv";
+    err = MPI_Alltoallv(x->sbuf, sc, sdi, t, x->rbuf, rc, rdi, t, MPI_COMM_WORLD);
+    break;
+  case PA_MPI_BCAST:
+    what = "MPI_Bcast";
+    err = MPI_Bcast(x->rbuf, rc[0], t, 0, MPI_COMM_WORLD);
+    break;
+  }
+  check(err, what, file, line);
+  MPI_Type_free(&t);
+  free(sc);
+  free(rc);
+  free(sdi);
+  free(rdi);
+  free(sd);
+  return x->rbuf;
+}
+
+void pa_mpi_xchg_end(pa_mpi_xchg *x)
+{
+  if (x->rbuf != x->sbuf)
+    free(x->rbuf);
+  free(x->sbuf);
+  free(x->scount);
+  free(x->rcount);
+  free(x->scur);
+  free(x->rcur);
+  free(x);
+}
