@@ -864,6 +864,81 @@ bool program_uses_cuda(Ctx *ctx, Node *tree)
   return declares_kind(tree, "cuda") || declares_kind(tree, "dmem") || declares_kind(tree, "smem");
 }
 
+/* The end of the last complete top-level declaration (';' or '}') or
+ * preprocessor line in text, or -1: hoisted code goes there, never between
+ * a function's header (a text item) and its body (a block item). */
+static long decl_boundary(const char *t)
+{
+  long cut = -1;
+  bool line_start = true;
+  for (long i = 0; t[i]; i++) {
+    if (t[i] == '/' && t[i + 1] == '*') {
+      const char *c = strstr(t + i + 2, "*/");
+      i = c ? (long)(c - t) + 1 : (long)strlen(t) - 1;
+      continue;
+    }
+    if ((t[i] == '/' && t[i + 1] == '/') || (line_start && t[i] == '#')) {
+      bool directive = t[i] == '#';
+      while (t[i + 1] && t[i + 1] != '\n')
+        i += t[i] == '\\' ? 2 : 1;
+      if (directive && t[i + 1])
+        cut = i + 2;
+      continue;
+    }
+    if (t[i] == '"' || t[i] == '\'') {
+      char q = t[i];
+      while (t[i + 1] && t[i + 1] != q && t[i + 1] != '\n')
+        i += t[i + 1] == '\\' && t[i + 2] ? 2 : 1;
+      if (t[i + 1] == q)
+        i++;
+      continue;
+    }
+    if (t[i] == ';' || t[i] == '}')
+      cut = i + 1;
+    if (t[i] == '\n')
+      line_start = true;
+    else if (t[i] != ' ' && t[i] != '\t')
+      line_start = false;
+  }
+  return cut;
+}
+
+/* Puts hoisted code at offset cut of whole, then a #line for the text
+ * that follows (the line the C compiler would have given it). */
+static void insert_hoist(Ctx *ctx, Out *whole, size_t cut, Out *hoist)
+{
+  Buf b = {0};
+  const char *w = whole->b.data ? whole->b.data : "";
+  /* rather after the end of that line, when nothing else is on it */
+  size_t end = cut;
+  while (w[end] == ' ' || w[end] == '\t')
+    end++;
+  if (w[end] == '\n')
+    cut = end + 1;
+  for (size_t i = 0; i < cut; i++)
+    buf_putc(&b, w[i]);
+  if (cut > 0 && w[cut - 1] != '\n')
+    buf_putc(&b, '\n');
+  buf_puts(&b, hoist->b.data);
+  if (b.data[b.len - 1] != '\n')
+    buf_putc(&b, '\n');
+  /* the line of offset cut: the last #line before it plus the newlines since */
+  int line = 0;
+  for (size_t i = cut; i-- > 0;)
+    if ((i == 0 || w[i - 1] == '\n') && !strncmp(w + i, "#line ", 6)) {
+      const char *nl = strchr(w + i, '\n');
+      line = atoi(w + i + 6);
+      for (const char *p = nl ? nl + 1 : w + cut; p < w + cut; p++)
+        line += *p == '\n';
+      break;
+    }
+  if (line > 0 && ctx->opt.line_directives)
+    buf_printf(&b, "#line %d \"%s\"\n", line, ctx->opt.display);
+  buf_puts(&b, w + cut);
+  buf_free(&whole->b);
+  whole->b = b;
+}
+
 char *emit_program(Ctx *ctx)
 {
   Emitter e = {0};
@@ -879,22 +954,26 @@ char *emit_program(Ctx *ctx)
   file.file_scope = true;
   e.scope = &file;
   Out whole = {{0}, -1, 0};
+  size_t cut = 0; /* where the current top-level declaration starts in whole */
   for (Node *n = ctx->tree; n; n = n->next) {
     Out item = {{0}, whole.line, 0};
     e.out = &item;
     emit_node(&e, n);
-    int line = whole.line;
-    if (e.hoist.b.len) {
-      out_append(&whole, &e.hoist);
-      /* the item was written believing it followed on from `line` */
-      if (line > 0 && ctx->opt.line_directives)
-        buf_printf(&whole.b, "#line %d \"%s\"\n", line, ctx->opt.display);
-    }
+    if (e.hoist.b.len)
+      insert_hoist(ctx, &whole, cut, &e.hoist);
     out_free(&e.hoist);
     e.hoist.line = -1;
     int after = item.line;
+    size_t before = whole.b.len;
     out_append(&whole, &item);
     whole.line = after;
+    if (n->kind == N_TEXT) {
+      long b = item.b.data ? decl_boundary(item.b.data) : -1;
+      if (b >= 0)
+        cut = before + (size_t)b;
+    } else if (n->kind != N_DOLLAR) {
+      cut = whole.b.len;
+    }
     out_free(&item);
   }
   buf_free(&file.text);
