@@ -280,7 +280,8 @@ void emit_cpu_sync(Emitter *e, Node *n)
       out_gen(e, n->loc, "%spa_sync(pa_self); /* #sync%s: all threads */\n", in, suffix);
     return;
   }
-  out_gen(e, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: the threads of %s%s */\n", in,
-          bare(ctx, poly_text(e, w)), bare(ctx, poly_text(e, ext)), c_string(ctx, ctx->opt.display), n->loc.line, suffix, t->name,
-          suffix);
+  /* groups of |K| threads: those that differ only in $tid_K$ */
+  out_gen(e, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: threads differing only in $tid%s$ */\n",
+          in, bare(ctx, poly_text(e, w)), bare(ctx, poly_text(e, ext)), c_string(ctx, ctx->opt.display), n->loc.line,
+          suffix, suffix);
 }
