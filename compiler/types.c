@@ -463,19 +463,39 @@ static Poly *weight(Ctx *ctx, Dim *n, Dim *a)
   return w;
 }
 
+/* The room node d takes in its process's local layout: its extent, less
+ * the dimensions that select the process (SPEC 6.3). */
+static Poly *local_extent(Ctx *ctx, Dim *d)
+{
+  if (d->type->kind == TK_NONE && d->ref && d->ref->type->kind == TK_MPI)
+    return poly_const(ctx, 1);
+  if (d->ref_kind == REF_FULL && d->ref && d->ref->type->kind == TK_NONE)
+    return local_extent(ctx, d->ref);
+  if (d->ref_kind != REF_NONE || !d->nkids)
+    return d->extent;
+  Poly *p = poly_const(ctx, 1);
+  for (int k = 0; k < d->nkids; k++)
+    p = poly_mul(ctx, p, local_extent(ctx, d->kids[k]));
+  return p;
+}
+
+/* The natural stride of leaf n (rule 4): W(n, root), where a distributed
+ * type's process dimensions take no room. */
+static Poly *natural_stride(Ctx *ctx, Dim *n)
+{
+  Poly *w = poly_const(ctx, 1);
+  for (Dim *x = n; x->parent; x = x->parent)
+    for (int k = x->index + 1; k < x->parent->nkids; k++)
+      w = poly_mul(ctx, w, local_extent(ctx, x->parent->kids[k]));
+  return w;
+}
+
 static Dim *nearest_ref_ancestor(Dim *n)
 {
   for (Dim *p = n->parent; p; p = p->parent)
     if (p->ref_kind != REF_NONE)
       return p;
   return NULL;
-}
-
-static Dim *root_of(Dim *n)
-{
-  while (n->parent)
-    n = n->parent;
-  return n;
 }
 
 /* place value of each child of d: the product of the later children */
@@ -514,7 +534,7 @@ Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
     }
     return sum;
   }
-  return poly_mul(ctx, i, weight(ctx, n, root_of(n)));
+  return poly_mul(ctx, i, natural_stride(ctx, n));
 }
 
 static bool has_ref_above_or_here(Dim *d)
@@ -725,7 +745,7 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
         return false;
     return true;
   }
-  sv_push(ctx, out, n->extent, weight(ctx, n, root_of(n)));
+  sv_push(ctx, out, n->extent, natural_stride(ctx, n));
   return true;
 }
 
