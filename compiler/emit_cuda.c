@@ -802,3 +802,23 @@ void emit_cuda_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
   out_gen(e, n->loc, "%s  pa_cuda_free(PA_DMEM, pa_stage, %s);\n", in, where(e, n));
   out_gen(e, n->loc, "%s}\n", in);
 }
+
+/* ---- for tests/unit/test_cuda.c: $tid...$ of node d of cuda array t ---- */
+
+Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d);
+
+Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d)
+{
+  Emitter e;
+  memset(&e, 0, sizeof e);
+  e.ctx = ctx;
+  Node n;
+  memset(&n, 0, sizeof n);
+  n.loc = n.name_loc = t->loc;
+  CudaDetour *cd = ctx_alloc(ctx, sizeof *cd);
+  if (!shape_of(&e, &n, t, &cd->sh))
+    return NULL;
+  cd->dt.node = &n;
+  cd->dt.type = t;
+  return cuda_tid(&e, &cd->dt, d);
+}

@@ -564,9 +564,32 @@ static bool check_count(Ctx *ctx, Dim *d, Index *ix)
   return false;
 }
 
+/* "(x)" -> "x" when the parentheses enclose the whole text: a nested $...$
+ * arrives parenthesised, and printing it inside another offset would add
+ * a second pair */
+static char *strip_outer_parens(Ctx *ctx, char *text)
+{
+  while (text[0] == '(') {
+    int depth = 0;
+    size_t i = 0, len = strlen(text);
+    for (; i < len; i++) {
+      if (text[i] == '"' || text[i] == '\'')
+        return text;
+      depth += text[i] == '(';
+      depth -= text[i] == ')';
+      if (depth == 0)
+        break;
+    }
+    if (i != len - 1)
+      return text;
+    text = str_trim(ctx, ctx_strndup(ctx, text + 1, len - 2));
+  }
+  return text;
+}
+
 static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
 {
-  char *text = str_trim(ctx, fragment_text(e, ix->expr));
+  char *text = strip_outer_parens(ctx, str_trim(ctx, fragment_text(e, ix->expr)));
   ConstParser cp = {text, true};
   long long v = cp_expr(&cp);
   cp_skip(&cp);
