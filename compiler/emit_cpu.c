@@ -262,9 +262,26 @@ void emit_cpu_sync(Emitter *e, Node *n)
       out_gen(e, n->loc, "%spa_sync(pa_self);\n", in);
     return;
   }
-  Dim *d = dim_resolve(ctx, ctx_printf(ctx, "%s%s", t->name, suffix), n->loc);
-  if (!d)
+  /* the suffix must name a node of the innermost thread array */
+  char *base;
+  int *digits, nd;
+  Dim *d = t->root;
+  if (!path_split(ctx_printf(ctx, "T%s", suffix), &base, &digits, &nd, ctx) || strcmp(base, "T")) {
+    diag_error(ctx, n->loc, "'#sync%s' is not a sub-dimension suffix: write '#sync' or '#sync_K' (e.g. #sync_1_0)",
+               suffix);
     return;
+  }
+  for (int k = 0; k < nd; k++) {
+    int have = dim_nkids(d);
+    if (digits[k] >= have) {
+      diag_error(ctx, n->loc, "'#sync%s' names no sub-dimension of '%s', the thread array of the innermost detour: "
+                 "'%s' has %s", suffix, t->name, d == t->root ? t->name : d->path,
+                 have ? ctx_printf(ctx, "%d sub-dimension%s (_0 to _%d)", have, have == 1 ? "" : "s", have - 1)
+                      : "no sub-dimensions");
+      return;
+    }
+    d = dim_kid(d, digits[k]);
+  }
   Poly *ext = d->extent;
   Poly *w = weight_in_root(ctx, d, t->root);
   long long v;
