@@ -468,8 +468,54 @@ bool poly_eval(const Poly *p, Atom *var, long long value, long long *out)
   return true;
 }
 
+/* A lower bound of the largest |value| p takes, from its constants alone:
+ * an atom whose bound is not a constant counts as 1 (a size the C compiler
+ * knows, SPEC.md 2.5 asks for 64 bits only when a compile-time product is
+ * too large). */
+static long long const_reach(const Poly *p);
+
+static long long atom_reach(const Atom *a)
+{
+  long long v;
+  switch (a->kind) {
+  case A_SYM:
+    return 1;
+  case A_VAR:
+    return a->bound && poly_is_const(a->bound, &v) && v > 1 ? v - 1 : 1;
+  case A_DIV:
+    v = const_reach(a->num);
+    if (poly_is_const(a->den, NULL)) {
+      long long d;
+      poly_is_const(a->den, &d);
+      return d > 0 ? v / d : v;
+    }
+    return v;
+  case A_MOD:
+    if (poly_is_const(a->den, &v))
+      return v > 1 ? v - 1 : 0;
+    return const_reach(a->num);
+  }
+  return 1;
+}
+
+static long long const_reach(const Poly *p)
+{
+  long long pos = 0, neg = 0;
+  for (int i = 0; i < p->n; i++) {
+    long long t = p->t[i].coef < 0 ? mul_sat(p->t[i].coef, -1) : p->t[i].coef;
+    for (int k = 0; k < p->t[i].nf; k++)
+      t = mul_sat(t, atom_reach(p->t[i].f[k]));
+    long long *acc = p->t[i].coef < 0 ? &neg : &pos;
+    if (__builtin_add_overflow(*acc, t, acc))
+      *acc = LLONG_MAX;
+  }
+  return pos > neg ? pos : neg;
+}
+
 bool poly_fits_int(const Poly *p)
 {
+  if (const_reach(p) > INT_MAX)
+    return false;
   for (int i = 0; i < p->n; i++) {
     if (p->t[i].coef > INT_MAX || p->t[i].coef < INT_MIN)
       return false;
