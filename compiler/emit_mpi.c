@@ -137,10 +137,11 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
 {
   Ctx *ctx = e->ctx;
   if (e->detour) {
+    ThreadKind k = e->detour->type->kind;
     diag_error(ctx, n->loc,
-               "mpi detour on '%s' inside a %s detour: mpi detours start only from the #mainhost code of "
+               "mpi detour on '%s' inside %s %s detour: mpi detours start only from the #mainhost code of "
                "process 0",
-               n->name, thread_kind_name(e->detour->type->kind));
+               n->name, k == TK_OMP || k == TK_MPI ? "an" : "a", thread_kind_name(k));
     return false;
   }
   bool ok = true;
@@ -401,6 +402,9 @@ static bool make_side(Emitter *e, Node *n, Dim *d, const char *ptr, Side *s)
   }
   if (!collect(e, n, d, s))
     return false;
+  for (int k = 0; k < s->n && !s->procs; k++)
+    if (s->dg[k].proc)
+      s->procs = s->dg[k].d->ref->type; /* found only under a reference */
   Poly *place = poly_const(ctx, 1);
   s->local = poly_const(ctx, 1);
   for (int k = s->n - 1; k >= 0; k--) {
