@@ -1,0 +1,178 @@
+/* pa_test.h: helpers shared by the unit tests of the compiler.  Everything
+ * is static so that each test file includes this once and links alone.
+ * parrayc writes its diagnostics to stderr: in tests that is expected. */
+#ifndef PA_TEST_H
+#define PA_TEST_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "parrayc.h"
+
+/* The first line of every translation, before the program's own text. */
+#define PA_HEADER_LINES 2
+
+/* not every test file uses every helper */
+#define PA_HELPER static __attribute__((unused))
+
+PA_HELPER Ctx *pa_ctx_new(const char *src, bool lines)
+{
+  Options opt = {"t.pa", "t.pa", lines, NULL};
+  return ctx_new(&opt, src, strlen(src));
+}
+
+/* Translates src; *ctxp keeps the context (types, errors) for inspection.
+ * Returns the generated text (malloc'd) or NULL on errors. */
+PA_HELPER char *pa_translate_ctx(const char *src, bool lines, Ctx **ctxp)
+{
+  Ctx *ctx = pa_ctx_new(src, lines);
+  Node *tree = parse_source(ctx);
+  char *out = tree ? emit_program(ctx) : NULL;
+  *ctxp = ctx;
+  return out;
+}
+
+/* Translates without #line directives; NULL on errors. */
+PA_HELPER char *pa_translate(const char *src)
+{
+  Ctx *ctx;
+  char *out = pa_translate_ctx(src, false, &ctx);
+  ctx_free(ctx);
+  return out;
+}
+
+/* The number of errors translating src reports (0: it translates). */
+PA_HELPER int pa_error_count(const char *src)
+{
+  Ctx *ctx;
+  char *out = pa_translate_ctx(src, false, &ctx);
+  int n = ctx->errors;
+  if (!out && n == 0)
+    n = -1; /* no output and no error: a bug */
+  free(out);
+  ctx_free(ctx);
+  return n;
+}
+
+/* The generated text after the header lines (the program's own text). */
+PA_HELPER const char *pa_body(const char *out)
+{
+  for (int k = 0; k < PA_HEADER_LINES && out; k++) {
+    const char *nl = strchr(out, '\n');
+    out = nl ? nl + 1 : out + strlen(out);
+  }
+  return out;
+}
+
+/* Translates "DECLS\nint pa_x = EXPR;\n" and returns EXPR's translation
+ * (malloc'd), or NULL on errors. */
+PA_HELPER char *pa_dollar(const char *decls, const char *expr)
+{
+  size_t n = strlen(decls) + strlen(expr) + 64;
+  char *src = malloc(n);
+  snprintf(src, n, "%s\nint pa_x = %s;\n", decls, expr);
+  char *out = pa_translate(src);
+  free(src);
+  if (!out)
+    return NULL;
+  char *s = strstr(out, "int pa_x = ");
+  char *r = NULL;
+  if (s) {
+    s += strlen("int pa_x = ");
+    char *end = strstr(s, ";\n");
+    r = strndup(s, end ? (size_t)(end - s) : strlen(s));
+  }
+  free(out);
+  return r;
+}
+
+/* ck_assert_msg without check's per-assertion bookkeeping (a pipe write
+ * each, in fork mode): for assertions in hot loops. */
+#define pa_check(cond, ...)        \
+  do {                             \
+    if (!(cond))                   \
+      ck_abort_msg(__VA_ARGS__);   \
+  } while (0)
+
+/* Asserts that $...$ expression expr (under decls) translates to want. */
+#define ck_dollar(decls, expr, want)                                                  \
+  do {                                                                                \
+    char *got_ = pa_dollar(decls, expr);                                              \
+    ck_assert_msg(got_ != NULL, "%s did not translate", expr);                        \
+    ck_assert_msg(!strcmp(got_, want), "%s: got '%s', want '%s'", expr, got_, want); \
+    free(got_);                                                                       \
+  } while (0)
+
+/* Asserts that out contains needle. */
+#define ck_contains(out, needle)                                                              \
+  ck_assert_msg((out) && strstr((out), (needle)), "'%s' not found in:\n%s", (needle), \
+                (out) ? (out) : "(null)")
+#define ck_lacks(out, needle)                                                                    \
+  ck_assert_msg((out) && !strstr((out), (needle)), "'%s' unexpectedly found in:\n%s", (needle), \
+                (out) ? (out) : "(null)")
+
+/* How often needle occurs in s. */
+PA_HELPER int pa_count(const char *s, const char *needle)
+{
+  int n = 0;
+  size_t len = strlen(needle);
+  for (const char *p = s; p && (p = strstr(p, needle)); p += len)
+    n++;
+  return n;
+}
+
+/* An Index of one C expression (text), for dim_eval. */
+PA_HELPER Index *pa_ix_expr(Ctx *ctx, const char *text)
+{
+  Index *ix = ctx_alloc(ctx, sizeof *ix);
+  Node *t = node_new(ctx, N_TEXT, (Loc){1, 1});
+  t->text = ctx_strdup(ctx, text);
+  ix->expr = t;
+  ix->loc = (Loc){1, 1};
+  return ix;
+}
+
+/* An Index list of n entries. */
+PA_HELPER Index *pa_ix_list(Ctx *ctx, Index **items, int n)
+{
+  Index *ix = ctx_alloc(ctx, sizeof *ix);
+  ix->items = ctx_alloc(ctx, sizeof(Index *) * (n + 1));
+  memcpy(ix->items, items, sizeof(Index *) * n);
+  ix->nitems = n;
+  ix->loc = (Loc){1, 1};
+  return ix;
+}
+
+/* An emitter good enough for dim_eval outside a walk. */
+PA_HELPER Emitter pa_emitter(Ctx *ctx)
+{
+  Emitter e;
+  memset(&e, 0, sizeof e);
+  e.ctx = ctx;
+  return e;
+}
+
+/* off_d(i) for a constant i, through dim_offset; asserts it folds. */
+PA_HELPER long long pa_offset_at(Ctx *ctx, Dim *d, long long i)
+{
+  Poly *var = poly_var(ctx, "pa_test_i", d->extent);
+  Atom *a = var->t[0].f[0];
+  long long v = -1;
+  ck_assert_msg(poly_eval(dim_offset(ctx, d, var), a, i, &v), "offset of %s does not evaluate", d->path);
+  return v;
+}
+
+/* Runs a suite built by make(), exits with the test status. */
+PA_HELPER int pa_run_suite(Suite *s)
+{
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+#endif
