@@ -119,7 +119,8 @@ static Term term_mul(Ctx *ctx, const Term *a, const Term *b)
     memcpy(t.f, a->f, sizeof(Atom *) * a->nf);
   if (b->nf)
     memcpy(t.f + a->nf, b->f, sizeof(Atom *) * b->nf);
-  qsort(t.f, t.nf, sizeof(Atom *), atom_qcmp);
+  if (t.nf > 1) /* qsort(NULL, 0, ...) is undefined */
+    qsort(t.f, t.nf, sizeof(Atom *), atom_qcmp);
   return t;
 }
 
@@ -143,7 +144,8 @@ static void tv_push(Ctx *ctx, TermVec *v, Term t)
 
 static void tv_combine(TermVec *v)
 {
-  qsort(v->t, v->n, sizeof(Term), term_qcmp);
+  if (v->n > 1)
+    qsort(v->t, v->n, sizeof(Term), term_qcmp);
   int out = 0;
   for (int i = 0; i < v->n; i++) {
     if (out > 0 && term_cmp(&v->t[out - 1], &v->t[i]) == 0) {
