@@ -430,6 +430,13 @@ void emit_cuda_sync(Emitter *e, Node *n)
   if (*suffix && !dim_resolve(ctx, ctx_printf(ctx, "%s%s", t->name, suffix), n->loc))
     return;
   bool block = !*suffix || (!cd->sh.tiled && !strcmp(suffix, "_1"));
+  if (!block && !cd->sh.tiled && !strncmp(suffix, "_1_", 3)) {
+    diag_error(ctx, n->loc,
+               "'#sync%s' cannot be honoured in a cuda detour: only a whole block synchronises ('#sync' or "
+               "'#sync_1'), not a part of one",
+               suffix);
+    return;
+  }
   if (!block) {
     diag_error(ctx, n->loc,
                "'#sync%s' cannot be honoured in a cuda detour: the grid cannot be synchronised inside a kernel, only "

@@ -1,0 +1,114 @@
+#!/bin/bash
+# gpu_suite.sh PARRAYC [--sanitize] [WORKDIR]
+# Runs every CUDA sample (first line "parrayc-sample: cuda") and every
+# tests/e2e/gpu_*.pa on this machine's GPU, then checks that run-time CUDA
+# failures are reported (kernel fault, bad launch, no GPU).  With
+# --sanitize, also runs compute-sanitizer's memcheck and racecheck on the
+# transpose and SGEMM samples.  Prints PASS/FAIL lines and "N passed, N failed";
+# exits 0 only when nothing failed.  Logs go to WORKDIR (default
+# /tmp/pa_gpu_suite).  Needs a GPU: this is not part of ctest, whose GPU
+# tests report skipped where there is none.
+set -u
+[ $# -ge 1 ] || { echo "usage: $0 PARRAYC [--sanitize] [WORKDIR]" >&2; exit 2; }
+parrayc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+sanitize=0
+if [ "${1:-}" = --sanitize ]; then sanitize=1; shift; fi
+work=${1:-/tmp/pa_gpu_suite}
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$work" || exit 2
+export PATH=$PATH:/usr/local/cuda/bin
+pass=0 fail=0
+
+result() { # NAME STATUS LOG SECONDS
+  if [ "$2" -eq 0 ]; then
+    echo "PASS $1 (${4}s)"; pass=$((pass + 1))
+  else
+    echo "FAIL $1 (status $2, ${4}s)"; sed 's/^/    /' "$3" | tail -n 25; fail=$((fail + 1))
+  fi
+}
+
+is_cuda() { head -n 1 "$1" | grep -q 'parrayc-\(sample\|test\):.*cuda'; }
+
+# ---- samples and end-to-end tests ----
+for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests/e2e/gpu_*.pa 2>/dev/null); do
+  is_cuda "$f" || continue
+  name=$(basename "$f" .pa)
+  log=$work/$name.log
+  start=$(date +%s)
+  case $f in
+    */tests/e2e/*) (cd "$work" && sh "$root/tests/run_e2e.sh" "$parrayc" "$f") >"$log" 2>&1 ;;
+    *) (cd "$work" && "$parrayc" --run "$f" -o "$work/$name") >"$log" 2>&1 ;;
+  esac
+  status=$?
+  result "$name" $status "$log" $(( $(date +%s) - start ))
+  [ $status -eq 0 ] && grep -v '^SKIPPED' "$log" | sed 's/^/    /' | head -n 12
+done
+
+# ---- run-time failures must name the call, the .pa place and CUDA's error ----
+# expect NAME FILE.pa REGEX [ENV...]: the program must exit 1 with REGEX in stderr
+expect_failure() {
+  local name=$1 pa=$2 regex=$3; shift 3
+  local log=$work/$name.log start=$(date +%s)
+  "$parrayc" --build "$pa" -o "$work/$name" >"$log" 2>&1 || { result "$name" 1 "$log" 0; return; }
+  env "$@" "$work/$name" >>"$log" 2>&1
+  local status=$?
+  if [ $status -eq 1 ] && grep -Eq "$regex" "$log"; then status=0; else status=1; fi
+  result "$name" $status "$log" $(( $(date +%s) - start ))
+  [ $status -eq 0 ] && grep -E "$regex" "$log" | sed 's/^/    /'
+}
+
+cat >"$work/fail_fault.pa" <<'PA'
+#parray {cuda(float *x) [4][32]} T
+#parray {dmem float [128]} D
+#mainhost {
+  INIT_GPU(0);
+  #create D(d)
+  #detour T(d) {
+    x[1000000000000LL + $tid$] = 1; /* far outside any allocation */
+  }
+  #destroy D(d)
+}
+PA
+expect_failure fail_fault "$work/fail_fault.pa" \
+  'fail_fault\.pa:6: error: kernel pa_kernel_T_L6 failed: an illegal memory access was encountered$'
+
+cat >"$work/fail_launch.pa" <<'PA'
+#define NT 2048
+#parray {cuda(float *x) [4][NT]} T
+#parray {dmem float [4][NT]} D
+#mainhost {
+  INIT_GPU(0);
+  #create D(d)
+  #detour T(d) {
+    x[$tid$] = 1;
+  }
+  #destroy D(d)
+}
+PA
+expect_failure fail_launch "$work/fail_launch.pa" \
+  'fail_launch\.pa:7: error: kernel pa_kernel_T_L7 failed: invalid configuration argument$'
+
+expect_failure fail_no_gpu "$work/fail_fault.pa" \
+  '^parray: error: no CUDA GPU available: .+$' CUDA_VISIBLE_DEVICES=
+
+# ---- compute-sanitizer on the transpose and SGEMM samples ----
+if [ $sanitize = 1 ]; then
+  if ! command -v compute-sanitizer >/dev/null 2>&1; then
+    echo "FAIL compute-sanitizer (not found)"; fail=$((fail + 1))
+  else
+    for s in gpu_fig7_transpose gpu_copy_transpose gpu_fig21_sgemm; do
+      for tool in memcheck racecheck; do
+        log=$work/$s.$tool.log start=$(date +%s)
+        [ -x "$work/$s" ] || "$parrayc" --build "$root/samples/$s.pa" -o "$work/$s" >"$log" 2>&1
+        (cd "$work" && compute-sanitizer --tool $tool --error-exitcode 99 "./$s") >>"$log" 2>&1
+        status=$?
+        result "$s.$tool" $status "$log" $(( $(date +%s) - start ))
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
+      done
+    done
+  fi
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
