@@ -1,0 +1,296 @@
+/* bench.cu: times every SGEMM, copy and transpose variant at one matrix order N
+ * (a compile-time constant: bench/run.sh builds this file once per N) against the
+ * references measured in the same run: cuBLAS SGEMM (FP32, pedantic math, so no
+ * tensor cores) and cudaMemcpy device to device.
+ *
+ * Method (doc/performance.md): fresh random inputs per variant, output poisoned with
+ * NaN before every run and checked after (every element written, sampled elements
+ * against a float64 product or the exact transpose), warm-up, CUDA events around each
+ * call, the median of the repeats. Every variant is called the way a Parray detour
+ * runs: launch, error check, cudaDeviceSynchronize, so generated and hand-written
+ * code pay the same per-call cost.
+ *
+ * Usage: bench_N<n> [CSV]   appends one line per variant to CSV (default stdout only). */
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels.cuh"
+
+#define CK(x) ck((x), #x, __FILE__, __LINE__)
+static void ck(cudaError_t e, const char *what, const char *file, int line) {
+  if (e != cudaSuccess) {
+    fprintf(stderr, "%s:%d: %s: %s\n", file, line, what, cudaGetErrorString(e));
+    exit(2);
+  }
+}
+
+/* ---------- the generated Parray code (bench/gen.cu includes it, when built) ---------- */
+#ifdef WITH_GEN
+#include "gen_decls.h"
+#endif
+
+/* ---------- references ---------- */
+static cublasHandle_t g_blas;
+static void launch_cublas(const float *a, const float *b, float *c) {
+  /* row-major C = A B is column-major C^T = B^T A^T */
+  const float one = 1, zero = 0;
+  cublasStatus_t s = cublasSgemm(g_blas, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &one, b, N, a, N,
+                                 &zero, c, N);
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    fprintf(stderr, "cublasSgemm failed: %d\n", (int)s);
+    exit(2);
+  }
+}
+static void launch_memcpy(const float *in, const float *, float *out) {
+  CK(cudaMemcpy(out, in, (size_t)N * N * sizeof(float), cudaMemcpyDeviceToDevice));
+}
+
+/* ---------- variants ---------- */
+enum Kind { GEMM, COPY };
+enum Lay { ROW, COL, F18A, F18B };
+struct Variant {
+  const char *name;   /* printed and written to the CSV */
+  Kind kind;
+  Lay lay;            /* layout of all three matrices (GEMM) or of the input (COPY) */
+  bool transpose;     /* COPY: the output is the transpose */
+  void (*fn)(const float *, const float *, float *);
+  const char *twin;   /* hand-written twin of a generated variant, or NULL */
+};
+
+typedef Cfg<128, 128, 8, 8, 8, 2> FastCfg;
+
+static const Variant variants[] = {
+    {"cublas_sgemm", GEMM, ROW, false, launch_cublas, NULL},
+    {"cuda_fig13", GEMM, ROW, false, launch_fig13, NULL},
+    {"cuda_fig21", GEMM, ROW, false, launch_fig21, NULL},
+    /* the fast SGEMM: 128 x 128 x 8 tiles, 8 x 8 per thread, 2 blocks per multiprocessor
+       (bench/results/ has the other configurations tried) */
+    {"cuda_fast_row", GEMM, ROW, false, launch_fast<LayoutRow, FastCfg>, NULL},
+    {"cuda_fast_fig18a", GEMM, F18A, false, launch_fast<Layout18a, FastCfg>, NULL},
+    {"cuda_fast_fig18b", GEMM, F18B, false, launch_fast<Layout18b, FastCfg>, NULL},
+    {"cuda_fast_col", GEMM, COL, false, launch_fast<LayoutCol, FastCfg>, NULL},
+#ifdef WITH_GEN
+    GEN_VARIANTS_GEMM
+#endif
+    {"memcpy_d2d", COPY, ROW, false, launch_memcpy, NULL},
+    {"cuda_transpose_naive", COPY, ROW, true, launch_transpose_naive, NULL},
+    {"cuda_transpose_tiled", COPY, ROW, true, launch_transpose_tiled, NULL},
+#ifdef WITH_GEN
+    GEN_VARIANTS_COPY
+#endif
+};
+
+/* ---------- device helpers: random fill, poison, checks ---------- */
+__device__ __forceinline__ unsigned hash32(unsigned x) {
+  x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
+  return x;
+}
+__global__ void k_fill(float *x, size_t n, unsigned seed) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    x[i] = (float)(hash32((unsigned)i * 2654435761u ^ hash32(seed)) >> 8) * (2.0f / 16777216.0f) - 1.0f;
+}
+__global__ void k_count_nan(const float *x, size_t n, unsigned long long *bad) {
+  unsigned long long mine = 0;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    mine += !isfinite(x[i]);
+  if (mine) atomicAdd(bad, mine);
+}
+__device__ int lay_off(int lay, int i, int j) {
+  switch (lay) {
+  case COL: return LayoutCol::off(i, j);
+  case F18A: return Layout18a::off(i, j);
+  case F18B: return Layout18b::off(i, j);
+  default: return LayoutRow::off(i, j);
+  }
+}
+/* sampled check of a product: err[s] = got - float64 dot product, ref[s] = that product */
+__global__ void k_gemm_sample(const float *a, const float *b, const float *c, int lay,
+                              const int *is, const int *js, int ns, double *got, double *ref) {
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= ns) return;
+  int i = is[s], j = js[s];
+  double sum = 0;
+  for (int k = 0; k < N; k++) sum += (double)a[lay_off(lay, i, k)] * b[lay_off(lay, k, j)];
+  got[s] = c[lay_off(lay, i, j)];
+  ref[s] = sum;
+}
+/* full check of a copy or transpose: counts wrong elements */
+__global__ void k_copy_check(const float *in, const float *out, int transpose,
+                             unsigned long long *bad) {
+  unsigned long long mine = 0;
+  for (size_t x = blockIdx.x * (size_t)blockDim.x + threadIdx.x; x < (size_t)N * N;
+       x += (size_t)gridDim.x * blockDim.x) {
+    int i = (int)(x / N), j = (int)(x % N);
+    float want = in[(size_t)i * N + j];
+    float got = transpose ? out[(size_t)j * N + i] : out[(size_t)i * N + j];
+    mine += got != want;
+  }
+  if (mine) atomicAdd(bad, mine);
+}
+
+static const int NS = 1024; /* sampled elements per GEMM check */
+static int *d_is, *d_js;
+static double *d_got, *d_ref;
+static unsigned long long *d_bad;
+
+static unsigned long long count_nan(const float *x) {
+  CK(cudaMemset(d_bad, 0, sizeof *d_bad));
+  k_count_nan<<<1024, 256>>>(x, (size_t)N * N, d_bad);
+  CK(cudaGetLastError());
+  unsigned long long h;
+  CK(cudaMemcpy(&h, d_bad, sizeof h, cudaMemcpyDeviceToHost));
+  return h;
+}
+
+/* Returns a description of what is wrong, or NULL. */
+static const char *check(const Variant &v, const float *a, const float *b, const float *c,
+                         unsigned seed, double *relerr) {
+  static char msg[200];
+  *relerr = 0;
+  unsigned long long nan = count_nan(c);
+  if (nan) {
+    snprintf(msg, sizeof msg, "%llu elements not written (still NaN)", nan);
+    return msg;
+  }
+  if (v.kind == COPY) {
+    CK(cudaMemset(d_bad, 0, sizeof *d_bad));
+    k_copy_check<<<1024, 256>>>(a, c, v.transpose, d_bad);
+    CK(cudaGetLastError());
+    unsigned long long h;
+    CK(cudaMemcpy(&h, d_bad, sizeof h, cudaMemcpyDeviceToHost));
+    if (h) {
+      snprintf(msg, sizeof msg, "%llu elements wrong", h);
+      return msg;
+    }
+    return NULL;
+  }
+  std::vector<int> is(NS), js(NS);
+  srand(seed);
+  for (int s = 0; s < NS; s++) {
+    /* the corners and edges first: that is where indexing goes wrong */
+    is[s] = s < 4 ? (s & 1) * (N - 1) : rand() % N;
+    js[s] = s < 4 ? (s >> 1) * (N - 1) : rand() % N;
+  }
+  CK(cudaMemcpy(d_is, is.data(), NS * sizeof(int), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_js, js.data(), NS * sizeof(int), cudaMemcpyHostToDevice));
+  k_gemm_sample<<<NS / 128, 128>>>(a, b, c, v.lay, d_is, d_js, NS, d_got, d_ref);
+  CK(cudaGetLastError());
+  std::vector<double> got(NS), ref(NS);
+  CK(cudaMemcpy(got.data(), d_got, NS * sizeof(double), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(ref.data(), d_ref, NS * sizeof(double), cudaMemcpyDeviceToHost));
+  double num = 0, den = 0;
+  for (int s = 0; s < NS; s++) {
+    num += (got[s] - ref[s]) * (got[s] - ref[s]);
+    den += ref[s] * ref[s];
+  }
+  *relerr = sqrt(num / den);
+  if (!(*relerr < 1e-5)) {
+    snprintf(msg, sizeof msg, "relative error %.3g against float64 (limit 1e-5)", *relerr);
+    return msg;
+  }
+  return NULL;
+}
+
+static void call(const Variant &v, const float *a, const float *b, float *c) {
+  v.fn(a, b, c);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+}
+
+int main(int argc, char **argv) {
+  const char *csv = argc > 1 ? argv[1] : NULL;
+  const char *only = getenv("BENCH_ONLY"); /* substring filter on variant names */
+  size_t n2 = (size_t)N * N, bytes = n2 * sizeof(float);
+  float *a, *b, *c;
+  CK(cudaMalloc(&a, bytes));
+  CK(cudaMalloc(&b, bytes));
+  CK(cudaMalloc(&c, bytes));
+  CK(cudaMalloc(&d_is, NS * sizeof(int)));
+  CK(cudaMalloc(&d_js, NS * sizeof(int)));
+  CK(cudaMalloc(&d_got, NS * sizeof(double)));
+  CK(cudaMalloc(&d_ref, NS * sizeof(double)));
+  CK(cudaMalloc(&d_bad, sizeof *d_bad));
+  if (cublasCreate(&g_blas) != CUBLAS_STATUS_SUCCESS ||
+      cublasSetMathMode(g_blas, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS) {
+    fprintf(stderr, "cuBLAS setup failed\n");
+    return 2;
+  }
+#ifdef WITH_GEN
+  gen_init();
+#endif
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  FILE *out = csv ? fopen(csv, "a") : NULL;
+  double ref_rate[2] = {0, 0}; /* cuBLAS TFLOP/s, memcpy GB/s: the first variants of each kind */
+  int failures = 0;
+  unsigned seed = 12345u + N;
+  for (const Variant &v : variants) {
+    if (only && !strstr(v.name, only) && strcmp(v.name, "cublas_sgemm") &&
+        strcmp(v.name, "memcpy_d2d"))
+      continue;
+    seed++;
+    k_fill<<<1024, 256>>>(a, n2, seed * 2);
+    k_fill<<<1024, 256>>>(b, n2, seed * 2 + 1);
+    CK(cudaGetLastError());
+    /* warm-up (also estimates the time of one call), then a check */
+    double est = 0;
+    for (int w = 0; w < 2; w++) {
+      CK(cudaMemset(c, 0xff, bytes));
+      CK(cudaEventRecord(e0));
+      call(v, a, b, c);
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      est = ms;
+    }
+    double err;
+    const char *bad = check(v, a, b, c, seed, &err);
+    /* repeats: enough for about 0.4 s of work, between 5 and 50 */
+    int reps = std::max(5, std::min(50, (int)(400.0 / std::max(est, 1e-3))));
+    std::vector<float> t;
+    for (int r = 0; r < reps && !bad; r++) {
+      CK(cudaMemset(c, 0xff, bytes));
+      CK(cudaEventRecord(e0));
+      call(v, a, b, c);
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      t.push_back(ms);
+    }
+    if (!bad) bad = check(v, a, b, c, seed + 1000, &err);
+    if (bad) {
+      printf("%-26s N=%5d  FAILED: %s\n", v.name, N, bad);
+      if (out) fprintf(out, "%s,%d,,,,,,,,FAIL\n", v.name, N);
+      failures++;
+      continue;
+    }
+    std::sort(t.begin(), t.end());
+    double med = t[t.size() / 2], lo = t.front(), hi = t.back();
+    double rate = v.kind == GEMM ? 2.0 * N * N * (double)N / (med * 1e-3) / 1e12
+                                 : 2.0 * bytes / (med * 1e-3) / 1e9;
+    if (ref_rate[v.kind] == 0) ref_rate[v.kind] = rate;
+    double ratio = rate / ref_rate[v.kind];
+    printf("%-26s N=%5d  %9.4f ms (min %.4f max %.4f, %2d reps)  %8.2f %s  %5.3f of %s  err %.1e\n",
+           v.name, N, med, lo, hi, (int)t.size(), rate, v.kind == GEMM ? "TFLOP/s" : "GB/s  ",
+           ratio, v.kind == GEMM ? "cuBLAS" : "memcpy", err);
+    if (out)
+      fprintf(out, "%s,%d,%s,%.5f,%.5f,%.5f,%.3f,%.4f,%.2e,ok\n", v.name, N,
+              v.kind == GEMM ? "TFLOP/s" : "GB/s", med, lo, hi, rate, ratio, err);
+    fflush(stdout);
+  }
+  if (out) fclose(out);
+  cublasDestroy(g_blas);
+  return failures != 0;
+}

@@ -1,0 +1,64 @@
+#!/bin/bash
+# bench/run.sh [OUTDIR]: on the GPU machine, build bench.cu once per matrix order N
+# (with the parrayc-generated code from build-perf/gen when it is there), check and
+# time every variant, and write OUTDIR/bench.csv, OUTDIR/bench.png and a table
+# (OUTDIR/bench.md, also printed last).
+#   BENCH_NS="1024 2048 4096 8192"   the orders to run
+#   BENCH_ONLY=substring              run only the variants whose name contains it
+#   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh)
+set -eo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+out=$(mkdir -p "${1:-${OUT:-/tmp/bench-out}}" && cd "${1:-${OUT:-/tmp/bench-out}}" && pwd)
+build=${BENCH_BUILD:-/tmp/bench-build}
+gen=${GEN_DIR:-$root/build-perf/gen}
+ns=${BENCH_NS:-1024 2048 4096 8192}
+export PATH=$PATH:/usr/local/cuda/bin
+mkdir -p "$build"
+
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit \
+  --format=csv,noheader | tee "$out/machine.txt"
+nvcc --version | tail -1 | tee -a "$out/machine.txt"
+
+flags=(-O3 -arch=sm_90 -std=c++17 -Xcompiler -Wall -I"$here")
+libs=(-lcublas)
+if [ -f "$gen/gen_decls.h" ]; then
+  echo "with the generated code of $gen"
+  flags+=(-DWITH_GEN -I"$gen" -I"$root/include")
+fi
+# one build per N, in parallel: N is a compile-time constant, as in the samples
+for n in $ns; do
+  (
+    objs=()
+    if [ -f "$gen/gen_decls.h" ]; then
+      for f in "$gen"/*.cu; do
+        o="$build/$(basename "$f" .cu)_N$n.o"
+        nvcc "${flags[@]}" -DN="$n" -Dmain=pa_sample_main -c "$f" -o "$o"
+        objs+=("$o")
+      done
+      objs+=("$build/libparray_cuda_all.a")
+    fi
+    nvcc "${flags[@]}" -DN="$n" -Xptxas -warn-spills "$here/bench.cu" "${objs[@]}" \
+      -o "$build/bench_N$n" "${libs[@]}"
+  ) > "$build/build_N$n.log" 2>&1 &
+done
+if [ -f "$gen/gen_decls.h" ]; then
+  # the runtime, compiled here: the device machine has no flex/bison to build parrayc
+  ( cd "$build" && rm -f *.o.rt &&
+    for c in "$root"/runtime/pa_core*.c; do gcc -O2 -c -I"$root/include" "$c" -o "$(basename "$c").o.rt"; done &&
+    for c in "$root"/runtime/pa_cuda*.cu; do nvcc -O2 -arch=sm_90 -c -I"$root/include" "$c" -o "$(basename "$c").o.rt"; done &&
+    ar rcs libparray_cuda_all.a *.o.rt ) || exit 1
+fi
+fail=0
+for job in $(jobs -p); do wait "$job" || fail=1; done
+cat "$build"/build_N*.log
+[ $fail = 0 ] || { echo "build failed"; exit 1; }
+
+csv="$out/bench.csv"
+echo "variant,N,unit,ms_median,ms_min,ms_max,rate,ratio,relerr,status" > "$csv"
+status=0
+for n in $ns; do
+  "$build/bench_N$n" "$csv" | tee -a "$out/bench.log" || status=1
+done
+python3 "$here/plot.py" "$csv" "$out/bench.png" "$out/bench.md" || status=1
+exit $status
