@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emit.h"
 #include "parrayc.h"
@@ -52,6 +53,38 @@ PA_HELPER int pa_error_count(const char *src)
   int n = ctx->errors;
   if (!out && n == 0)
     n = -1; /* no output and no error: a bug */
+  free(out);
+  ctx_free(ctx);
+  return n;
+}
+
+/* Parses src only; NULL on syntax errors.  *ctxp keeps the context. */
+PA_HELPER Node *pa_parse(const char *src, Ctx **ctxp)
+{
+  *ctxp = pa_ctx_new(src, false);
+  return parse_source(*ctxp);
+}
+
+/* Translates src with stderr captured: returns the number of errors and
+ * sets *err to what parrayc printed (malloc'd). */
+PA_HELPER int pa_translate_err(const char *src, char **err)
+{
+  fflush(stderr);
+  int saved = dup(2);
+  FILE *tmp = tmpfile();
+  dup2(fileno(tmp), 2);
+  Ctx *ctx;
+  char *out = pa_translate_ctx(src, false, &ctx);
+  int n = ctx->errors;
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  /* the text went through the descriptor, not the FILE */
+  off_t len = lseek(fileno(tmp), 0, SEEK_END);
+  *err = calloc(1, (size_t)len + 1);
+  if (pread(fileno(tmp), *err, (size_t)len, 0) != (ssize_t)len)
+    (*err)[0] = 0;
+  fclose(tmp);
   free(out);
   ctx_free(ctx);
   return n;
