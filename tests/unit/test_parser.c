@@ -133,7 +133,7 @@ START_TEST(memory_directives)
   ck_assert_ptr_nonnull(strstr(frag(ctx, cp->args[0]), "a +"));
   ck_assert_int_eq(count(cp->args[0], N_DOLLAR), 1);
   ck_assert_str_eq(frag(ctx, cp->args[1]), "b");
-  ck_assert_int_eq(cp->name2_loc.col, 30);
+  ck_assert_int_eq(cp->name2_loc.col, 28);
   ctx_free(ctx);
 }
 END_TEST
