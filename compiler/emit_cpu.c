@@ -52,15 +52,35 @@ static char *c_string(Ctx *ctx, const char *s)
   return r;
 }
 
-/* Does the generated text use identifier `name`?  (Comments and strings
- * count too: at worst a '(void)name;' is left out.) */
-static bool mentions(const char *text, const char *name)
+/* Does the generated code use identifier `name`?  Comments, strings and
+ * #line directives do not count. */
+static bool mentions(const char *t, const char *name)
 {
   size_t n = strlen(name);
-  for (const char *p = text; p && (p = strstr(p, name)); p += n) {
-    bool start = p == text || !is_ident_char((unsigned char)p[-1]);
-    if (start && !is_ident_char((unsigned char)p[n]))
-      return true;
+  bool line_start = true;
+  for (const char *p = t; *p; p++) {
+    if (p[0] == '/' && p[1] == '*') {
+      const char *c = strstr(p + 2, "*/");
+      if (!c)
+        return false;
+      p = c + 1;
+    } else if ((p[0] == '/' && p[1] == '/') || (line_start && p[0] == '#' && !strncmp(p, "#line ", 6))) {
+      while (p[1] && p[1] != '\n')
+        p++;
+    } else if (*p == '"' || *p == '\'') {
+      char q = *p;
+      while (p[1] && p[1] != q && p[1] != '\n')
+        p += p[1] == '\\' && p[2] ? 2 : 1;
+      if (p[1] == q)
+        p++;
+    } else if (is_ident_start((unsigned char)*p)) {
+      const char *w = p;
+      while (is_ident_char((unsigned char)p[1]))
+        p++;
+      if ((size_t)(p + 1 - w) == n && !strncmp(w, name, n))
+        return true;
+    }
+    line_start = *p == '\n' || (line_start && (*p == ' ' || *p == '\t'));
   }
   return false;
 }
@@ -177,10 +197,17 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   }
   if (tid)
     out_gen(e, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
+  /* a parameter the body never names is still declared (a macro may use
+   * it), marked unused in the way the C compiler understands */
+  for (int i = 0; i < t->nparams; i++) {
+    bool used = mentions(body, t->pnames[i]);
+    if (!used && e->cuda)
+      out_gen(e, loc, "  %s __attribute__((unused)) = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
+    else
+      out_gen(e, loc, "  %s = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
+  }
   for (int i = 0; i < t->nparams; i++)
-    out_gen(e, loc, "  %s = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
-  for (int i = 0; i < t->nparams; i++)
-    if (!mentions(body, t->pnames[i]))
+    if (!e->cuda && !mentions(body, t->pnames[i]))
       out_gen(e, loc, "  (void)%s;\n", t->pnames[i]);
   if (!self && !mentions(body, "pa_self"))
     out_gen(e, loc, "  (void)pa_self;\n");
