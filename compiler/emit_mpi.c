@@ -42,13 +42,28 @@ static char *c_string(Ctx *ctx, const char *s)
   return r;
 }
 
-/* "(4)" -> "4" */
+/* Do the parentheses at s[0] and s[n - 1] match each other? */
+static bool enclosed(const char *s, size_t n)
+{
+  if (n < 2 || s[0] != '(' || s[n - 1] != ')')
+    return false;
+  int depth = 0;
+  for (size_t i = 0; i < n; i++) {
+    depth += s[i] == '(';
+    depth -= s[i] == ')';
+    if (depth == 0 && i < n - 1)
+      return false;
+  }
+  return true;
+}
+
+/* "(4)" -> "4", "((N/4))" -> "(N/4)" */
 static char *bare(Ctx *ctx, char *s)
 {
   size_t n = strlen(s);
-  if (n > 2 && s[0] == '(' && s[n - 1] == ')') {
+  if (enclosed(s, n)) {
     char *inner = ctx_strndup(ctx, s + 1, n - 2);
-    if (text_is_simple(inner))
+    if (text_is_simple(inner) || enclosed(inner, n - 2))
       return inner;
   }
   return s;
@@ -614,7 +629,9 @@ void emit_mpi_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
     out_gen(e, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, bare(ctx, poly_text(e, src->extent)),
             bare(ctx, poly_text(e, dst->extent)), c_string(ctx, ctx->opt.display), n->loc.line);
   const char *elem = dst->type->elem;
-  out_gen(e, n->loc, "%s{ /* #copy %s to %s: %s */\n", in, n->name, n->name2, what);
+  bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
+  out_gen(e, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s */\n", in, n->name, show ? sp : "..", n->name2,
+          show ? dp : "..", what);
   out_gen(e, n->loc, "%s  pa_mpi_xchg *pa_x = pa_mpi_xchg_begin(sizeof(%s));\n", in, elem);
   out_gen(e, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
   out_gen(e, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
