@@ -148,9 +148,24 @@ static char *dedent(Ctx *ctx, const char *text, size_t k)
 
 /* ---- #detour ---- */
 
+static bool has_mainhost(Node *list)
+{
+  for (Node *n = list; n; n = n->next)
+    if (n->kind == N_MAINHOST || (n->body && n->kind != N_DETOUR && has_mainhost(n->body)))
+      return true;
+  return false;
+}
+
 static bool detour_ok(Emitter *e, Node *n, Type *t)
 {
   Ctx *ctx = e->ctx;
+  if (!has_mainhost(ctx->tree)) {
+    diag_error(ctx, n->loc,
+               "mpi detour on '%s' in a program without '#mainhost': the main() that #mainhost generates starts "
+               "the MPI processes",
+               n->name);
+    return false;
+  }
   if (e->detour) {
     ThreadKind k = e->detour->type->kind;
     diag_error(ctx, n->loc,

@@ -159,6 +159,8 @@ int pa_mpi_serve(void)
 void pa_mpi_detour(int id, const void *args, size_t args_size, long long extent, const char *type,
                    const char *file, int line)
 {
+  if (!pa.initialized)
+    pa_fail(file, line, "mpi detour on '%s' before MPI was started: mpi detours need #mainhost", type);
   if (pa.in_detour || pa.rank != 0)
     pa_fail(file, line, "mpi detour on '%s' inside an mpi detour: mpi detours do not nest", type);
   if (extent != pa.size)
