@@ -4,6 +4,7 @@
 #include "parrayc.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,10 @@ static long long cp_primary(ConstParser *cp)
     return 0;
   }
   char *end;
+  errno = 0;
   long long v = strtoll(cp->p, &end, 0);
+  if (errno == ERANGE)
+    cp->ok = false; /* too large for us: the C compiler will say so */
   while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
     end++;
   if (is_ident_char((unsigned char)*end))
@@ -127,7 +131,7 @@ static long long cp_term(ConstParser *cp)
     if (op == '*') {
       if (__builtin_mul_overflow(v, w, &v))
         cp->ok = false;
-    } else if (w == 0) {
+    } else if (w == 0 || (w == -1 && v == LLONG_MIN)) {
       cp->ok = false;
     } else {
       v = op == '/' ? v / w : v % w;
@@ -363,6 +367,21 @@ static void parse_params(Ctx *ctx, Emitter *e, Type *t)
   }
 }
 
+/* Extents are products computed with saturation: a saturated coefficient
+ * anywhere in the tree means the true value does not fit in 64 bits. */
+static bool extent_overflows(const Dim *d)
+{
+  for (int i = 0; i < d->extent->n; i++) {
+    long long c = d->extent->t[i].coef;
+    if (c == LLONG_MAX || c == LLONG_MIN)
+      return true;
+  }
+  for (int k = 0; k < d->nkids; k++)
+    if (extent_overflows(d->kids[k]))
+      return true;
+  return false;
+}
+
 static bool reserved_name(const char *s)
 {
   return !strcmp(s, "tid") || !strcmp(s, "dim") || !strcmp(s, "size") || !strcmp(s, "cnt");
@@ -432,6 +451,8 @@ Type *type_declare(Ctx *ctx, Emitter *e, Node *decl)
   for (int k = 0; k < decl->ndims; k++)
     root->kids[k] = build_dim(ctx, e, t, decl->dims[k], root, k);
   root->extent = product_of_kids(ctx, root);
+  if (ctx->errors == errors && extent_overflows(root))
+    diag_error(ctx, decl->name_loc, "type '%s' has too many elements: its extent does not fit in 64 bits", t->name);
   if (ctx->errors > errors)
     return NULL;
   if (t->kind == TK_NONE) {
