@@ -11,7 +11,7 @@
 
 #include <stdarg.h>
 
-#define NCASES 2000
+#define NCASES 1600
 #define MAX_EXTENT 96   /* of a whole type: keeps brute force cheap */
 #define MAX_NODES 400
 #define MAX_TYPES 6
