@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels.cuh"
@@ -233,6 +235,7 @@ int main(int argc, char **argv) {
   FILE *out = csv ? fopen(csv, "a") : NULL;
   double ref_rate[2] = {0, 0}; /* cuBLAS TFLOP/s, memcpy GB/s: the first variants of each kind */
   int failures = 0;
+  std::vector<std::pair<std::string, double> > rates;
   unsigned seed = 12345u + N;
   for (const Variant &v : variants) {
     if (only && !strstr(v.name, only) && strcmp(v.name, "cublas_sgemm") &&
@@ -272,7 +275,7 @@ int main(int argc, char **argv) {
     if (!bad) bad = check(v, a, b, c, seed + 1000, &err);
     if (bad) {
       printf("%-26s N=%5d  FAILED: %s\n", v.name, N, bad);
-      if (out) fprintf(out, "%s,%d,,,,,,,,FAIL\n", v.name, N);
+      if (out) fprintf(out, "%s,%d,,,,,,,,FAIL,,\n", v.name, N);
       failures++;
       continue;
     }
@@ -282,12 +285,19 @@ int main(int argc, char **argv) {
                                  : 2.0 * bytes / (med * 1e-3) / 1e9;
     if (ref_rate[v.kind] == 0) ref_rate[v.kind] = rate;
     double ratio = rate / ref_rate[v.kind];
-    printf("%-26s N=%5d  %9.4f ms (min %.4f max %.4f, %2d reps)  %8.2f %s  %5.3f of %s  err %.1e\n",
+    rates.push_back(std::make_pair(std::string(v.name), rate));
+    double twin = 0; /* rate of the hand-written twin, measured earlier in this run */
+    for (auto &r : rates)
+      if (v.twin && r.first == v.twin) twin = r.second;
+    printf("%-26s N=%5d  %9.4f ms (min %.4f max %.4f, %2d reps)  %8.2f %s  %5.3f of %s  err %.1e",
            v.name, N, med, lo, hi, (int)t.size(), rate, v.kind == GEMM ? "TFLOP/s" : "GB/s  ",
            ratio, v.kind == GEMM ? "cuBLAS" : "memcpy", err);
+    if (twin > 0) printf("  %5.3f of %s", rate / twin, v.twin);
+    printf("\n");
     if (out)
-      fprintf(out, "%s,%d,%s,%.5f,%.5f,%.5f,%.3f,%.4f,%.2e,ok\n", v.name, N,
-              v.kind == GEMM ? "TFLOP/s" : "GB/s", med, lo, hi, rate, ratio, err);
+      fprintf(out, "%s,%d,%s,%.5f,%.5f,%.5f,%.3f,%.4f,%.2e,ok,%s,%.4f\n", v.name, N,
+              v.kind == GEMM ? "TFLOP/s" : "GB/s", med, lo, hi, rate, ratio, err,
+              v.twin ? v.twin : "", twin > 0 ? rate / twin : 0.0);
     fflush(stdout);
   }
   if (out) fclose(out);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """plot.py CSV PNG [MD]: rate against N for every variant of bench.csv (one panel for
-SGEMM in TFLOP/s, one for copies in GB/s), and a table (variant x N: rate and ratio to
-the reference of the same run), printed and written to MD."""
+SGEMM in TFLOP/s, one for copies in GB/s), and a table (variant x N: median time, rate,
+ratio to the reference of the same run and, for generated code, to its hand-written
+twin), printed and written to MD."""
 import csv
 import sys
 from collections import OrderedDict
@@ -25,8 +26,11 @@ def main():
             elif r["status"] != "ok":
                 cells.append("FAIL")
             else:
-                cells.append("%.4g ms, %.1f (%.3f)" % (float(r["ms_median"]), float(r["rate"]),
-                                                        float(r["ratio"])))
+                cell = "%.4g ms, %.1f (%.3f)" % (float(r["ms_median"]), float(r["rate"]),
+                                                  float(r["ratio"]))
+                if r.get("twin") and float(r.get("twin_ratio") or 0) > 0:
+                    cell += " [%.3f of twin]" % float(r["twin_ratio"])
+                cells.append(cell)
         lines.append("| %s | %s | %s |" % (v, unit, " | ".join(cells)))
     table = "\n".join(lines)
     print(table)

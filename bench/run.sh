@@ -26,15 +26,22 @@ if [ -f "$gen/gen_decls.h" ]; then
   echo "with the generated code of $gen"
   flags+=(-DWITH_GEN -I"$gen" -I"$root/include")
 fi
+if [ -f "$gen/gen_decls.h" ]; then
+  # the runtime, compiled here: the device machine has no flex/bison to build parrayc
+  ( cd "$build" && rm -f ./*.o.rt &&
+    for c in "$root"/runtime/pa_core*.c; do gcc -O2 -c -I"$root/include" "$c" -o "$(basename "$c").o.rt"; done &&
+    for c in "$root"/runtime/pa_cuda*.cu; do nvcc -O2 -arch=sm_90 -c -I"$root/include" "$c" -o "$(basename "$c").o.rt"; done &&
+    rm -f libparray_cuda_all.a && ar rcs libparray_cuda_all.a ./*.o.rt ) || exit 1
+fi
 # one build per N, in parallel: N is a compile-time constant, as in the samples
 for n in $ns; do
   (
     objs=()
     if [ -f "$gen/gen_decls.h" ]; then
-      for f in "$gen"/*.cu; do
-        o="$build/$(basename "$f" .cu)_N$n.o"
-        nvcc "${flags[@]}" -DN="$n" -Dmain=pa_sample_main -c "$f" -o "$o"
-        objs+=("$o")
+      for f in "$gen"/*_N"$n".cu; do
+        b=$(basename "$f" .cu)
+        nvcc "${flags[@]}" -DN="$n" -Dmain="pa_main_$b" -c "$f" -o "$build/$b.o"
+        objs+=("$build/$b.o")
       done
       objs+=("$build/libparray_cuda_all.a")
     fi
@@ -42,20 +49,13 @@ for n in $ns; do
       -o "$build/bench_N$n" "${libs[@]}"
   ) > "$build/build_N$n.log" 2>&1 &
 done
-if [ -f "$gen/gen_decls.h" ]; then
-  # the runtime, compiled here: the device machine has no flex/bison to build parrayc
-  ( cd "$build" && rm -f *.o.rt &&
-    for c in "$root"/runtime/pa_core*.c; do gcc -O2 -c -I"$root/include" "$c" -o "$(basename "$c").o.rt"; done &&
-    for c in "$root"/runtime/pa_cuda*.cu; do nvcc -O2 -arch=sm_90 -c -I"$root/include" "$c" -o "$(basename "$c").o.rt"; done &&
-    ar rcs libparray_cuda_all.a *.o.rt ) || exit 1
-fi
 fail=0
 for job in $(jobs -p); do wait "$job" || fail=1; done
 cat "$build"/build_N*.log
 [ $fail = 0 ] || { echo "build failed"; exit 1; }
 
 csv="$out/bench.csv"
-echo "variant,N,unit,ms_median,ms_min,ms_max,rate,ratio,relerr,status" > "$csv"
+echo "variant,N,unit,ms_median,ms_min,ms_max,rate,ratio,relerr,status,twin,twin_ratio" > "$csv"
 status=0
 for n in $ns; do
   "$build/bench_N$n" "$csv" | tee -a "$out/bench.log" || status=1

@@ -1,0 +1,36 @@
+/* gen_decls.h: the parrayc-generated entry points (samples/perf_*.pa, translated by
+ * bench/gen.sh) as benchmark variants, each named with its hand-written twin. */
+void perf_fig13(float *a, float *b, float *c);
+void perf_fig21(float *a, float *b, float *c);
+void perf_sgemm_row(float *a, float *b, float *c);
+void perf_sgemm_fig18a(float *a, float *b, float *c);
+void perf_sgemm_fig18b(float *a, float *b, float *c);
+void perf_sgemm_col(float *a, float *b, float *c);
+void perf_transpose(float *in, float *out);
+void perf_copy_transpose(float *in, float *out);
+
+#define GEN_WRAP3(f) \
+  static void gen_##f(const float *a, const float *b, float *c) { f((float *)a, (float *)b, c); }
+#define GEN_WRAP2(f) \
+  static void gen_##f(const float *a, const float *, float *c) { f((float *)a, c); }
+GEN_WRAP3(perf_fig13)
+GEN_WRAP3(perf_fig21)
+GEN_WRAP3(perf_sgemm_row)
+GEN_WRAP3(perf_sgemm_fig18a)
+GEN_WRAP3(perf_sgemm_fig18b)
+GEN_WRAP3(perf_sgemm_col)
+GEN_WRAP2(perf_transpose)
+GEN_WRAP2(perf_copy_transpose)
+
+#define GEN_VARIANTS_GEMM                                                        \
+  {"parray_fig13", GEMM, ROW, false, gen_perf_fig13, "cuda_fig13"},              \
+  {"parray_fig21", GEMM, ROW, false, gen_perf_fig21, "cuda_fig21"},              \
+  {"parray_sgemm_row", GEMM, ROW, false, gen_perf_sgemm_row, "cuda_fast_row"},   \
+  {"parray_sgemm_fig18a", GEMM, F18A, false, gen_perf_sgemm_fig18a, "cuda_fast_fig18a"}, \
+  {"parray_sgemm_fig18b", GEMM, F18B, false, gen_perf_sgemm_fig18b, "cuda_fast_fig18b"}, \
+  {"parray_sgemm_col", GEMM, COL, false, gen_perf_sgemm_col, "cuda_fast_col"},
+#define GEN_VARIANTS_COPY                                                        \
+  {"parray_transpose", COPY, ROW, true, gen_perf_transpose, "cuda_transpose_tiled"}, \
+  {"parray_copy_transpose", COPY, ROW, true, gen_perf_copy_transpose, "cuda_transpose_tiled"},
+
+static void gen_init(void) {}
