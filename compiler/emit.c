@@ -481,8 +481,11 @@ char *fragment_text(Emitter *e, Node *list)
 {
   Buf b = {0};
   for (Node *n = list; n; n = n->next) {
-    if (n->kind == N_DOLLAR)
+    if (n->kind == N_DOLLAR) {
+      if (n->text)
+        buf_puts(&b, n->text); /* the blanks before the '$' */
       buf_puts(&b, dollar_text(e, n));
+    }
     else if (n->kind == N_TEXT)
       buf_puts(&b, substitute(e->ctx, n->text));
   }
@@ -511,9 +514,9 @@ static void emit_text(Emitter *e, Node *n)
 static void emit_block(Emitter *e, Node *n)
 {
   out_src(e, "{", n->loc);
-  buf_puts(&e->scope->text, "{");
   bool fn = e->scope->file_scope;
-  scope_push(e, fn);
+  scope_push(e, fn); /* before the '{' joins the text: the header is what precedes it */
+  buf_puts(&e->scope->parent->text, "{");
   e->function_depth += fn;
   emit_nodes(e, n->body);
   e->function_depth -= fn;

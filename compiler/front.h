@@ -37,6 +37,7 @@ typedef struct LexState {
   int dir_depth;          /* brackets open in the directive */
   bool expects_block;     /* #detour, #mainhost, #global end at '{' */
   int subprog_depth;
+  Loc subprog_loc;        /* of the outermost open #subprog */
   bool fatal;             /* an error the parser cannot recover from */
   Buf ws;
   char *pp_stash;

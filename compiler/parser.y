@@ -84,8 +84,9 @@ static DimSyn *dimsyn(Ctx *ctx, Loc loc)
 }
 
 %token END 0 "end of file"
-%token <tok> TEXT "C text" LBRACE "'{'" RBRACE "'}'" DOPEN "'$'" DCLOSE "closing '$'"
-%token <tok> IDENT "identifier" NUMBER "number" OTHER "symbol" TO "'to'"
+%token <tok> TEXT "C text" LBRACE "opening brace" RBRACE "closing brace"
+%token <tok> DOPEN "dollar sign" DCLOSE "closing dollar sign"
+%token <tok> IDENT "identifier" NUMBER "number" OTHER "symbol" TO "keyword to"
 %token <tok> '[' ']' '(' ')' ',' '#'
 %token <tok> EOL "end of line"
 %token <tok> D_PARRAY "#parray" D_CREATE "#create" D_DESTROY "#destroy"
@@ -127,6 +128,7 @@ block_items: LBRACE items RBRACE { $$ = $2; }
 dollar: DOPEN dexpr DCLOSE {
       $$ = node_new(ctx, N_DOLLAR, $1.loc);
       $$->dx = $2;
+      $$->text = $1.ws;
     }
   ;
 

@@ -99,9 +99,7 @@ START_TEST(create_assigns_a_local)
 }
 END_TEST
 
-/* known bug (emit.c, reported): the block's header is taken after its own
- * '{', so function parameters are never seen and #create redeclares them.
- * Run with PA_KNOWN_BUGS=1. */
+/* a function parameter is declared: #create assigns it */
 START_TEST(create_assigns_a_parameter)
 {
   char *out = pa_translate(M43 "void f(float *p, int n) {\n#create M(p)\n  p[n] = 0;\n#destroy M(p)\n}\n");
@@ -417,9 +415,7 @@ static Suite *make(void)
   tcase_add_test(tc, side_effects_once);
   tcase_add_test(tc, side_effects_run_once);
   tcase_add_test(tc, mainhost_is_main);
-  /* tests of reported, not yet fixed bugs: PA_KNOWN_BUGS=1 runs them */
-  if (getenv("PA_KNOWN_BUGS"))
-    tcase_add_test(tc, create_assigns_a_parameter);
+  tcase_add_test(tc, create_assigns_a_parameter);
   suite_add_tcase(s, tc);
   return s;
 }

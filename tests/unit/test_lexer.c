@@ -23,9 +23,7 @@ START_TEST(c_text_unchanged)
   ck_passes_through("int f(int a) { return a /2 / 3; } /* a\n * multi-line $ comment\n */\n");
   ck_passes_through("  \t int   spaced  ;   \n\n\n");
   ck_passes_through("no newline at the end");
-  /* known bug, reported: an empty file gives "0 errors generated" and
-   * exit status 1 (parse_source returns the empty tree as NULL), so
-   * ck_passes_through("") is left out until it is fixed */
+  ck_passes_through("");
   ck_passes_through("struct s { int a[3]; } v = {{1, 2, 3}};\nint g(void) { { { return 0; } } }\n");
 }
 END_TEST
