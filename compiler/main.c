@@ -257,6 +257,28 @@ static int spawn(Argv *a, bool verbose)
   return WEXITSTATUS(status);
 }
 
+/* The sanitizer flags for nvcc's host compiler, one -Xcompiler each (nvcc
+ * splits -Xcompiler values at commas): the runtime libraries of a
+ * sanitizer build need the sanitizer runtimes at link time. */
+static void nvcc_host_flags(Argv *a, const char *flags)
+{
+  char *copy = strdup(flags);
+  char buf[256];
+  for (char *t = strtok(copy, " \t\n"); t; t = strtok(NULL, " \t\n")) {
+    if (strncmp(t, "-fsanitize=", 11)) {
+      snprintf(buf, sizeof buf, "-Xcompiler=%s", t);
+      arg(a, buf);
+      continue;
+    }
+    char *list = t + 11, *save = NULL;
+    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+      snprintf(buf, sizeof buf, "-Xcompiler=-fsanitize=%s", s);
+      arg(a, buf);
+    }
+  }
+  free(copy);
+}
+
 static const char *env_or(const char *name, const char *fallback)
 {
   const char *v = getenv(name);
@@ -275,6 +297,7 @@ static int build(Ctx *ctx, const char *source, const char *exe, bool cuda, bool 
     args_split(&a, cflags);
     arg(&a, "-arch=sm_" PARRAY_CUDA_ARCH);
     arg(&a, "-Xcompiler=-Wall,-Wextra");
+    nvcc_host_flags(&a, PARRAY_SANITIZE_FLAGS);
     if (ctx->uses_omp)
       arg(&a, "-Xcompiler=-fopenmp");
   } else {

@@ -87,7 +87,7 @@ cat >"$work/fail_launch.pa" <<'PA'
 }
 PA
 expect_failure fail_launch "$work/fail_launch.pa" \
-  'fail_launch\.pa:7: error: kernel pa_kernel_T_L7 failed: invalid configuration argument$'
+  'fail_launch\.pa:7: error: kernel pa_kernel_T_L7 failed: invalid (configuration )?argument$'
 
 expect_failure fail_no_gpu "$work/fail_fault.pa" \
   '^parray: error: no CUDA GPU available: .+$' CUDA_VISIBLE_DEVICES=
