@@ -289,7 +289,10 @@ static void prologue(Emitter *e, CudaDetour *cd, Buf *lines, int *nlines)
   if (sh->tiled) {
     if (!cd->used_tid && !sh->guard)
       return;
-    buf_printf(lines, "  const int pa_tid = blockIdx.x * %lld + threadIdx.x;", sh->tile);
+    if (poly_fits_int(poly_max(ctx, t->root->extent)))
+      buf_printf(lines, "  const int pa_tid = blockIdx.x * %lld + threadIdx.x;", sh->tile);
+    else /* more than INT_MAX threads */
+      buf_printf(lines, "  const long long pa_tid = (long long)blockIdx.x * %lld + threadIdx.x;", sh->tile);
     ++*nlines;
     if (sh->guard) {
       buf_printf(lines, "\n  if (pa_tid >= %s)\n    return; /* the ragged end of the last block */",
@@ -314,7 +317,6 @@ static void prologue(Emitter *e, CudaDetour *cd, Buf *lines, int *nlines)
       ++*nlines;
     }
   }
-  (void)ctx;
 }
 
 static const char *dim3_text(Emitter *e, Level *lv)
@@ -365,7 +367,17 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
   } else {
     buf_puts(&k.b, pro);
   }
-  buf_puts(&k.b, dedent(ctx, body->b.data ? body->b.data : "", indent_of(n)));
+  const char *text = dedent(ctx, body->b.data ? body->b.data : "", indent_of(n));
+  if (text[0] && text[0] != '\n' && !strchr(text, '\n')) {
+    /* a one-line body ("#detour T(p) { x[$tid$] = 0; }") gets its own line */
+    if (npro > 0)
+      buf_putc(&k.b, '\n');
+    if (ctx->opt.line_directives && npro > 0)
+      buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_str(ctx, ctx->opt.display));
+    buf_printf(&k.b, "  %s\n", str_trim(ctx, text));
+  } else {
+    buf_puts(&k.b, text);
+  }
   buf_puts(&k.b, "}\n\n");
   k.line = -1;
   out_append(&e->hoist, &k);
