@@ -44,15 +44,17 @@ def main():
         print("matplotlib missing: no plot", file=sys.stderr)
         return
     fig, axes = plt.subplots(1, 2, figsize=(14, 6))
+    colors = plt.get_cmap("tab20").colors
     for ax, unit in zip(axes, ("TFLOP/s", "GB/s")):
-        for v, d in by.items():
+        for idx, (v, d) in enumerate(by.items()):
             pts = [(n, float(r["rate"])) for n, r in sorted(d.items())
                    if r["unit"] == unit and r["status"] == "ok"]
             if pts:
                 ref = v in ("cublas_sgemm", "memcpy_d2d")
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
                         linewidth=3 if ref else 1.2, label=v,
-                        color="black" if ref else None)
+                        linestyle="--" if v.startswith("parray") else "-",
+                        color="black" if ref else colors[idx % len(colors)])
         ax.set_xscale("log", base=2)
         ax.set_xticks(ns)
         ax.set_xticklabels([str(n) for n in ns])
