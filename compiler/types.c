@@ -735,8 +735,10 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
   }
   Dim *a = nearest_ref_ancestor(n);
   if (a) {
+    /* only a's inner digits matter here, so a's target need not be cut to
+     * a's extent (which fails when sizes are symbols, as N/4 vs N/256) */
     StrideVec av = {0};
-    if (!strides_of(ctx, a, &av))
+    if (!a->ref || !strides_of(ctx, a->ref, &av) || av.n == 0)
       return false;
     Poly *w = weight(ctx, n, a);
     /* place values of a's digits, innermost first */
@@ -759,7 +761,11 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
             return false;
           Poly *e = av.s[k].extent;
           if (!poly_equal(poly_mul(ctx, got, e), n->extent) && !divides_exactly(ctx, need, e, &m)) {
-            /* a partial outermost digit */
+            /* a partial outermost digit: the need values must fit in it; a
+             * size only the C compiler knows is taken to be large enough */
+            long long ce;
+            if (poly_is_const(e, &ce) && !poly_provably_less(ctx, poly_sub(ctx, need, poly_const(ctx, 1)), e))
+              return false;
             sv_push(ctx, &tmp, need, av.s[k].stride);
             got = n->extent;
             break;
@@ -879,8 +885,11 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
         buf_free(&b);
         return 0;
       }
-      buf_printf(&b, "%s(%s == 1 || %s == %s)", b.len ? " && " : "", poly_str(ctx, s[k].extent),
-                 poly_str(ctx, s[k].stride), poly_str(ctx, place));
+      if (poly_is_const(s[k].extent, &x)) /* a constant extent here is not 1 */
+        buf_printf(&b, "%s%s == %s", b.len ? " && " : "", poly_str(ctx, s[k].stride), poly_str(ctx, place));
+      else
+        buf_printf(&b, "%s(%s == 1 || %s == %s)", b.len ? " && " : "", poly_str(ctx, s[k].extent),
+                   poly_str(ctx, s[k].stride), poly_str(ctx, place));
     }
     place = poly_mul(ctx, place, s[k].extent);
   }
