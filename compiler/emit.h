@@ -46,6 +46,7 @@ struct Emitter {
   bool cuda;           /* the output is CUDA C++ */
   bool mpi;
   int temp;            /* counter for generated names */
+  int mpi_detours;     /* numbers the mpi detours of the program */
 };
 
 /* ---- output ---- */
@@ -68,6 +69,18 @@ char *dollar_text(Emitter *e, Node *n);
 char *poly_text(Emitter *e, Poly *p);   /* parenthesised C expression */
 Poly *tid_linear(Emitter *e, Detour *dt, Dim *d); /* the default $tid_K$ */
 
+/* ---- helpers the backends share ---- */
+char *c_string(Ctx *ctx, const char *s);   /* a C string literal of s */
+char *bare(Ctx *ctx, char *s);             /* "(4)" -> "4" */
+bool mentions(const char *text, const char *name); /* uses identifier name */
+/* "pa_detour_T_L12" (with the #insert instance, "_in3", where there is one) */
+char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t);
+char *tidy_body(Ctx *ctx, const char *text);        /* drop the '{' line's rest */
+char *dedent_body(Ctx *ctx, const char *text, size_t k); /* shift left by k */
+const char *mem_enum(MemKind m);                    /* "PA_PAGED", ... */
+/* the body of a CPU or MPI detour, translated for its outlined function */
+char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var);
+
 /* ---- emit_c.c: host C ---- */
 void emit_c_create(Emitter *e, Node *n, Dim *d);
 void emit_c_destroy(Emitter *e, Node *n, Dim *d);
@@ -75,6 +88,7 @@ void emit_c_copy(Emitter *e, Node *n, Dim *src, Dim *dst);
 /* a copy done by the calling thread, element by element (inside detours
  * and between host layouts); unroll: the CUDA pragma for small extents */
 void emit_copy_loop(Emitter *e, Node *n, Dim *src, const char *sp, Dim *dst, const char *dp, bool unroll);
+void emit_main_body(Emitter *e, Node *n);
 void emit_c_main(Emitter *e, Node *n);
 void emit_c_detour_unsupported(Emitter *e, Node *n, Type *t);
 

@@ -5,27 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *mem_enum(MemKind m)
-{
-  static const char *names[] = {"PA_PAGED", "PA_PAGED", "PA_PINNED", "PA_DMEM", "PA_SMEM", "PA_RMEM"};
-  return names[m];
-}
-
-static char *c_string(Ctx *ctx, const char *s)
-{
-  Buf b = {0};
-  buf_putc(&b, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      buf_putc(&b, '\\');
-    buf_putc(&b, *s);
-  }
-  buf_putc(&b, '"');
-  char *r = ctx_strdup(ctx, b.data);
-  buf_free(&b);
-  return r;
-}
-
 void emit_c_create(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
@@ -57,55 +36,12 @@ void emit_c_destroy(Emitter *e, Node *n, Dim *d)
 
 /* ---- copies ---- */
 
-typedef struct Digit {
-  Poly *extent, *src, *dst;
-} Digit;
-
-/* The common refinement of two strided views of the same extent, innermost
- * digits first; false when the extents do not line up. */
-static bool refine(Ctx *ctx, Stride *a, int na, Stride *b, int nb, Digit **out, int *n)
-{
-  Digit *d = ctx_alloc(ctx, sizeof(Digit) * (na + nb + 1));
-  int nd = 0, i = na - 1, j = nb - 1;
-  Poly *ea = i >= 0 ? a[i].extent : NULL, *sa = i >= 0 ? a[i].stride : NULL;
-  Poly *eb = j >= 0 ? b[j].extent : NULL, *sb = j >= 0 ? b[j].stride : NULL;
-  while (i >= 0 && j >= 0) {
-    long long x, y;
-    if (poly_equal(ea, eb)) {
-      d[nd++] = (Digit){ea, sa, sb};
-      if (--i >= 0)
-        ea = a[i].extent, sa = a[i].stride;
-      if (--j >= 0)
-        eb = b[j].extent, sb = b[j].stride;
-    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && x < y && y % x == 0) {
-      d[nd++] = (Digit){ea, sa, sb};
-      eb = poly_const(ctx, y / x);
-      sb = poly_scale(ctx, sb, x);
-      if (--i >= 0)
-        ea = a[i].extent, sa = a[i].stride;
-    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && y < x && x % y == 0) {
-      d[nd++] = (Digit){eb, sa, sb};
-      ea = poly_const(ctx, x / y);
-      sa = poly_scale(ctx, sa, y);
-      if (--j >= 0)
-        eb = b[j].extent, sb = b[j].stride;
-    } else {
-      return false;
-    }
-  }
-  if (i >= 0 || j >= 0)
-    return false;
-  *out = d;
-  *n = nd;
-  return true;
-}
-
 static int digit_by_dst_stride(const void *x, const void *y)
 {
   /* outermost first: larger destination strides outside */
-  const Digit *a = x, *b = y;
+  const CopyDigit *a = x, *b = y;
   long long sa, sb;
-  if (poly_is_const(a->dst, &sa) && poly_is_const(b->dst, &sb))
+  if (poly_is_const(a->d, &sa) && poly_is_const(b->d, &sb))
     return (sa < sb) - (sa > sb);
   return 0;
 }
@@ -115,11 +51,9 @@ void emit_copy_loop(Emitter *e, Node *n, Dim *src, const char *sp, Dim *dst, con
   Ctx *ctx = e->ctx;
   const char *in = indent_of(n);
   const char *elem = dst->type->elem;
-  Stride *a, *b;
-  int na, nb, nd = 0;
-  Digit *dg = NULL;
-  bool strided = dim_strides(ctx, src, &a, &na) && dim_strides(ctx, dst, &b, &nb) &&
-                 refine(ctx, a, na, b, nb, &dg, &nd);
+  int nd = 0;
+  CopyDigit *dg = NULL;
+  bool strided = dim_copy_digits(ctx, src, dst, &dg, &nd);
   long long total;
   bool small = poly_is_const(src->extent, &total) && total <= 64;
   const char *pragma = unroll && small ? "#pragma unroll\n" : "";
@@ -135,13 +69,8 @@ void emit_copy_loop(Emitter *e, Node *n, Dim *src, const char *sp, Dim *dst, con
     out_gen(e, n->loc, "%s}\n", in);
     return;
   }
-  /* dg is innermost first: make it outermost first, then order */
-  for (int k = 0; k < nd / 2; k++) {
-    Digit t = dg[k];
-    dg[k] = dg[nd - 1 - k];
-    dg[nd - 1 - k] = t;
-  }
-  qsort(dg, nd, sizeof(Digit), digit_by_dst_stride);
+  if (nd > 1)
+    qsort(dg, nd, sizeof(CopyDigit), digit_by_dst_stride);
   Poly *so = poly_const(ctx, 0), *doff = poly_const(ctx, 0);
   Buf ind = {0};
   buf_puts(&ind, in);
@@ -149,8 +78,8 @@ void emit_copy_loop(Emitter *e, Node *n, Dim *src, const char *sp, Dim *dst, con
   for (int k = 0; k < nd; k++) {
     char *var = ctx_printf(ctx, "pa_i%d", k);
     Poly *v = poly_var(ctx, var, dg[k].extent);
-    so = poly_add(ctx, so, poly_mul(ctx, v, dg[k].src));
-    doff = poly_add(ctx, doff, poly_mul(ctx, v, dg[k].dst));
+    so = poly_add(ctx, so, poly_mul(ctx, v, dg[k].s));
+    doff = poly_add(ctx, doff, poly_mul(ctx, v, dg[k].d));
     out_gen(e, n->loc, "%s%sfor (int %s = 0; %s < %s; %s++)\n", pragma, ind.data, var, var,
             poly_text(e, dg[k].extent), var);
     buf_puts(&ind, "  ");
@@ -181,13 +110,11 @@ void emit_c_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
 
 /* ---- #mainhost ---- */
 
-void emit_c_main(Emitter *e, Node *n)
+/* #mainhost's body as `static int pa_main(int argc, char **argv)`: a
+ * function body in which argc and argv are visible */
+void emit_main_body(Emitter *e, Node *n)
 {
   out_gen(e, n->loc, "static int pa_main(int argc, char **argv)\n{ (void)argc; (void)argv;");
-  Node block = *n;
-  block.kind = N_BLOCK;
-  (void)block;
-  /* the body is a function body: argc and argv are visible */
   e->function_depth++;
   Scope *saved = e->scope;
   Scope s = {0};
@@ -204,6 +131,11 @@ void emit_c_main(Emitter *e, Node *n)
   for (Node *x = n->body; x; x = x->next)
     end = x->loc;
   out_gen(e, end, "%s  return 0;\n}\n\n", e->out->b.len && e->out->b.data[e->out->b.len - 1] == '\n' ? "" : "\n");
+}
+
+void emit_c_main(Emitter *e, Node *n)
+{
+  emit_main_body(e, n);
   out_gen(e, n->loc,
           "int main(int argc, char **argv)\n"
           "{\n"

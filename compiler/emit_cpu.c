@@ -27,140 +27,6 @@ static const char *kind_word(Type *t)
   return t->kind == TK_OMP ? "OpenMP" : "POSIX";
 }
 
-/* "pa_detour_T_L12", with the #insert instance when there is one (two
- * insertions of one subprogram put detours on the same source line). */
-static char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t)
-{
-  Ctx *ctx = e->ctx;
-  if (ctx->instance)
-    return ctx_printf(ctx, "%s_%s_L%d_in%d", prefix, t->cname, n->loc.line, ctx->instance->id);
-  return ctx_printf(ctx, "%s_%s_L%d", prefix, t->cname, n->loc.line);
-}
-
-static char *c_string(Ctx *ctx, const char *s)
-{
-  Buf b = {0};
-  buf_putc(&b, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      buf_putc(&b, '\\');
-    buf_putc(&b, *s);
-  }
-  buf_putc(&b, '"');
-  char *r = ctx_strdup(ctx, b.data);
-  buf_free(&b);
-  return r;
-}
-
-/* Does the generated code use identifier `name`?  Comments, strings and
- * #line directives do not count. */
-static bool mentions(const char *t, const char *name)
-{
-  size_t n = strlen(name);
-  bool line_start = true;
-  for (const char *p = t; *p; p++) {
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      if (!c)
-        return false;
-      p = c + 1;
-    } else if ((p[0] == '/' && p[1] == '/') || (line_start && p[0] == '#' && !strncmp(p, "#line ", 6))) {
-      while (p[1] && p[1] != '\n')
-        p++;
-    } else if (*p == '"' || *p == '\'') {
-      char q = *p;
-      while (p[1] && p[1] != q && p[1] != '\n')
-        p += p[1] == '\\' && p[2] ? 2 : 1;
-      if (p[1] == q)
-        p++;
-    } else if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (is_ident_char((unsigned char)p[1]))
-        p++;
-      if ((size_t)(p + 1 - w) == n && !strncmp(w, name, n))
-        return true;
-    }
-    line_start = *p == '\n' || (line_start && (*p == ' ' || *p == '\t'));
-  }
-  return false;
-}
-
-/* "(4)" -> "4": poly_text parenthesises every expression */
-static char *bare(Ctx *ctx, char *s)
-{
-  size_t n = strlen(s);
-  if (n > 2 && s[0] == '(' && s[n - 1] == ')') {
-    char *inner = ctx_strndup(ctx, s + 1, n - 2);
-    if (text_is_simple(inner))
-      return inner;
-  }
-  return s;
-}
-
-/* The translated body without the blank rest of the '{' line and the
- * indentation of the closing '}'. */
-static char *tidy_body(Ctx *ctx, const char *text)
-{
-  const char *p = text;
-  int line = 0;
-  char *file = NULL;
-  if (!strncmp(p, "#line ", 6)) {
-    const char *nl = strchr(p, '\n');
-    const char *q = nl;
-    while (q && q[1] == ' ')
-      q++;
-    if (q && q[1] == '\n') {
-      /* "#line N F" + blank line: the body really starts at line N + 1 */
-      char *end;
-      line = (int)strtol(p + 6, &end, 10);
-      file = ctx_strndup(ctx, end, (size_t)(nl - end));
-      p = q + 2;
-    }
-  } else {
-    while (*p == ' ' || *p == '\t')
-      p++;
-    if (*p == '\n')
-      p++;
-    else
-      p = text;
-  }
-  size_t n = strlen(p);
-  while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-    n--;
-  char *body = ctx_strndup(ctx, p, n);
-  if (line)
-    return ctx_printf(ctx, "#line %d%s\n%s", line + 1, file, body);
-  return body;
-}
-
-/* Shifts the body left by the directive's indentation, so that it sits in
- * the function as it sat in the detour; untouched unless every line that
- * is not a preprocessor line has that indentation. */
-static char *dedent(Ctx *ctx, const char *text, size_t k)
-{
-  if (!k)
-    return (char *)text;
-  for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
-    size_t sp = strspn(l, " ");
-    if (l[sp] != '\n' && l[sp] && l[0] != '#' && sp < k)
-      return (char *)text;
-  }
-  Buf b = {0};
-  for (const char *l = text; *l;) {
-    const char *nl = strchr(l, '\n');
-    size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
-    size_t skip = l[0] == '#' ? 0 : strspn(l, " ");
-    if (skip > k)
-      skip = k;
-    for (size_t i = skip; i < len; i++)
-      buf_putc(&b, l[i]);
-    l += len;
-  }
-  char *r = ctx_strdup(ctx, b.data ? b.data : "");
-  buf_free(&b);
-  return r;
-}
-
 static bool params_ok(Emitter *e, Node *n, Type *t)
 {
   bool ok = true;
@@ -239,20 +105,10 @@ void emit_cpu_detour(Emitter *e, Node *n, Type *t)
   buf_free(&args);
 
   /* the body, translated with $tid$ and #sync answering to this detour */
-  Detour dt = {0};
-  dt.node = n;
-  dt.type = t;
-  dt.parent = e->detour;
-  dt.name = fname;
-  dt.tid = tid_linear;
-  dt.tid_var = "pa_tid";
-  Out body = {{0}, -1, 0};
-  emit_outlined(e, &dt, n->body, &body, t->pnames, t->nparams, "");
-
+  char *text = outline_detour(e, n, t, fname, "pa_tid");
   Out fn = {{0}, -1, 0};
   Out *saved = e->out;
   e->out = &fn;
-  char *text = dedent(ctx, tidy_body(ctx, body.b.data ? body.b.data : ""), strlen(in));
   write_function(e, n, t, fname, sname, text);
   buf_puts(&fn.b, text);
   if (fn.b.len && fn.b.data[fn.b.len - 1] != '\n')
@@ -261,18 +117,6 @@ void emit_cpu_detour(Emitter *e, Node *n, Type *t)
   e->out = saved;
   out_append(&e->hoist, &fn);
   out_free(&fn);
-  out_free(&body);
-}
-
-/* W(d, root) as types.c computes it for $tid_K$: the product of the
- * extents of the leaves after d's subtree. */
-static Poly *weight_in_root(Ctx *ctx, Dim *d, Dim *root)
-{
-  Poly *w = poly_const(ctx, 1);
-  for (Dim *x = d; x != root && x->parent; x = x->parent)
-    for (int k = x->index + 1; k < x->parent->nkids; k++)
-      w = poly_mul(ctx, w, x->parent->kids[k]->extent);
-  return w;
 }
 
 void emit_cpu_sync(Emitter *e, Node *n)
@@ -310,7 +154,7 @@ void emit_cpu_sync(Emitter *e, Node *n)
     d = dim_kid(d, digits[k]);
   }
   Poly *ext = d->extent;
-  Poly *w = weight_in_root(ctx, d, t->root);
+  Poly *w = dim_weight(ctx, d, t->root);
   long long v;
   if (poly_is_const(ext, &v) && v == 1) {
     out_gen(e, n->loc, "%s/* #sync%s: every group is one thread */\n", in, suffix);

@@ -49,25 +49,10 @@ typedef struct CudaDetour {
   bool used_tid;
 } CudaDetour;
 
-static const char *c_str(Ctx *ctx, const char *s)
-{
-  Buf b = {0};
-  buf_putc(&b, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      buf_putc(&b, '\\');
-    buf_putc(&b, *s);
-  }
-  buf_putc(&b, '"');
-  char *r = ctx_strdup(ctx, b.data);
-  buf_free(&b);
-  return r;
-}
-
 /* "file.pa", line: the place a run-time failure names */
 static const char *where(Emitter *e, Node *n)
 {
-  return ctx_printf(e->ctx, "%s, %d", c_str(e->ctx, e->ctx->opt.display), n->loc.line);
+  return ctx_printf(e->ctx, "%s, %d", c_string(e->ctx, e->ctx->opt.display), n->loc.line);
 }
 
 /* C text of an extent or stride without the outer parentheses */
@@ -357,9 +342,9 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
    * newline ends it */
   int first = n->loc.line - npro + 1;
   if (ctx->opt.line_directives && npro > 0 && first >= 1)
-    buf_printf(&k.b, "#line %d %s\n", first, c_str(ctx, ctx->opt.display));
+    buf_printf(&k.b, "#line %d %s\n", first, c_string(ctx, ctx->opt.display));
   else if (ctx->opt.line_directives)
-    buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_str(ctx, ctx->opt.display));
+    buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_string(ctx, ctx->opt.display));
   if (npro > 0 && first < 1) {
     /* too near the top of the file for one line each: one line */
     for (const char *p = pro; *p; p++)
@@ -373,7 +358,7 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
     if (npro > 0)
       buf_putc(&k.b, '\n');
     if (ctx->opt.line_directives && npro > 0)
-      buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_str(ctx, ctx->opt.display));
+      buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_string(ctx, ctx->opt.display));
     buf_printf(&k.b, "  %s\n", str_trim(ctx, text));
   } else {
     buf_puts(&k.b, text);
@@ -466,13 +451,6 @@ void emit_cuda_sync(Emitter *e, Node *n)
   out_gen(e, n->loc, "%s__syncthreads();\n", indent_of(n));
 }
 
-/* ---- memory ---- */
-
-static const char *mem_enum(MemKind m)
-{
-  return m == MEM_DMEM ? "PA_DMEM" : m == MEM_PINNED ? "PA_PINNED" : "PA_PAGED";
-}
-
 void emit_cuda_create(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
@@ -503,7 +481,7 @@ void emit_cuda_create(Emitter *e, Node *n, Dim *d)
     scope_declare(e, p);
   }
   out_gen(e, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", indent_of(n), decl, p, elem,
-          mem_enum(m), span, elem, c_str(ctx, d->path), where(e, n));
+          mem_enum(m), span, elem, c_string(ctx, d->path), where(e, n));
 }
 
 void emit_cuda_destroy(Emitter *e, Node *n, Dim *d)
@@ -526,76 +504,12 @@ void emit_cuda_destroy(Emitter *e, Node *n, Dim *d)
 
 /* One digit of a copy's index space: its extent and the stride on each
  * side.  Lists are outermost first. */
-typedef struct CDigit {
-  Poly *extent, *s, *d;
-} CDigit;
+typedef CopyDigit CDigit;
 
 static bool is_one(Poly *p)
 {
   long long v;
   return poly_is_const(p, &v) && v == 1;
-}
-
-/* The common refinement of two strided views (outermost first), with
- * neighbouring digits that are contiguous on both sides merged. */
-static bool copy_digits(Ctx *ctx, Dim *src, Dim *dst, CDigit **out, int *nout)
-{
-  Stride *a, *b;
-  int na, nb;
-  if (!dim_strides(ctx, src, &a, &na) || !dim_strides(ctx, dst, &b, &nb))
-    return false;
-  CDigit *dg = ctx_alloc(ctx, sizeof(CDigit) * (na + nb + 1));
-  int nd = 0, i = na - 1, j = nb - 1;
-  Poly *ea = i >= 0 ? a[i].extent : NULL, *sa = i >= 0 ? a[i].stride : NULL;
-  Poly *eb = j >= 0 ? b[j].extent : NULL, *sb = j >= 0 ? b[j].stride : NULL;
-  /* innermost first, then reversed */
-  while (i >= 0 && j >= 0) {
-    long long x, y;
-    if (poly_equal(ea, eb)) {
-      dg[nd++] = (CDigit){ea, sa, sb};
-      if (--i >= 0)
-        ea = a[i].extent, sa = a[i].stride;
-      if (--j >= 0)
-        eb = b[j].extent, sb = b[j].stride;
-    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && x < y && y % x == 0) {
-      dg[nd++] = (CDigit){ea, sa, sb};
-      eb = poly_const(ctx, y / x);
-      sb = poly_scale(ctx, sb, x);
-      if (--i >= 0)
-        ea = a[i].extent, sa = a[i].stride;
-    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && y < x && x % y == 0) {
-      dg[nd++] = (CDigit){eb, sa, sb};
-      ea = poly_const(ctx, x / y);
-      sa = poly_scale(ctx, sa, y);
-      if (--j >= 0)
-        eb = b[j].extent, sb = b[j].stride;
-    } else {
-      return false;
-    }
-  }
-  if (i >= 0 || j >= 0)
-    return false;
-  /* merge an outer digit into its inner neighbour when both sides agree */
-  int m = 0;
-  for (int k = 0; k < nd; k++) {
-    if (m > 0) {
-      CDigit *in = &dg[m - 1];
-      Poly *ss = poly_mul(ctx, in->s, in->extent), *ds = poly_mul(ctx, in->d, in->extent);
-      if (poly_equal(ss, dg[k].s) && poly_equal(ds, dg[k].d)) {
-        in->extent = poly_mul(ctx, in->extent, dg[k].extent);
-        continue;
-      }
-    }
-    dg[m++] = dg[k];
-  }
-  for (int k = 0; k < m / 2; k++) {
-    CDigit t = dg[k];
-    dg[k] = dg[m - 1 - k];
-    dg[m - 1 - k] = t;
-  }
-  *out = dg;
-  *nout = m;
-  return true;
 }
 
 typedef enum Dir { H2D, D2H, D2D } Dir;
@@ -777,7 +691,7 @@ void emit_cuda_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
   }
   CDigit *dg = NULL;
   int nd = 0;
-  if (!copy_digits(ctx, src, dst, &dg, &nd))
+  if (!dim_copy_digits(ctx, src, dst, &dg, &nd))
     dg = NULL;
   if (dg && nd == 2 && is_one(dg[1].s) && is_one(dg[1].d)) {
     /* rows of a contiguous width, pitched on both sides */
@@ -805,7 +719,7 @@ void emit_cuda_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
   out_gen(e, n->loc, "%s{ /* #copy %s to %s, staged through device memory */\n", in, src->path, dst->path);
   out_gen(e, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == H2D ? "const " : "", elem, hp);
   out_gen(e, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
-          span, elem, c_str(ctx, host->path), where(e, n));
+          span, elem, c_string(ctx, host->path), where(e, n));
   const char *bytes = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem);
   if (dir == H2D || !host_cnt)
     out_gen(e, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",

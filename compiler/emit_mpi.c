@@ -25,128 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int detour_count; /* numbers of the detours of this program */
-
-static char *c_string(Ctx *ctx, const char *s)
-{
-  Buf b = {0};
-  buf_putc(&b, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      buf_putc(&b, '\\');
-    buf_putc(&b, *s);
-  }
-  buf_putc(&b, '"');
-  char *r = ctx_strdup(ctx, b.data);
-  buf_free(&b);
-  return r;
-}
-
-/* Do the parentheses at s[0] and s[n - 1] match each other? */
-static bool enclosed(const char *s, size_t n)
-{
-  if (n < 2 || s[0] != '(' || s[n - 1] != ')')
-    return false;
-  int depth = 0;
-  for (size_t i = 0; i < n; i++) {
-    depth += s[i] == '(';
-    depth -= s[i] == ')';
-    if (depth == 0 && i < n - 1)
-      return false;
-  }
-  return true;
-}
-
-/* "(4)" -> "4", "((N/4))" -> "(N/4)" */
-static char *bare(Ctx *ctx, char *s)
-{
-  size_t n = strlen(s);
-  if (enclosed(s, n)) {
-    char *inner = ctx_strndup(ctx, s + 1, n - 2);
-    if (text_is_simple(inner) || enclosed(inner, n - 2))
-      return inner;
-  }
-  return s;
-}
-
-/* Does text use identifier name? */
-static bool mentions(const char *text, const char *name)
-{
-  size_t n = strlen(name);
-  for (const char *p = text; p && (p = strstr(p, name)); p += n) {
-    bool start = p == text || !is_ident_char((unsigned char)p[-1]);
-    if (start && !is_ident_char((unsigned char)p[n]))
-      return true;
-  }
-  return false;
-}
-
-/* "pa_detour_P_L12", with the #insert instance when there is one */
-static char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t)
-{
-  Ctx *ctx = e->ctx;
-  if (ctx->instance)
-    return ctx_printf(ctx, "%s_%s_L%d_in%d", prefix, t->cname, n->loc.line, ctx->instance->id);
-  return ctx_printf(ctx, "%s_%s_L%d", prefix, t->cname, n->loc.line);
-}
-
-/* The body text without the blank rest of the '{' line (moving a leading
- * #line on by one) and the blanks before the closing '}'. */
-static char *tidy(Ctx *ctx, const char *text)
-{
-  const char *p = text;
-  char *head = "";
-  if (!strncmp(p, "#line ", 6)) {
-    const char *nl = strchr(p, '\n');
-    const char *q = nl ? nl + strspn(nl + 1, " \t") + 1 : NULL;
-    if (q && *q == '\n') {
-      char *rest;
-      long line = strtol(p + 6, &rest, 10);
-      head = ctx_printf(ctx, "#line %ld%s\n", line + 1, ctx_strndup(ctx, rest, (size_t)(nl - rest)));
-      p = q + 1;
-    }
-  } else {
-    const char *q = p + strspn(p, " \t");
-    if (*q == '\n')
-      p = q + 1;
-  }
-  size_t n = strlen(p);
-  while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-    n--;
-  return ctx_printf(ctx, "%s%s", head, ctx_strndup(ctx, p, n));
-}
-
-/* Shifts the body left by k columns (the directive's indentation), so it
- * sits in its function as it sat in the detour; untouched unless every
- * line but preprocessor lines has that indentation. */
-static char *dedent(Ctx *ctx, const char *text, size_t k)
-{
-  if (!k)
-    return (char *)text;
-  for (const char *l = text; *l;) {
-    size_t sp = strspn(l, " ");
-    if (l[0] != '#' && l[sp] != '\n' && l[sp] && sp < k)
-      return (char *)text;
-    const char *nl = strchr(l, '\n');
-    l = nl ? nl + 1 : l + strlen(l);
-  }
-  Buf b = {0};
-  for (const char *l = text; *l;) {
-    const char *nl = strchr(l, '\n');
-    size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
-    size_t skip = l[0] == '#' ? 0 : strspn(l, " ");
-    if (skip > k)
-      skip = k;
-    for (size_t i = skip; i < len; i++)
-      buf_putc(&b, l[i]);
-    l += len;
-  }
-  char *r = ctx_strdup(ctx, b.data ? b.data : "");
-  buf_free(&b);
-  return r;
-}
-
-/* ---- #detour ---- */
 
 static bool has_mainhost(Node *list)
 {
@@ -232,7 +110,7 @@ void emit_mpi_detour(Emitter *e, Node *n, Type *t)
   Ctx *ctx = e->ctx;
   if (!detour_ok(e, n, t))
     return;
-  int id = ++detour_count;
+  int id = ++e->mpi_detours;
   const char *fname = detour_name(e, "pa_detour", n, t);
   const char *sname = detour_name(e, "pa_args", n, t);
   const char *rname = detour_name(e, "pa_run", n, t);
@@ -255,25 +133,14 @@ void emit_mpi_detour(Emitter *e, Node *n, Type *t)
   buf_free(&args);
 
   /* the body: $tid$ is the rank, #sync a barrier */
-  Detour dt = {0};
-  dt.node = n;
-  dt.type = t;
-  dt.parent = e->detour;
-  dt.name = fname;
-  dt.tid = tid_linear;
-  dt.tid_var = "pa_rank";
-  Out body = {{0}, -1, 0};
-  emit_outlined(e, &dt, n->body, &body, t->pnames, t->nparams, "");
-
+  char *text = outline_detour(e, n, t, fname, "pa_rank");
   Out fn = {{0}, -1, 0};
   Out *saved = e->out;
   e->out = &fn;
-  write_functions(e, n, t, id, fname, sname, rname,
-                  dedent(ctx, tidy(ctx, body.b.data ? body.b.data : ""), strlen(in)));
+  write_functions(e, n, t, id, fname, sname, rname, text);
   e->out = saved;
   out_append(&e->hoist, &fn);
   out_free(&fn);
-  out_free(&body);
 }
 
 /* ---- #sync ---- */
@@ -311,23 +178,7 @@ void emit_mpi_main(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
   out_gen(e, n->loc, "/* #mainhost: runs on process 0; the others serve its mpi detours */\n");
-  out_gen(e, n->loc, "static int pa_main(int argc, char **argv)\n{ (void)argc; (void)argv;");
-  e->function_depth++;
-  Scope *saved = e->scope;
-  Scope s = {0};
-  s.parent = saved;
-  s.function = true;
-  e->scope = &s;
-  scope_declare(e, "argc");
-  scope_declare(e, "argv");
-  emit_nodes(e, n->body);
-  e->scope = saved;
-  buf_free(&s.text);
-  e->function_depth--;
-  Loc end = n->loc;
-  for (Node *x = n->body; x; x = x->next)
-    end = x->loc;
-  out_gen(e, end, "%s  return 0;\n}\n\n", e->out->b.len && e->out->b.data[e->out->b.len - 1] == '\n' ? "" : "\n");
+  emit_main_body(e, n);
   out_gen(e, n->loc,
           "int main(int argc, char **argv)\n"
           "{\n"

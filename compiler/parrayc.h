@@ -233,6 +233,9 @@ Poly *dim_offset(Ctx *ctx, Dim *d, Poly *i);        /* off_d(i) */
 Poly *dim_span(Ctx *ctx, Dim *d);                   /* 1 + max offset */
 int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr); /* 1, 0, or -1 with a C expression */
 Poly *dim_index_of(Ctx *ctx, Dim *root, Dim *d, Poly *linear); /* digit of d in linear */
+/* W(d, a): the product of the extents of the leaves after d's subtree
+ * within a's subtree (a the root: d's place value) */
+Poly *dim_weight(Ctx *ctx, Dim *d, Dim *a);
 /* Offsets of an index (SPEC 2.5); NULL after reporting an error. */
 Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, Emitter *e);
 /* A strided view: off(i) = sum stride_k * digit_k(i), digits in mixed radix. */
@@ -240,6 +243,15 @@ typedef struct Stride {
   Poly *extent, *stride;
 } Stride;
 bool dim_strides(Ctx *ctx, Dim *d, Stride **out, int *n);
+/* How a copy walks two layouts: digits of one common mixed radix, each
+ * with its stride on the source (s) and on the destination (d). */
+typedef struct CopyDigit {
+  Poly *extent, *s, *d;
+} CopyDigit;
+/* The common refinement of two strided views, outermost digit first, with
+ * neighbours contiguous on both sides merged; false when they do not line
+ * up. */
+bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *n);
 Type *dim_thread_type(Dim *d); /* the thread array a data node is distributed over, or NULL */
 void type_explain(Ctx *ctx, Dim *d, FILE *out);
 const char *mem_name(MemKind m);

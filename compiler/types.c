@@ -475,7 +475,7 @@ Type *type_declare(Ctx *ctx, Emitter *e, Node *decl)
 
 /* W(n, A): the product of the extents of the leaves after n's subtree
  * within A's subtree. */
-static Poly *weight(Ctx *ctx, Dim *n, Dim *a)
+Poly *dim_weight(Ctx *ctx, Dim *n, Dim *a)
 {
   Poly *w = poly_const(ctx, 1);
   for (Dim *x = n; x != a && x->parent; x = x->parent)
@@ -544,7 +544,7 @@ Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
     return n->ref ? dim_offset(ctx, n->ref, i) : poly_const(ctx, 0);
   Dim *a = nearest_ref_ancestor(n);
   if (a)
-    return dim_offset(ctx, a, poly_mul(ctx, i, weight(ctx, n, a)));
+    return dim_offset(ctx, a, poly_mul(ctx, i, dim_weight(ctx, n, a)));
   if (n->nkids) {
     Poly *sum = poly_const(ctx, 0);
     for (int k = 0; k < n->nkids; k++) {
@@ -668,7 +668,7 @@ Poly *dim_index_of(Ctx *ctx, Dim *root, Dim *d, Poly *linear)
 {
   if (d == root)
     return linear;
-  Poly *digit = poly_div(ctx, linear, weight(ctx, d, root));
+  Poly *digit = poly_div(ctx, linear, dim_weight(ctx, d, root));
   return poly_mod(ctx, digit, d->extent);
 }
 
@@ -740,7 +740,7 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
     StrideVec av = {0};
     if (!a->ref || !strides_of(ctx, a->ref, &av) || av.n == 0)
       return false;
-    Poly *w = weight(ctx, n, a);
+    Poly *w = dim_weight(ctx, n, a);
     /* place values of a's digits, innermost first */
     Poly **pv = ctx_alloc(ctx, sizeof(Poly *) * (av.n + 1));
     pv[av.n - 1] = poly_const(ctx, 1);
@@ -913,6 +913,69 @@ Type *dim_thread_type(Dim *d)
   }
   return NULL;
 }
+
+/* The common refinement of two strided views (outermost first), with
+ * neighbouring digits that are contiguous on both sides merged. */
+bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *nout)
+{
+  Stride *a, *b;
+  int na, nb;
+  if (!dim_strides(ctx, src, &a, &na) || !dim_strides(ctx, dst, &b, &nb))
+    return false;
+  CopyDigit *dg = ctx_alloc(ctx, sizeof(CopyDigit) * (na + nb + 1));
+  int nd = 0, i = na - 1, j = nb - 1;
+  Poly *ea = i >= 0 ? a[i].extent : NULL, *sa = i >= 0 ? a[i].stride : NULL;
+  Poly *eb = j >= 0 ? b[j].extent : NULL, *sb = j >= 0 ? b[j].stride : NULL;
+  /* innermost first, then reversed */
+  while (i >= 0 && j >= 0) {
+    long long x, y;
+    if (poly_equal(ea, eb)) {
+      dg[nd++] = (CopyDigit){ea, sa, sb};
+      if (--i >= 0)
+        ea = a[i].extent, sa = a[i].stride;
+      if (--j >= 0)
+        eb = b[j].extent, sb = b[j].stride;
+    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && x < y && y % x == 0) {
+      dg[nd++] = (CopyDigit){ea, sa, sb};
+      eb = poly_const(ctx, y / x);
+      sb = poly_scale(ctx, sb, x);
+      if (--i >= 0)
+        ea = a[i].extent, sa = a[i].stride;
+    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && y < x && x % y == 0) {
+      dg[nd++] = (CopyDigit){eb, sa, sb};
+      ea = poly_const(ctx, x / y);
+      sa = poly_scale(ctx, sa, y);
+      if (--j >= 0)
+        eb = b[j].extent, sb = b[j].stride;
+    } else {
+      return false;
+    }
+  }
+  if (i >= 0 || j >= 0)
+    return false;
+  /* merge an outer digit into its inner neighbour when both sides agree */
+  int m = 0;
+  for (int k = 0; k < nd; k++) {
+    if (m > 0) {
+      CopyDigit *in = &dg[m - 1];
+      Poly *ss = poly_mul(ctx, in->s, in->extent), *ds = poly_mul(ctx, in->d, in->extent);
+      if (poly_equal(ss, dg[k].s) && poly_equal(ds, dg[k].d)) {
+        in->extent = poly_mul(ctx, in->extent, dg[k].extent);
+        continue;
+      }
+    }
+    dg[m++] = dg[k];
+  }
+  for (int k = 0; k < m / 2; k++) {
+    CopyDigit t = dg[k];
+    dg[k] = dg[m - 1 - k];
+    dg[m - 1 - k] = t;
+  }
+  *out = dg;
+  *nout = m;
+  return true;
+}
+
 
 /* ---- --explain ---- */
 
