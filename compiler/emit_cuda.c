@@ -393,8 +393,13 @@ void emit_cuda_detour(Emitter *e, Node *n, Type *t)
   Buf pro = {0};
   int npro;
   prologue(e, cd, &pro, &npro);
-  hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s(%s)", name, join_params(ctx, t)), pro.data ? pro.data : "",
-               npro, &body);
+  /* a constant block size tells nvcc how many registers a thread may use */
+  long long threads = cd->sh.tile;
+  const char *bounds = "";
+  if ((cd->sh.tiled && threads > 0) || (!cd->sh.tiled && poly_is_const(cd->sh.lv[1].dim->extent, &threads)))
+    bounds = ctx_printf(ctx, "__launch_bounds__(%lld) ", threads);
+  hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s%s(%s)", bounds, name, join_params(ctx, t)),
+               pro.data ? pro.data : "", npro, &body);
   buf_free(&pro);
   out_free(&body);
   /* the launch */

@@ -209,7 +209,7 @@ START_TEST(test_kernel_and_launch)
                            "  }\n"
                            "  #destroy DATA(adri)\n"
                            "}\n");
-  ck_contains(out, "__global__ void pa_kernel_MYCUDATA_L8(float2 *wi, float2 *wo)\n{\n");
+  ck_contains(out, "__global__ void __launch_bounds__(256) pa_kernel_MYCUDATA_L8(float2 *wi, float2 *wo)\n{\n");
   ck_contains(out, "const int pa_by = blockIdx.y, pa_bx = blockIdx.x;");
   ck_contains(out, "const int pa_ty = threadIdx.y, pa_tx = threadIdx.x;");
   ck_contains(out, "__shared__ float2 tile[(272)];");
@@ -319,7 +319,7 @@ START_TEST(test_sgemm_fig21)
     "  #copy R(r) to C0(c)\n"
     "}\n"
     "}\n");
-  ck_contains(out, "__global__ void pa_kernel_CUDA_L11(float *a, float *b, float *c)");
+  ck_contains(out, "__global__ void __launch_bounds__(128) pa_kernel_CUDA_L11(float *a, float *b, float *c)");
   ck_contains(out, "__shared__ float s[(544)];");
   ck_contains(out, "float r[(32)];");
   ck_contains(out, "a += (pa_by * 32768 + pa_ty * 2048 + pa_tx);");
