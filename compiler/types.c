@@ -707,11 +707,9 @@ static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
   if (v->n == 0)
     return false;
   Poly *rest = poly_div(ctx, total, v->s[0].extent);
-  Poly *first;
+  Poly *first = extent;
   if (v->n > 1 && !divides_exactly(ctx, extent, rest, &first))
     return false;
-  if (v->n == 1)
-    first = extent;
   Stride *ns = ctx_alloc(ctx, sizeof(Stride) * v->n);
   memcpy(ns, v->s, sizeof(Stride) * v->n);
   ns[0].extent = first;

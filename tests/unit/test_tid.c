@@ -74,8 +74,8 @@ static void each_node(Ctx *ctx, const Model *m, Type *t, Dim *d, const char *suf
 {
   fn(ctx, m, t, d, suffix, arg);
   for (int k = 0; k < dim_nkids(d); k++) {
-    char sub[64];
-    snprintf(sub, sizeof sub, "%s_%d", suffix, k);
+    char sub[96];
+    snprintf(sub, sizeof sub, "%.60s_%d", suffix, k);
     each_node(ctx, m, t, dim_kid(d, k), sub, fn, arg);
   }
 }
