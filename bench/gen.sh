@@ -5,7 +5,8 @@
 #   cmake -S . -B build-perf -DCMAKE_BUILD_TYPE=Release && make -C build-perf -j2
 #   bash bench/gen.sh
 # The layouts whose $cnt$ parrayc must decide are spelled with constant sizes in
-# the samples (256 for N); this rewrites them for each N.
+# the samples (256 for N); this rewrites them for each N.  Still needed at d3d6b9d:
+# with N there, $cnt$ of perf_sgemm's [4 #type_1] over Fig 18a/18b is "cannot decide".
 set -eo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 parrayc=${PARRAYC:-$root/build-perf/compiler/parrayc}
