@@ -717,6 +717,37 @@ static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
   return true;
 }
 
+/* The digits of v from digit j outwards that make `extent` positions
+ * (appended to out, outermost first); false when they do not line up. */
+static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *out)
+{
+  Poly *got = poly_const(ctx, 1), *m;
+  StrideVec tmp = {0};
+  for (int k = j; k >= 0 && !poly_equal(got, extent); k--) {
+    Poly *need;
+    if (!divides_exactly(ctx, extent, got, &need))
+      return false;
+    Poly *e = v->s[k].extent;
+    if (!poly_equal(poly_mul(ctx, got, e), extent) && !divides_exactly(ctx, need, e, &m)) {
+      /* a partial outermost digit: the need values must fit in it; a
+       * size only the C compiler knows is taken to be large enough */
+      long long ce;
+      if (poly_is_const(e, &ce) && !poly_provably_less(ctx, poly_sub(ctx, need, poly_const(ctx, 1)), e))
+        return false;
+      sv_push(ctx, &tmp, need, v->s[k].stride);
+      got = extent;
+      break;
+    }
+    sv_push(ctx, &tmp, e, v->s[k].stride);
+    got = poly_mul(ctx, got, e);
+  }
+  if (!poly_equal(got, extent))
+    return false;
+  for (int i = tmp.n - 1; i >= 0; i--)
+    sv_push(ctx, out, tmp.s[i].extent, tmp.s[i].stride);
+  return true;
+}
+
 static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
 {
   if (selects_process(n)) {
@@ -725,8 +756,11 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
   }
   if (n->ref_kind != REF_NONE) {
     StrideVec rv = {0};
-    if (!n->ref || !strides_of(ctx, n->ref, &rv) || !truncate_view(ctx, &rv, n->extent))
+    if (!n->ref || !strides_of(ctx, n->ref, &rv))
       return false;
+    if (!truncate_view(ctx, &rv, n->extent))
+      /* the first positions of a view over symbolic sizes: its inner digits */
+      return rv.n > 0 && take_digits(ctx, &rv, rv.n - 1, n->extent, out);
     for (int k = 0; k < rv.n; k++)
       sv_push(ctx, out, rv.s[k].extent, rv.s[k].stride);
     return true;
@@ -749,34 +783,8 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
       if (!divides_exactly(ctx, w, pv[j], &m))
         return false;
       if (poly_equal(pv[j], w)) {
-        /* aligned: take whole digits from j outwards */
-        Poly *got = poly_const(ctx, 1);
-        int k = j;
-        StrideVec tmp = {0};
-        while (k >= 0 && !poly_equal(got, n->extent)) {
-          Poly *need;
-          if (!divides_exactly(ctx, n->extent, got, &need))
-            return false;
-          Poly *e = av.s[k].extent;
-          if (!poly_equal(poly_mul(ctx, got, e), n->extent) && !divides_exactly(ctx, need, e, &m)) {
-            /* a partial outermost digit: the need values must fit in it; a
-             * size only the C compiler knows is taken to be large enough */
-            long long ce;
-            if (poly_is_const(e, &ce) && !poly_provably_less(ctx, poly_sub(ctx, need, poly_const(ctx, 1)), e))
-              return false;
-            sv_push(ctx, &tmp, need, av.s[k].stride);
-            got = n->extent;
-            break;
-          }
-          sv_push(ctx, &tmp, e, av.s[k].stride);
-          got = poly_mul(ctx, got, e);
-          k--;
-        }
-        if (!poly_equal(got, n->extent))
-          return false;
-        for (int i = tmp.n - 1; i >= 0; i--)
-          sv_push(ctx, out, tmp.s[i].extent, tmp.s[i].stride);
-        return true;
+        /* aligned: whole digits from j outwards */
+        return take_digits(ctx, &av, j, n->extent, out);
       }
       /* inside digit j: i * w stays in it when m * extent <= e_j */
       if (poly_provably_less(ctx, poly_sub(ctx, poly_mul(ctx, m, n->extent), poly_const(ctx, 1)), av.s[j].extent)) {
