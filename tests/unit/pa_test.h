@@ -208,4 +208,37 @@ PA_HELPER int pa_run_suite(Suite *s)
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+
+/* ---- a thread array as a mixed radix of its leaves (tid tests) ---- */
+
+#define MAX_LEAVES 16
+
+typedef struct ThreadModel {
+  Dim *leaves[MAX_LEAVES];
+  long long radix[MAX_LEAVES];
+  int nleaves;
+  long long nthreads;
+} ThreadModel;
+
+static inline long long const_of(Poly *p)
+{
+  long long v = -1;
+  ck_assert_msg(poly_is_const(p, &v), "extent is not constant");
+  return v;
+}
+
+/* the leaves of d in order, slowest first */
+static inline void collect_leaves(ThreadModel *m, Dim *d)
+{
+  int n = dim_nkids(d);
+  if (n == 0) {
+    ck_assert_int_lt(m->nleaves, MAX_LEAVES);
+    m->radix[m->nleaves] = const_of(d->extent);
+    m->leaves[m->nleaves++] = d;
+    return;
+  }
+  for (int k = 0; k < n; k++)
+    collect_leaves(m, dim_kid(d, k));
+}
+
 #endif

@@ -11,33 +11,6 @@
 
 Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
 
-#define MAX_LEAVES 16
-
-typedef struct Model {
-  Dim *leaves[MAX_LEAVES];
-  long long radix[MAX_LEAVES];
-  int nleaves;
-} Model;
-
-static long long const_of(Poly *p)
-{
-  long long v = -1;
-  ck_assert_msg(poly_is_const(p, &v), "extent is not constant");
-  return v;
-}
-
-static void collect_leaves(Model *m, Dim *d)
-{
-  int n = dim_nkids(d);
-  if (n == 0) {
-    ck_assert_int_lt(m->nleaves, MAX_LEAVES);
-    m->radix[m->nleaves] = const_of(d->extent);
-    m->leaves[m->nleaves++] = d;
-    return;
-  }
-  for (int k = 0; k < n; k++)
-    collect_leaves(m, dim_kid(d, k));
-}
 
 static bool leaf_in(Dim *leaf, Dim *d)
 {
@@ -49,7 +22,7 @@ static bool leaf_in(Dim *leaf, Dim *d)
   return false;
 }
 
-static long long brute_index(const Model *m, Dim *d, const long long *digits)
+static long long brute_index(const ThreadModel *m, Dim *d, const long long *digits)
 {
   long long v = 0;
   for (int k = 0; k < m->nleaves; k++)
@@ -107,7 +80,7 @@ static void env_set(Env *env, const char *name, long long v)
 /* The variables of one thread, linear index tid: each axis node's index
  * from the model (the backend's claim: pa_tx is the index of the block's
  * last child, and so on), checked below against every node. */
-static void thread_env(Type *t, const Model *m, long long tid, Env *env)
+static void thread_env(Type *t, const ThreadModel *m, long long tid, Env *env)
 {
   long long digits[MAX_LEAVES];
   long long rest = tid;
@@ -134,7 +107,7 @@ static void thread_env(Type *t, const Model *m, long long tid, Env *env)
   }
 }
 
-static void check_node(Ctx *ctx, Type *t, const Model *m, Dim *d)
+static void check_node(Ctx *ctx, Type *t, const ThreadModel *m, Dim *d)
 {
   Poly *p = emit_cuda_tid_of(ctx, t, d);
   ck_assert_msg(p != NULL, "no index for %s", d->path);
@@ -163,7 +136,7 @@ static void check_shape(const char *dims)
   char *out = pa_translate_ctx(src, false, &ctx);
   ck_assert_msg(out != NULL, "%s did not translate", dims);
   Type *t = type_lookup(ctx, "T");
-  Model m = {0};
+  ThreadModel m = {0};
   collect_leaves(&m, t->root);
   check_node(ctx, t, &m, t->root);
   free(out);

@@ -9,38 +9,10 @@
  * generated code and the errors the backend reports. */
 #include "pa_test.h"
 
-#define MAX_LEAVES 16
 #define MAX_THREADS 512
 
-typedef struct Model {
-  Dim *leaves[MAX_LEAVES];
-  long long radix[MAX_LEAVES];
-  int nleaves;
-  long long nthreads;
-} Model;
-
-static long long const_of(Poly *p)
-{
-  long long v = -1;
-  ck_assert_msg(poly_is_const(p, &v), "extent is not constant");
-  return v;
-}
-
-static void collect_leaves(Model *m, Dim *d)
-{
-  int n = dim_nkids(d);
-  if (n == 0) {
-    ck_assert_int_lt(m->nleaves, MAX_LEAVES);
-    m->radix[m->nleaves] = const_of(d->extent);
-    m->leaves[m->nleaves++] = d;
-    return;
-  }
-  for (int k = 0; k < n; k++)
-    collect_leaves(m, dim_kid(d, k));
-}
-
 /* the leaf digits of tid, digits[0] the slowest */
-static void digits_of(const Model *m, long long tid, long long *digits)
+static void digits_of(const ThreadModel *m, long long tid, long long *digits)
 {
   for (int k = m->nleaves - 1; k >= 0; k--) {
     digits[k] = tid % m->radix[k];
@@ -59,7 +31,7 @@ static bool leaf_in(Dim *leaf, Dim *d)
 }
 
 /* K's index: its leaves' digits in row-major order */
-static long long brute_index(const Model *m, Dim *d, const long long *digits)
+static long long brute_index(const ThreadModel *m, Dim *d, const long long *digits)
 {
   long long v = 0;
   for (int k = 0; k < m->nleaves; k++)
@@ -68,9 +40,9 @@ static long long brute_index(const Model *m, Dim *d, const long long *digits)
   return v;
 }
 
-typedef void (*NodeFn)(Ctx *ctx, const Model *m, Type *t, Dim *d, const char *suffix, void *arg);
+typedef void (*NodeFn)(Ctx *ctx, const ThreadModel *m, Type *t, Dim *d, const char *suffix, void *arg);
 
-static void each_node(Ctx *ctx, const Model *m, Type *t, Dim *d, const char *suffix, NodeFn fn, void *arg)
+static void each_node(Ctx *ctx, const ThreadModel *m, Type *t, Dim *d, const char *suffix, NodeFn fn, void *arg)
 {
   fn(ctx, m, t, d, suffix, arg);
   for (int k = 0; k < dim_nkids(d); k++) {
@@ -82,7 +54,7 @@ static void each_node(Ctx *ctx, const Model *m, Type *t, Dim *d, const char *suf
 
 /* ---- $tid_K$ ---- */
 
-static void check_tid(Ctx *ctx, const Model *m, Type *t, Dim *d, const char *suffix, void *arg)
+static void check_tid(Ctx *ctx, const ThreadModel *m, Type *t, Dim *d, const char *suffix, void *arg)
 {
   (void)arg;
   /* the emitter's mapping, as a detour of t sets it up */
@@ -119,9 +91,9 @@ static Type *translate_shape(const char *shape, Ctx **ctxp, char **outp, const c
 static const char *shapes[] = {"[2][2]", "[[2][3]][4]", "[8]", "[3][[2][2]]", "[[2][[3][2]]][2][[1][2]]",
                                "[[1][4]][[2][1]]", NULL};
 
-static Model model_of(Type *t)
+static ThreadModel model_of(Type *t)
 {
-  Model m;
+  ThreadModel m;
   memset(&m, 0, sizeof m);
   collect_leaves(&m, t->root);
   m.nthreads = const_of(t->root->extent);
@@ -135,7 +107,7 @@ START_TEST(tid_every_subdimension)
     Ctx *ctx;
     char *out;
     Type *t = translate_shape(shapes[s], &ctx, &out, "");
-    Model m = model_of(t);
+    ThreadModel m = model_of(t);
     each_node(ctx, &m, t, t->root, "", check_tid, NULL);
     free(out);
     ctx_free(ctx);
@@ -178,7 +150,7 @@ static void sync_call(const char *shape, const char *suffix, long long *w, long 
   ctx_free(ctx);
 }
 
-static void check_groups(Ctx *ctx, const Model *m, Type *t, Dim *d, const char *suffix, void *arg)
+static void check_groups(Ctx *ctx, const ThreadModel *m, Type *t, Dim *d, const char *suffix, void *arg)
 {
   (void)ctx;
 
@@ -211,7 +183,7 @@ START_TEST(sync_groups)
     Ctx *ctx;
     char *out;
     Type *t = translate_shape(shapes[s], &ctx, &out, "");
-    Model m = model_of(t);
+    ThreadModel m = model_of(t);
     each_node(ctx, &m, t, t->root, "", check_groups, &shapes[s]);
     free(out);
     ctx_free(ctx);
