@@ -208,6 +208,19 @@ static void call(const Variant &v, const float *a, const float *b, float *c) {
   CK(cudaDeviceSynchronize());
 }
 
+/* one call on an output poisoned with NaN, timed with CUDA events (ms) */
+static float timed_call(const Variant &v, const float *a, const float *b, float *c, size_t bytes,
+                        cudaEvent_t e0, cudaEvent_t e1) {
+  CK(cudaMemset(c, 0xff, bytes));
+  CK(cudaEventRecord(e0));
+  call(v, a, b, c);
+  CK(cudaEventRecord(e1));
+  CK(cudaEventSynchronize(e1));
+  float ms;
+  CK(cudaEventElapsedTime(&ms, e0, e1));
+  return ms;
+}
+
 int main(int argc, char **argv) {
   const char *csv = argc > 1 ? argv[1] : NULL;
   const char *only = getenv("BENCH_ONLY"); /* substring filter on variant names */
@@ -247,31 +260,15 @@ int main(int argc, char **argv) {
     CK(cudaGetLastError());
     /* warm-up (also estimates the time of one call), then a check */
     double est = 0;
-    for (int w = 0; w < 2; w++) {
-      CK(cudaMemset(c, 0xff, bytes));
-      CK(cudaEventRecord(e0));
-      call(v, a, b, c);
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      est = ms;
-    }
+    for (int w = 0; w < 2; w++)
+      est = timed_call(v, a, b, c, bytes, e0, e1);
     double err;
     const char *bad = check(v, a, b, c, seed, &err);
     /* repeats: enough for about 0.4 s of work, between 5 and 50 */
     int reps = std::max(5, std::min(50, (int)(400.0 / std::max(est, 1e-3))));
     std::vector<float> t;
-    for (int r = 0; r < reps && !bad; r++) {
-      CK(cudaMemset(c, 0xff, bytes));
-      CK(cudaEventRecord(e0));
-      call(v, a, b, c);
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      t.push_back(ms);
-    }
+    for (int r = 0; r < reps && !bad; r++)
+      t.push_back(timed_call(v, a, b, c, bytes, e0, e1));
     if (!bad) bad = check(v, a, b, c, seed + 1000, &err);
     if (bad) {
       printf("%-26s N=%5d  FAILED: %s\n", v.name, N, bad);

@@ -241,4 +241,34 @@ static inline void collect_leaves(ThreadModel *m, Dim *d)
     collect_leaves(m, dim_kid(d, k));
 }
 
+
+/* the leaf digits of linear index tid, digits[0] the slowest */
+static inline void digits_of(const ThreadModel *m, long long tid, long long *digits)
+{
+  for (int k = m->nleaves - 1; k >= 0; k--) {
+    digits[k] = tid % m->radix[k];
+    tid /= m->radix[k];
+  }
+}
+
+static inline bool leaf_in(Dim *leaf, Dim *d)
+{
+  if (leaf == d)
+    return true;
+  for (int k = 0; k < dim_nkids(d); k++)
+    if (leaf_in(leaf, dim_kid(d, k)))
+      return true;
+  return false;
+}
+
+/* K's index: its leaves' digits in row-major order */
+static inline long long brute_index(const ThreadModel *m, Dim *d, const long long *digits)
+{
+  long long v = 0;
+  for (int k = 0; k < m->nleaves; k++)
+    if (leaf_in(m->leaves[k], d))
+      v = v * m->radix[k] + digits[k];
+  return v;
+}
+
 #endif

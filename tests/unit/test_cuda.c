@@ -11,26 +11,6 @@
 
 Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
 
-
-static bool leaf_in(Dim *leaf, Dim *d)
-{
-  if (leaf == d)
-    return true;
-  for (int k = 0; k < dim_nkids(d); k++)
-    if (leaf_in(leaf, dim_kid(d, k)))
-      return true;
-  return false;
-}
-
-static long long brute_index(const ThreadModel *m, Dim *d, const long long *digits)
-{
-  long long v = 0;
-  for (int k = 0; k < m->nleaves; k++)
-    if (leaf_in(m->leaves[k], d))
-      v = v * m->radix[k] + digits[k];
-  return v;
-}
-
 /* values of the index variables for one thread */
 typedef struct Env {
   const char *name[8];

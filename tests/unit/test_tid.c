@@ -11,34 +11,6 @@
 
 #define MAX_THREADS 512
 
-/* the leaf digits of tid, digits[0] the slowest */
-static void digits_of(const ThreadModel *m, long long tid, long long *digits)
-{
-  for (int k = m->nleaves - 1; k >= 0; k--) {
-    digits[k] = tid % m->radix[k];
-    tid /= m->radix[k];
-  }
-}
-
-static bool leaf_in(Dim *leaf, Dim *d)
-{
-  if (leaf == d)
-    return true;
-  for (int k = 0; k < dim_nkids(d); k++)
-    if (leaf_in(leaf, dim_kid(d, k)))
-      return true;
-  return false;
-}
-
-/* K's index: its leaves' digits in row-major order */
-static long long brute_index(const ThreadModel *m, Dim *d, const long long *digits)
-{
-  long long v = 0;
-  for (int k = 0; k < m->nleaves; k++)
-    if (leaf_in(m->leaves[k], d))
-      v = v * m->radix[k] + digits[k];
-  return v;
-}
 
 typedef void (*NodeFn)(Ctx *ctx, const ThreadModel *m, Type *t, Dim *d, const char *suffix, void *arg);
 
