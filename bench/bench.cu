@@ -6,9 +6,12 @@
  * Method (doc/performance.md): fresh random inputs per variant, output poisoned with
  * NaN before every run and checked after (every element written, sampled elements
  * against a float64 product or the exact transpose), warm-up, CUDA events around each
- * call, the median of the repeats. Every variant is called the way a Parray detour
- * runs: launch, error check, cudaDeviceSynchronize, so generated and hand-written
- * code pay the same per-call cost.
+ * call, the median of the repeats. Each repeat of a variant is a round: a call of its
+ * reference, then (for generated code) of its hand-written twin, then of the variant,
+ * and the ratios compare the medians of those paired calls, so that clock and
+ * temperature drift over the run do not favour whoever ran first. Every variant is
+ * called the way a Parray detour runs: launch, error check, cudaDeviceSynchronize, so
+ * generated and hand-written code pay the same per-call cost.
  *
  * Usage: bench_N<n> [CSV]   appends one line per variant to CSV (default stdout only). */
 #include <cublas_v2.h>
@@ -20,10 +23,12 @@
 
 #include <algorithm>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "kernels.cuh"
+#ifdef BENCH_EXPERIMENTS
+#include "experiments.cuh"
+#endif
 
 #define CK(x) ck((x), #x, __FILE__, __LINE__)
 static void ck(cudaError_t e, const char *what, const char *file, int line) {
@@ -80,6 +85,24 @@ static const Variant variants[] = {
     {"cuda_fast_col", GEMM, COL, false, launch_fast<LayoutCol, FastCfg>, NULL},
 #ifdef WITH_GEN
     GEN_VARIANTS_GEMM
+#endif
+#ifdef BENCH_EXPERIMENTS
+    /* doc/performance.md, steps 14 to 18 */
+    {"exp_async8s4_row", GEMM, ROW, false, launch_async<LayoutRow, AsyncCfg<8, 4> >, NULL},
+    {"exp_async16s2_row", GEMM, ROW, false, launch_async<LayoutRow, AsyncCfg<16, 2> >, NULL},
+    {"exp_pipe4_row", GEMM, ROW, false, launch_pipe<LayoutRow, 4>, NULL},
+    {"exp_pipe4_fig18b", GEMM, F18B, false, launch_pipe<Layout18b, 4>, NULL},
+    {"exp_big256x128_row", GEMM, ROW, false, launch_big<LayoutRow, 256, 128, 0>, NULL},
+    {"exp_big256x128f2_row", GEMM, ROW, false, launch_big<LayoutRow, 256, 128, 1>, NULL},
+    {"exp_f2_row", GEMM, ROW, false, launch_big<LayoutRow, 128, 128, 1>, NULL},
+    {"exp_f2_fig18a", GEMM, F18A, false, launch_big<Layout18a, 128, 128, 1>, NULL},
+    {"exp_f2_fig18b", GEMM, F18B, false, launch_big<Layout18b, 128, 128, 1>, NULL},
+    {"exp_f2_col", GEMM, COL, false, launch_big<LayoutCol, 128, 128, 1>, NULL},
+    {"exp_k16_row", GEMM, ROW, false, launch_fast16<LayoutRow, 2, 0>, NULL},
+    {"exp_k16_fig18a", GEMM, F18A, false, launch_fast16<Layout18a, 2, 0>, NULL},
+    {"exp_k16_fig18b", GEMM, F18B, false, launch_fast16<Layout18b, 2, 0>, NULL},
+    {"exp_k16_col", GEMM, COL, false, launch_fast16<LayoutCol, 2, 0>, NULL},
+    {"exp_group8_fig18b", GEMM, F18B, false, launch_fast<Layout18b, Cfg<128, 128, 8, 8, 8, 2, 8> >, NULL},
 #endif
     {"memcpy_d2d", COPY, ROW, false, launch_memcpy, NULL},
     {"cuda_transpose_naive", COPY, ROW, true, launch_transpose_naive, NULL},
@@ -202,6 +225,24 @@ static const char *check(const Variant &v, const float *a, const float *b, const
   return NULL;
 }
 
+static bool is_reference(const Variant &v) {
+  return !strcmp(v.name, "cublas_sgemm") || !strcmp(v.name, "memcpy_d2d");
+}
+
+/* BENCH_ONLY: comma-separated substrings of variant names; the references always run */
+static bool selected(const char *name, const char *only) {
+  if (!only || !strcmp(name, "cublas_sgemm") || !strcmp(name, "memcpy_d2d")) return true;
+  std::string list(only);
+  for (size_t at = 0; at <= list.size();) {
+    size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    std::string part = list.substr(at, end - at);
+    if (!part.empty() && strstr(name, part.c_str())) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
 static void call(const Variant &v, const float *a, const float *b, float *c) {
   v.fn(a, b, c);
   CK(cudaGetLastError());
@@ -223,7 +264,7 @@ static float timed_call(const Variant &v, const float *a, const float *b, float 
 
 int main(int argc, char **argv) {
   const char *csv = argc > 1 ? argv[1] : NULL;
-  const char *only = getenv("BENCH_ONLY"); /* substring filter on variant names */
+  const char *only = getenv("BENCH_ONLY");
   size_t n2 = (size_t)N * N, bytes = n2 * sizeof(float);
   float *a, *b, *c;
   CK(cudaMalloc(&a, bytes));
@@ -246,14 +287,11 @@ int main(int argc, char **argv) {
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   FILE *out = csv ? fopen(csv, "a") : NULL;
-  double ref_rate[2] = {0, 0}; /* cuBLAS TFLOP/s, memcpy GB/s: the first variants of each kind */
+  double ref_rate[2] = {0, 0}; /* cuBLAS TFLOP/s, memcpy GB/s: the references' own runs */
   int failures = 0;
-  std::vector<std::pair<std::string, double> > rates;
   unsigned seed = 12345u + N;
   for (const Variant &v : variants) {
-    if (only && !strstr(v.name, only) && strcmp(v.name, "cublas_sgemm") &&
-        strcmp(v.name, "memcpy_d2d"))
-      continue;
+    if (!selected(v.name, only)) continue;
     seed++;
     k_fill<<<1024, 256>>>(a, n2, seed * 2);
     k_fill<<<1024, 256>>>(b, n2, seed * 2 + 1);
@@ -264,15 +302,28 @@ int main(int argc, char **argv) {
       est = timed_call(v, a, b, c, bytes, e0, e1);
     double err;
     const char *bad = check(v, a, b, c, seed, &err);
-    /* repeats: enough for about 0.4 s of work, between 5 and 50 */
+    /* repeats: enough for about 0.4 s of work, between 5 and 50. Each repeat of a
+       variant other than the references is preceded by a call of its reference, so
+       that the ratio compares calls made under the same clocks and temperature (a
+       reference timed only once, first, on a cool GPU, flatters itself) */
     int reps = std::max(5, std::min(50, (int)(400.0 / std::max(est, 1e-3))));
-    std::vector<float> t;
-    for (int r = 0; r < reps && !bad; r++)
+    const Variant *ref = &variants[0];
+    for (const Variant &r : variants)
+      if (r.kind == v.kind && is_reference(r)) ref = &r;
+    const bool paired = !is_reference(v);
+    const Variant *twin_v = NULL; /* a generated variant's twin joins the rounds too */
+    for (const Variant &r : variants)
+      if (v.twin && !strcmp(r.name, v.twin)) twin_v = &r;
+    std::vector<float> t, tref, ttwin;
+    for (int r = 0; r < reps && !bad; r++) {
+      if (paired) tref.push_back(timed_call(*ref, a, b, c, bytes, e0, e1));
+      if (twin_v) ttwin.push_back(timed_call(*twin_v, a, b, c, bytes, e0, e1));
       t.push_back(timed_call(v, a, b, c, bytes, e0, e1));
+    }
     if (!bad) bad = check(v, a, b, c, seed + 1000, &err);
     if (bad) {
       printf("%-26s N=%5d  FAILED: %s\n", v.name, N, bad);
-      if (out) fprintf(out, "%s,%d,,,,,,,,FAIL,,\n", v.name, N);
+      if (out) fprintf(out, "%s,%d,,,,,,,,FAIL,,,\n", v.name, N);
       failures++;
       continue;
     }
@@ -280,21 +331,32 @@ int main(int argc, char **argv) {
     double med = t[t.size() / 2], lo = t.front(), hi = t.back();
     double rate = v.kind == GEMM ? 2.0 * N * N * (double)N / (med * 1e-3) / 1e12
                                  : 2.0 * bytes / (med * 1e-3) / 1e9;
-    if (ref_rate[v.kind] == 0) ref_rate[v.kind] = rate;
-    double ratio = rate / ref_rate[v.kind];
-    rates.push_back(std::make_pair(std::string(v.name), rate));
-    double twin = 0; /* rate of the hand-written twin, measured earlier in this run */
-    for (auto &r : rates)
-      if (v.twin && r.first == v.twin) twin = r.second;
+    if (!paired) ref_rate[v.kind] = rate;
+    double ref_now = ref_rate[v.kind]; /* the paired calls' rate, else the first run's */
+    if (paired) {
+      std::sort(tref.begin(), tref.end());
+      double rmed = tref[tref.size() / 2];
+      ref_now = v.kind == GEMM ? 2.0 * N * N * (double)N / (rmed * 1e-3) / 1e12
+                               : 2.0 * bytes / (rmed * 1e-3) / 1e9;
+    }
+    double ratio = rate / ref_now;
+    double twin = 0; /* rate of the hand-written twin in the same rounds */
+    if (twin_v && !ttwin.empty()) {
+      std::sort(ttwin.begin(), ttwin.end());
+      double tmed = ttwin[ttwin.size() / 2];
+      twin = v.kind == GEMM ? 2.0 * N * N * (double)N / (tmed * 1e-3) / 1e12
+                            : 2.0 * bytes / (tmed * 1e-3) / 1e9;
+    }
     printf("%-26s N=%5d  %9.4f ms (min %.4f max %.4f, %2d reps)  %8.2f %s  %5.3f of %s  err %.1e",
            v.name, N, med, lo, hi, (int)t.size(), rate, v.kind == GEMM ? "TFLOP/s" : "GB/s  ",
            ratio, v.kind == GEMM ? "cuBLAS" : "memcpy", err);
+    if (paired) printf("  (%s %.2f in the paired calls)", v.kind == GEMM ? "cuBLAS" : "memcpy", ref_now);
     if (twin > 0) printf("  %5.3f of %s", rate / twin, v.twin);
     printf("\n");
     if (out)
-      fprintf(out, "%s,%d,%s,%.5f,%.5f,%.5f,%.3f,%.4f,%.2e,ok,%s,%.4f\n", v.name, N,
+      fprintf(out, "%s,%d,%s,%.5f,%.5f,%.5f,%.3f,%.4f,%.2e,ok,%s,%.4f,%.3f\n", v.name, N,
               v.kind == GEMM ? "TFLOP/s" : "GB/s", med, lo, hi, rate, ratio, err,
-              v.twin ? v.twin : "", twin > 0 ? rate / twin : 0.0);
+              v.twin ? v.twin : "", twin > 0 ? rate / twin : 0.0, ref_now);
     fflush(stdout);
   }
   if (out) fclose(out);

@@ -115,7 +115,8 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_, int MINB_, int G_ = 0> st
   static constexpr int TX = BN / TN, TY = BM / TM, NT = TX * TY;
   static constexpr int LA = BM * BK / 4 / NT; /* float4 loads of A per thread per tile */
   static constexpr int LB = BN * BK / 4 / NT;
-  static constexpr int W = BM + 4;            /* As row, padded: fewer store conflicts */
+  static constexpr int W = BM + 4, WB = BN; /* As rows padded (conflict-free stores); Bs not,
+                                              as in the sample (doc/performance.md, step 15) */
   static_assert(LA >= 1 && LB >= 1 && LA * NT * 4 == BM * BK && LB * NT * 4 == BN * BK, "");
 };
 
@@ -169,12 +170,12 @@ template <class L, class C> __device__ __forceinline__ void store_b(float *bs, c
     int k, n;
     pos_b<L, C>(p, k, n);
     if (L::CONTIG_J) {
-      *(float4 *)(bs + k * C::BN + n) = rb[p];
+      *(float4 *)(bs + k * C::WB + n) = rb[p];
     } else {
-      bs[(k + 0) * C::BN + n] = rb[p].x;
-      bs[(k + 1) * C::BN + n] = rb[p].y;
-      bs[(k + 2) * C::BN + n] = rb[p].z;
-      bs[(k + 3) * C::BN + n] = rb[p].w;
+      bs[(k + 0) * C::WB + n] = rb[p].x;
+      bs[(k + 1) * C::WB + n] = rb[p].y;
+      bs[(k + 2) * C::WB + n] = rb[p].z;
+      bs[(k + 3) * C::WB + n] = rb[p].w;
     }
   }
 }
@@ -183,7 +184,7 @@ template <class L, class C>
 __global__ void __launch_bounds__(C::NT, C::MINB) k_fast(const float *a, const float *b, float *c) {
   constexpr int BM = C::BM, BN = C::BN, BK = C::BK, TM = C::TM, TN = C::TN, W = C::W;
   __shared__ __align__(16) float as[2][BK * W];
-  __shared__ __align__(16) float bs[2][BK * BN];
+  __shared__ __align__(16) float bs[2][BK * C::WB];
   int tx = threadIdx.x % C::TX, ty = threadIdx.x / C::TX;
   int m0 = (C::G ? blockIdx.z * C::G + blockIdx.x : blockIdx.y) * BM;
   int n0 = (C::G ? blockIdx.y : blockIdx.x) * BN;
@@ -216,7 +217,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) k_fast(const float *a, const f
       }
 #pragma unroll
       for (int s = 0; s < TN / 4; s++) {
-        float4 v = *(const float4 *)(B + k * BN + s * (BN / (TN / 4)) + tx * 4);
+        float4 v = *(const float4 *)(B + k * C::WB + s * (BN / (TN / 4)) + tx * 4);
         bv[s * 4 + 0] = v.x; bv[s * 4 + 1] = v.y; bv[s * 4 + 2] = v.z; bv[s * 4 + 3] = v.w;
       }
 #pragma unroll

@@ -4,7 +4,8 @@
 # time every variant, and write OUTDIR/bench.csv, OUTDIR/bench.png and a table
 # (OUTDIR/bench.md, also printed last).
 #   BENCH_NS="1024 2048 4096 8192"   the orders to run
-#   BENCH_ONLY=substring              run only the variants whose name contains it
+#   BENCH_ONLY=sub1,sub2               run only the variants whose name contains one of them
+#   BENCH_EXPERIMENTS=1                also build the kernels of experiments.cuh (exp_*)
 #   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh)
 set -eo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +22,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.li
 nvcc --version | tail -1 | tee -a "$out/machine.txt"
 
 flags=(-O3 -arch=sm_90 -std=c++17 -Xcompiler -Wall -I"$here")
+[ "${BENCH_EXPERIMENTS:-0}" = 1 ] && flags+=(-DBENCH_EXPERIMENTS)
 libs=(-lcublas)
 if [ -f "$gen/gen_decls.h" ]; then
   echo "with the generated code of $gen"
@@ -38,8 +40,8 @@ for n in $ns; do
   (
     objs=()
     if [ -f "$gen/gen_decls.h" ]; then
-      for f in "$gen"/*_N"$n".cu; do
-        b=$(basename "$f" .cu)
+      for f in "$gen"/*.cu; do
+        b=$(basename "$f" .cu)_N$n
         nvcc "${flags[@]}" -DN="$n" -Dmain="pa_main_$b" -c "$f" -o "$build/$b.o"
         objs+=("$build/$b.o")
       done
@@ -55,7 +57,7 @@ cat "$build"/build_N*.log
 [ $fail = 0 ] || { echo "build failed"; exit 1; }
 
 csv="$out/bench.csv"
-echo "variant,N,unit,ms_median,ms_min,ms_max,rate,ratio,relerr,status,twin,twin_ratio" > "$csv"
+echo "variant,N,unit,ms_median,ms_min,ms_max,rate,ratio,relerr,status,twin,twin_ratio,ref_rate" > "$csv"
 status=0
 for n in $ns; do
   "$build/bench_N$n" "$csv" | tee -a "$out/bench.log" || status=1

@@ -1,0 +1,473 @@
+/* experiments.cuh: SGEMM kernels tried against k_fast on the way to the fast sample
+ * (doc/performance.md, steps 14 to 18), kept so that those runs can be repeated:
+ *   BENCH_EXPERIMENTS=1 BENCH_NS="4096 8192" BENCH_ONLY=exp_ bash bench/run.sh OUT
+ * None of them is the algorithm of a sample; the benchmark's table leaves them out
+ * unless asked. Included by bench.cu after kernels.cuh (layouts, N). */
+#ifndef BENCH_EXPERIMENTS_CUH
+#define BENCH_EXPERIMENTS_CUH
+
+/* cp.async: global to shared memory without registers (sm_80 and later) */
+__device__ __forceinline__ void cp_async(float *dst, const float *src, int bytes16) {
+  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  if (bytes16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(d), "l"(src));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int K> __device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(K));
+}
+
+/* ---------- k_fast16: the fast SGEMM, 8 * H deep, with or without F2 ----------
+ * k_fast's tile (128 x 128, 8 x 8 results per thread, 256 threads) with tiles of k
+ * H * 8 deep: one barrier per H slices of 8. The next tile is still staged through the
+ * same 8 registers as in k_fast: its slices are read and stored one at a time, each
+ * while a slice of the current tile is multiplied. Both shared tiles have rows padded to
+ * 132 floats, so the scalar (transposing) stores of either matrix are conflict-free. */
+template <class L, int H, int F2 = 1>
+__global__ void __launch_bounds__(256, 2) k_fast16(const float *a, const float *b, float *c) {
+  constexpr int BK = 8 * H, W = 132;
+  __shared__ __align__(16) float as[2][BK * W];
+  __shared__ __align__(16) float bs[2][BK * W];
+  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  /* which float4 of an 8-deep slice this thread moves (as in the sample) */
+  constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
+  const int am = rowlike ? t / 2 : (t % 32) * 4, ak = rowlike ? (t % 2) * 4 : t / 32;
+  const int bn = rowlike ? (t % 32) * 4 : t / 2, bk = rowlike ? t / 32 : (t % 2) * 4;
+  const float *pa = a + L::row(m0 + am), *pb = b + L::col(n0 + bn);
+  float acc[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; i++)
+#pragma unroll
+    for (int j = 0; j < 8; j++) acc[i][j] = 0;
+  float4 va, vb;
+  auto load = [&](int k) { /* the slice of 8 starting at k */
+    va = *(const float4 *)(pa + L::col(k + ak));
+    vb = *(const float4 *)(pb + L::row(k + bk));
+  };
+  auto store = [&](float *sa, float *sb) { /* the same slice, at row 0 of sa / sb */
+    if (rowlike) {
+      sa[(ak + 0) * W + am] = va.x;
+      sa[(ak + 1) * W + am] = va.y;
+      sa[(ak + 2) * W + am] = va.z;
+      sa[(ak + 3) * W + am] = va.w;
+      *(float4 *)(sb + bk * W + bn) = vb;
+    } else {
+      *(float4 *)(sa + ak * W + am) = va;
+      sb[(bk + 0) * W + bn] = vb.x;
+      sb[(bk + 1) * W + bn] = vb.y;
+      sb[(bk + 2) * W + bn] = vb.z;
+      sb[(bk + 3) * W + bn] = vb.w;
+    }
+  };
+  /* 8 steps of k on one slice of the current tile; F2: the fragments of step k + 1
+     are read from shared memory before step k's FMAs */
+  auto multiply = [&](const float *A, const float *B) {
+    float4 fa[2][2], fb[2][2];
+    auto fragments = [&](int k, int u) {
+      fa[u][0] = *(const float4 *)(A + k * W + ty * 4);
+      fa[u][1] = *(const float4 *)(A + k * W + 64 + ty * 4);
+      fb[u][0] = *(const float4 *)(B + k * W + tx * 4);
+      fb[u][1] = *(const float4 *)(B + k * W + 64 + tx * 4);
+    };
+    fragments(0, 0);
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+      const int u = F2 ? (k & 1) : 0;
+      if (!F2 && k > 0) fragments(k, 0);
+      if (F2 && k + 1 < 8) fragments(k + 1, u ^ 1);
+      const float av[8] = {fa[u][0].x, fa[u][0].y, fa[u][0].z, fa[u][0].w,
+                           fa[u][1].x, fa[u][1].y, fa[u][1].z, fa[u][1].w};
+      const float bv[8] = {fb[u][0].x, fb[u][0].y, fb[u][0].z, fb[u][0].w,
+                           fb[u][1].x, fb[u][1].y, fb[u][1].z, fb[u][1].w};
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++) acc[i][j] += av[i] * bv[j];
+    }
+  };
+#pragma unroll
+  for (int h = 0; h < H; h++) {
+    load(h * 8);
+    store(as[0] + h * 8 * W, bs[0] + h * 8 * W);
+  }
+  __syncthreads();
+  int cur = 0;
+  for (int k0 = 0; k0 < N; k0 += BK) {
+    const bool more = k0 + BK < N;
+#pragma unroll
+    for (int h = 0; h < H; h++) {
+      if (more) load(k0 + BK + h * 8);
+      multiply(as[cur] + h * 8 * W, bs[cur] + h * 8 * W);
+      if (more) store(as[cur ^ 1] + h * 8 * W, bs[cur ^ 1] + h * 8 * W);
+    }
+    __syncthreads();
+    cur ^= 1;
+  }
+#pragma unroll
+  for (int si = 0; si < 2; si++)
+#pragma unroll
+    for (int sj = 0; sj < 2; sj++) {
+      int i0 = m0 + si * 64 + ty * 4, j0 = n0 + sj * 64 + tx * 4;
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        if (L::CONTIG_J)
+          *(float4 *)(c + L::off(i0 + q, j0)) =
+              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
+                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
+        else
+          *(float4 *)(c + L::off(i0, j0 + q)) =
+              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
+                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
+      }
+    }
+}
+template <class L, int H, int F2 = 1> static void launch_fast16(const float *a, const float *b, float *c) {
+  k_fast16<L, H, F2><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
+}
+
+/* ---------- experiment: bigger tiles, one block per SM (cuBLAS's shape) ----------
+ * BM x BN tile, 16 x 16 threads, each (BM/16) x (BN/16) results as sub-tiles of 4 x 4
+ * spread 64 apart; 8-deep slices, two shared buffers, the next slice staged through
+ * registers; F2: the fragments of step k + 1 are read before step k's FMAs. */
+template <class L, int BM, int BN, int F2>
+__global__ void __launch_bounds__(256, 1) k_big(const float *a, const float *b, float *c) {
+  constexpr int WA = BM + 4, WB = BN + 4, TM = BM / 16, TN = BN / 16, LA = BM / 128, LB = BN / 128;
+  __shared__ __align__(16) float as[2][8 * WA];
+  __shared__ __align__(16) float bs[2][8 * WB];
+  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+  constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
+  float acc[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+#pragma unroll
+    for (int j = 0; j < TN; j++) acc[i][j] = 0;
+  float4 va[LA], vb[LB];
+  auto apos = [&](int p, int &m, int &k) {
+    int u = t + 256 * p;
+    if (rowlike) { m = u / 2; k = (u % 2) * 4; } else { m = (u % (BM / 4)) * 4; k = u / (BM / 4); }
+  };
+  auto bpos = [&](int p, int &k, int &n) {
+    int u = t + 256 * p;
+    if (rowlike) { n = (u % (BN / 4)) * 4; k = u / (BN / 4); } else { n = u / 2; k = (u % 2) * 4; }
+  };
+  auto load = [&](int k0) {
+#pragma unroll
+    for (int p = 0; p < LA; p++) { int m, k; apos(p, m, k); va[p] = *(const float4 *)(a + L::row(m0 + m) + L::col(k0 + k)); }
+#pragma unroll
+    for (int p = 0; p < LB; p++) { int k, n; bpos(p, k, n); vb[p] = *(const float4 *)(b + L::row(k0 + k) + L::col(n0 + n)); }
+  };
+  auto store = [&](float *sa, float *sb) {
+#pragma unroll
+    for (int p = 0; p < LA; p++) {
+      int m, k; apos(p, m, k);
+      if (rowlike) { sa[k * WA + m] = va[p].x; sa[(k + 1) * WA + m] = va[p].y; sa[(k + 2) * WA + m] = va[p].z; sa[(k + 3) * WA + m] = va[p].w; }
+      else *(float4 *)(sa + k * WA + m) = va[p];
+    }
+#pragma unroll
+    for (int p = 0; p < LB; p++) {
+      int k, n; bpos(p, k, n);
+      if (rowlike) *(float4 *)(sb + k * WB + n) = vb[p];
+      else { sb[k * WB + n] = vb[p].x; sb[(k + 1) * WB + n] = vb[p].y; sb[(k + 2) * WB + n] = vb[p].z; sb[(k + 3) * WB + n] = vb[p].w; }
+    }
+  };
+  load(0);
+  store(as[0], bs[0]);
+  __syncthreads();
+  int cur = 0;
+  for (int k0 = 0; k0 < N; k0 += 8) {
+    const bool more = k0 + 8 < N;
+    if (more) load(k0 + 8);
+    const float *A = as[cur], *B = bs[cur];
+    float4 fa[2][TM / 4], fb[2][TN / 4];
+#pragma unroll
+    for (int s = 0; s < TM / 4; s++) fa[0][s] = *(const float4 *)(A + s * 64 + ty * 4);
+#pragma unroll
+    for (int s = 0; s < TN / 4; s++) fb[0][s] = *(const float4 *)(B + s * 64 + tx * 4);
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+      const int u = F2 ? (k & 1) : 0;
+      if (!F2 && k > 0) {
+#pragma unroll
+        for (int s = 0; s < TM / 4; s++) fa[0][s] = *(const float4 *)(A + k * WA + s * 64 + ty * 4);
+#pragma unroll
+        for (int s = 0; s < TN / 4; s++) fb[0][s] = *(const float4 *)(B + k * WB + s * 64 + tx * 4);
+      }
+      if (F2 && k + 1 < 8) {
+#pragma unroll
+        for (int s = 0; s < TM / 4; s++) fa[u ^ 1][s] = *(const float4 *)(A + (k + 1) * WA + s * 64 + ty * 4);
+#pragma unroll
+        for (int s = 0; s < TN / 4; s++) fb[u ^ 1][s] = *(const float4 *)(B + (k + 1) * WB + s * 64 + tx * 4);
+      }
+#pragma unroll
+      for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) {
+          const float4 &x = fa[u][i / 4], &y = fb[u][j / 4];
+          float ai = (i % 4 == 0) ? x.x : (i % 4 == 1) ? x.y : (i % 4 == 2) ? x.z : x.w;
+          float bj = (j % 4 == 0) ? y.x : (j % 4 == 1) ? y.y : (j % 4 == 2) ? y.z : y.w;
+          acc[i][j] += ai * bj;
+        }
+    }
+    if (more) store(as[cur ^ 1], bs[cur ^ 1]);
+    __syncthreads();
+    cur ^= 1;
+  }
+#pragma unroll
+  for (int si = 0; si < TM / 4; si++)
+#pragma unroll
+    for (int sj = 0; sj < TN / 4; sj++) {
+      int i0 = m0 + si * 64 + ty * 4, j0 = n0 + sj * 64 + tx * 4;
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        if (L::CONTIG_J)
+          *(float4 *)(c + L::off(i0 + q, j0)) =
+              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
+                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
+        else
+          *(float4 *)(c + L::off(i0, j0 + q)) =
+              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
+                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
+      }
+    }
+}
+template <class L, int BM, int BN, int F2> static void launch_big(const float *a, const float *b, float *c) {
+  k_big<L, BM, BN, F2><<<dim3(N / BN, N / BM), 256>>>(a, b, c);
+}
+
+/* ---------- experiment: cp.async of whole float4s only, S stages ----------
+ * Each matrix's tile goes to shared memory in the orientation it has in global memory
+ * (16-byte cp.async, nothing transposed): the matrix whose k is contiguous is stored
+ * rows-of-k ([128][8 + 4]) and its fragments are read 4 k at a time; the other is
+ * k-major ([8][128 + 4]) and read one k at a time. Column-major mirrors row-major,
+ * with the roles of tx and ty swapped so that a warp's fragment reads stay broadcast
+ * or contiguous. */
+template <class L, int S>
+__global__ void __launch_bounds__(256, 2) k_pipe(const float *a, const float *b, float *c) {
+  constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
+  constexpr int WK = 12, WM = 132;            /* rows-of-k tile, k-major tile */
+  constexpr int SA = rowlike ? 128 * WK : 8 * WM, SB = rowlike ? 8 * WM : 128 * WK;
+  __shared__ __align__(16) float as[S * SA];
+  __shared__ __align__(16) float bs[S * SB];
+  const int t = threadIdx.x;
+  const int tx = rowlike ? t % 16 : t / 16, ty = rowlike ? t / 16 : t % 16;
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  /* the float4 of each slice this thread copies */
+  const int am = rowlike ? t / 2 : (t % 32) * 4, ak = rowlike ? (t % 2) * 4 : t / 32;
+  const int bn = rowlike ? (t % 32) * 4 : t / 2, bk = rowlike ? t / 32 : (t % 2) * 4;
+  const int sa_off = rowlike ? am * WK + ak : ak * WM + am;
+  const int sb_off = rowlike ? bk * WM + bn : bn * WK + bk;
+  const float *pa = a + L::row(m0 + am), *pb = b + L::col(n0 + bn);
+  auto issue = [&](int k0, int st) {
+    cp_async(as + st * SA + sa_off, pa + L::col(k0 + ak), 1);
+    cp_async(bs + st * SB + sb_off, pb + L::row(k0 + bk), 1);
+    cp_async_commit();
+  };
+  float acc[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; i++)
+#pragma unroll
+    for (int j = 0; j < 8; j++) acc[i][j] = 0;
+#pragma unroll
+  for (int st = 0; st < S - 1; st++) issue(st * 8, st);
+  constexpr int T = N / 8;
+  for (int kt = 0; kt < T; kt++) {
+    cp_async_wait<S - 2>();
+    __syncthreads();
+    if (kt + S - 1 < T) issue((kt + S - 1) * 8, (kt + S - 1) % S);
+    else cp_async_commit();
+    const float *A = as + (kt % S) * SA, *B = bs + (kt % S) * SB;
+#pragma unroll
+    for (int kk = 0; kk < 8; kk += 4) {
+      float4 f[8]; /* the rows-of-k matrix: 8 rows (or columns) x 4 k */
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        f[i] = rowlike ? *(const float4 *)(A + ((i / 4) * 64 + ty * 4 + i % 4) * WK + kk)
+                       : *(const float4 *)(B + ((i / 4) * 64 + tx * 4 + i % 4) * WK + kk);
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        const float *K = rowlike ? B : A;
+        const int x = rowlike ? tx : ty;
+        float4 g0 = *(const float4 *)(K + (kk + q) * WM + x * 4);
+        float4 g1 = *(const float4 *)(K + (kk + q) * WM + 64 + x * 4);
+        const float gv[8] = {g0.x, g0.y, g0.z, g0.w, g1.x, g1.y, g1.z, g1.w};
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+          const float fi = q == 0 ? f[i].x : q == 1 ? f[i].y : q == 2 ? f[i].z : f[i].w;
+#pragma unroll
+          for (int j = 0; j < 8; j++) {
+            if (rowlike) acc[i][j] += fi * gv[j];
+            else acc[j][i] += gv[j] * fi;
+          }
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int si = 0; si < 2; si++)
+#pragma unroll
+    for (int sj = 0; sj < 2; sj++) {
+      int i0 = m0 + si * 64 + ty * 4, j0 = n0 + sj * 64 + tx * 4;
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        if (L::CONTIG_J)
+          *(float4 *)(c + L::off(i0 + q, j0)) =
+              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
+                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
+        else
+          *(float4 *)(c + L::off(i0, j0 + q)) =
+              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
+                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
+      }
+    }
+}
+template <class L, int S> static void launch_pipe(const float *a, const float *b, float *c) {
+  k_pipe<L, S><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
+}
+
+/* ---------- the fast SGEMM with asynchronous copies (cp.async) ----------
+ * Same tile shape and thread mapping as k_fast (128 x 128 tile, 8 x 8 results per thread
+ * as 2 x 2 sub-tiles of 4 x 4), but global memory goes straight to shared memory with
+ * cp.async (no staging registers, no separate shared stores) in S stages, so a tile is
+ * read S - 1 tiles ahead of its use. An index that is contiguous in the layout is copied
+ * 16 bytes at a time into the k-major tile; the other matrix of a row-major product is
+ * copied 4 bytes at a time, transposed on the way. Both tiles' rows are padded to
+ * BM + 4 = 132 floats so that those 4-byte copies do not collide in a bank. */
+template <int BK_, int S_, int MINB_ = 2, int F2_ = 0> struct AsyncCfg {
+  static constexpr int BM = 128, BN = 128, BK = BK_, TM = 8, TN = 8, S = S_, MINB = MINB_;
+  static constexpr int F2 = F2_; /* 1: fragments of step k + 1 read before step k's FMAs */
+  static constexpr int TX = BN / TN, TY = BM / TM, NT = TX * TY, W = BM + 4;
+  static constexpr int STAGE = BK * W; /* floats of one matrix's tile in one stage */
+};
+template <class L, class C>
+__device__ __forceinline__ void async_tiles(const float *a, const float *b, int m0, int n0,
+                                            int k0, float *as, float *bs) {
+  constexpr int BM = C::BM, BN = C::BN, BK = C::BK, W = C::W, NT = C::NT;
+  const int t = threadIdx.x;
+  if (L::CONTIG_I) { /* A's rows are contiguous: 16 bytes along m */
+#pragma unroll
+    for (int p = 0; p < BM * BK / 4 / NT; p++) {
+      int u = t + p * NT, m = (u % (BM / 4)) * 4, k = u / (BM / 4);
+      cp_async(as + k * W + m, a + L::row(m0 + m) + L::col(k0 + k), 1);
+    }
+  } else { /* 4 bytes at a time, consecutive threads along k */
+#pragma unroll
+    for (int p = 0; p < BM * BK / NT; p++) {
+      int u = t + p * NT, k = u % BK, m = u / BK;
+      cp_async(as + k * W + m, a + L::row(m0 + m) + L::col(k0 + k), 0);
+    }
+  }
+  if (L::CONTIG_J) {
+#pragma unroll
+    for (int p = 0; p < BN * BK / 4 / NT; p++) {
+      int u = t + p * NT, n = (u % (BN / 4)) * 4, k = u / (BN / 4);
+      cp_async(bs + k * W + n, b + L::row(k0 + k) + L::col(n0 + n), 1);
+    }
+  } else {
+#pragma unroll
+    for (int p = 0; p < BN * BK / NT; p++) {
+      int u = t + p * NT, k = u % BK, n = u / BK;
+      cp_async(bs + k * W + n, b + L::row(k0 + k) + L::col(n0 + n), 0);
+    }
+  }
+  cp_async_commit();
+}
+template <class L, class C>
+__global__ void __launch_bounds__(C::NT, C::MINB) k_async(const float *a, const float *b, float *c) {
+  constexpr int BM = C::BM, BN = C::BN, BK = C::BK, TM = C::TM, TN = C::TN, W = C::W, S = C::S;
+  constexpr int T = N / BK;
+  __shared__ __align__(16) float as[S * C::STAGE];
+  __shared__ __align__(16) float bs[S * C::STAGE];
+  const int tx = threadIdx.x % C::TX, ty = threadIdx.x / C::TX;
+  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+  float acc[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+#pragma unroll
+    for (int j = 0; j < TN; j++) acc[i][j] = 0;
+#pragma unroll
+  for (int s = 0; s < S - 1; s++)
+    async_tiles<L, C>(a, b, m0, n0, s * BK, as + s * C::STAGE, bs + s * C::STAGE);
+  for (int kt = 0; kt < T; kt++) {
+    cp_async_wait<S - 2>(); /* this thread's copies of tile kt have landed */
+    __syncthreads();              /* everyone's have; and tile kt - 1 is no longer read */
+    const int next = kt + S - 1;
+    if (next < T)
+      async_tiles<L, C>(a, b, m0, n0, next * BK, as + (next % S) * C::STAGE,
+                        bs + (next % S) * C::STAGE);
+    else
+      cp_async_commit(); /* an empty group keeps the count of groups per tile */
+    const float *A = as + (kt % S) * C::STAGE, *B = bs + (kt % S) * C::STAGE;
+    if (C::F2) {
+      float4 fa[2][2], fb[2][2];
+      fa[0][0] = *(const float4 *)(A + ty * 4);
+      fa[0][1] = *(const float4 *)(A + 64 + ty * 4);
+      fb[0][0] = *(const float4 *)(B + tx * 4);
+      fb[0][1] = *(const float4 *)(B + 64 + tx * 4);
+#pragma unroll
+      for (int k = 0; k < BK; k++) {
+        const int u = k & 1;
+        if (k + 1 < BK) {
+          fa[u ^ 1][0] = *(const float4 *)(A + (k + 1) * W + ty * 4);
+          fa[u ^ 1][1] = *(const float4 *)(A + (k + 1) * W + 64 + ty * 4);
+          fb[u ^ 1][0] = *(const float4 *)(B + (k + 1) * W + tx * 4);
+          fb[u ^ 1][1] = *(const float4 *)(B + (k + 1) * W + 64 + tx * 4);
+        }
+        const float av[8] = {fa[u][0].x, fa[u][0].y, fa[u][0].z, fa[u][0].w,
+                             fa[u][1].x, fa[u][1].y, fa[u][1].z, fa[u][1].w};
+        const float bv[8] = {fb[u][0].x, fb[u][0].y, fb[u][0].z, fb[u][0].w,
+                             fb[u][1].x, fb[u][1].y, fb[u][1].z, fb[u][1].w};
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+          for (int j = 0; j < TN; j++) acc[i][j] += av[i] * bv[j];
+      }
+      continue;
+    }
+#pragma unroll
+    for (int k = 0; k < BK; k++) {
+      float av[TM], bv[TN];
+#pragma unroll
+      for (int s = 0; s < TM / 4; s++) {
+        float4 v = *(const float4 *)(A + k * W + s * (BM / (TM / 4)) + ty * 4);
+        av[s * 4 + 0] = v.x; av[s * 4 + 1] = v.y; av[s * 4 + 2] = v.z; av[s * 4 + 3] = v.w;
+      }
+#pragma unroll
+      for (int s = 0; s < TN / 4; s++) {
+        float4 v = *(const float4 *)(B + k * W + s * (BN / (TN / 4)) + tx * 4);
+        bv[s * 4 + 0] = v.x; bv[s * 4 + 1] = v.y; bv[s * 4 + 2] = v.z; bv[s * 4 + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) acc[i][j] += av[i] * bv[j];
+    }
+  }
+#pragma unroll
+  for (int si = 0; si < TM / 4; si++)
+#pragma unroll
+    for (int sj = 0; sj < TN / 4; sj++) {
+      int i0 = m0 + si * (BM / (TM / 4)) + ty * 4, j0 = n0 + sj * (BN / (TN / 4)) + tx * 4;
+      if (L::CONTIG_J) {
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+          *(float4 *)(c + L::off(i0 + q, j0)) =
+              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
+                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+          *(float4 *)(c + L::off(i0, j0 + q)) =
+              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
+                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
+      }
+    }
+}
+template <class L, class C> static void launch_async(const float *a, const float *b, float *c) {
+  k_async<L, C><<<dim3(N / C::BN, N / C::BM), C::NT>>>(a, b, c);
+}
+
+#endif /* BENCH_EXPERIMENTS_CUH */
