@@ -106,23 +106,7 @@ __global__ void __launch_bounds__(256, 2) k_fast16(const float *a, const float *
     __syncthreads();
     cur ^= 1;
   }
-#pragma unroll
-  for (int si = 0; si < 2; si++)
-#pragma unroll
-    for (int sj = 0; sj < 2; sj++) {
-      int i0 = m0 + si * 64 + ty * 4, j0 = n0 + sj * 64 + tx * 4;
-#pragma unroll
-      for (int q = 0; q < 4; q++) {
-        if (L::CONTIG_J)
-          *(float4 *)(c + L::off(i0 + q, j0)) =
-              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
-                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
-        else
-          *(float4 *)(c + L::off(i0, j0 + q)) =
-              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
-                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
-      }
-    }
+  store_results<L, 8, 8, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
 template <class L, int H, int F2 = 1> static void launch_fast16(const float *a, const float *b, float *c) {
   k_fast16<L, H, F2><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
@@ -216,23 +200,7 @@ __global__ void __launch_bounds__(256, 1) k_big(const float *a, const float *b, 
     __syncthreads();
     cur ^= 1;
   }
-#pragma unroll
-  for (int si = 0; si < TM / 4; si++)
-#pragma unroll
-    for (int sj = 0; sj < TN / 4; sj++) {
-      int i0 = m0 + si * 64 + ty * 4, j0 = n0 + sj * 64 + tx * 4;
-#pragma unroll
-      for (int q = 0; q < 4; q++) {
-        if (L::CONTIG_J)
-          *(float4 *)(c + L::off(i0 + q, j0)) =
-              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
-                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
-        else
-          *(float4 *)(c + L::off(i0, j0 + q)) =
-              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
-                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
-      }
-    }
+  store_results<L, TM, TN, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
 template <class L, int BM, int BN, int F2> static void launch_big(const float *a, const float *b, float *c) {
   k_big<L, BM, BN, F2><<<dim3(N / BN, N / BM), 256>>>(a, b, c);
@@ -306,23 +274,7 @@ __global__ void __launch_bounds__(256, 2) k_pipe(const float *a, const float *b,
       }
     }
   }
-#pragma unroll
-  for (int si = 0; si < 2; si++)
-#pragma unroll
-    for (int sj = 0; sj < 2; sj++) {
-      int i0 = m0 + si * 64 + ty * 4, j0 = n0 + sj * 64 + tx * 4;
-#pragma unroll
-      for (int q = 0; q < 4; q++) {
-        if (L::CONTIG_J)
-          *(float4 *)(c + L::off(i0 + q, j0)) =
-              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
-                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
-        else
-          *(float4 *)(c + L::off(i0, j0 + q)) =
-              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
-                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
-      }
-    }
+  store_results<L, 8, 8, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
 template <class L, int S> static void launch_pipe(const float *a, const float *b, float *c) {
   k_pipe<L, S><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
@@ -446,25 +398,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) k_async(const float *a, const 
         for (int j = 0; j < TN; j++) acc[i][j] += av[i] * bv[j];
     }
   }
-#pragma unroll
-  for (int si = 0; si < TM / 4; si++)
-#pragma unroll
-    for (int sj = 0; sj < TN / 4; sj++) {
-      int i0 = m0 + si * (BM / (TM / 4)) + ty * 4, j0 = n0 + sj * (BN / (TN / 4)) + tx * 4;
-      if (L::CONTIG_J) {
-#pragma unroll
-        for (int q = 0; q < 4; q++)
-          *(float4 *)(c + L::off(i0 + q, j0)) =
-              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
-                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
-      } else {
-#pragma unroll
-        for (int q = 0; q < 4; q++)
-          *(float4 *)(c + L::off(i0, j0 + q)) =
-              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
-                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
-      }
-    }
+  store_results<L, TM, TN, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
 template <class L, class C> static void launch_async(const float *a, const float *b, float *c) {
   k_async<L, C><<<dim3(N / C::BN, N / C::BM), C::NT>>>(a, b, c);

@@ -48,6 +48,32 @@ struct Layout18b {
   static __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
 };
 
+/* write a thread's TM x TN results: (TM/4) x (TN/4) sub-tiles of 4 x 4 whose first
+ * elements are (i0 + si * SM, j0 + sj * SN), as float4 along the contiguous index */
+template <class L, int TM, int TN, int SM, int SN>
+__device__ __forceinline__ void store_results(float *c, const float (&acc)[TM][TN], int i0, int j0) {
+#pragma unroll
+  for (int si = 0; si < TM / 4; si++)
+#pragma unroll
+    for (int sj = 0; sj < TN / 4; sj++) {
+      const int i = i0 + si * SM, j = j0 + sj * SN;
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        if (L::CONTIG_J)
+          *(float4 *)(c + L::off(i + q, j)) =
+              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
+                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
+        else if (L::CONTIG_I)
+          *(float4 *)(c + L::off(i, j + q)) =
+              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
+                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
+        else
+#pragma unroll
+          for (int x = 0; x < 4; x++) c[L::off(i + q, j + x)] = acc[si * 4 + q][sj * 4 + x];
+      }
+    }
+}
+
 /* ---------- Fig 13: one thread per element of C ----------
  * The paper's thread array is [N][N] (grid N, block N); a block of N > 1024 threads does
  * not exist, so rows are the grid's y and each row is cut into blocks of 256 threads. */
@@ -232,31 +258,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) k_fast(const float *a, const f
     __syncthreads();
     buf ^= 1;
   }
-  /* write the 4 x 4 sub-tiles, as float4 along the contiguous index */
-#pragma unroll
-  for (int si = 0; si < TM / 4; si++)
-#pragma unroll
-    for (int sj = 0; sj < TN / 4; sj++) {
-      int i0 = m0 + si * (BM / (TM / 4)) + ty * 4, j0 = n0 + sj * (BN / (TN / 4)) + tx * 4;
-      if (L::CONTIG_J) {
-#pragma unroll
-        for (int q = 0; q < 4; q++)
-          *(float4 *)(c + L::off(i0 + q, j0)) =
-              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
-                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
-      } else if (L::CONTIG_I) {
-#pragma unroll
-        for (int q = 0; q < 4; q++)
-          *(float4 *)(c + L::off(i0, j0 + q)) =
-              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
-                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
-      } else {
-#pragma unroll
-        for (int q = 0; q < 4; q++)
-#pragma unroll
-          for (int x = 0; x < 4; x++) c[L::off(i0 + q, j0 + x)] = acc[si * 4 + q][sj * 4 + x];
-      }
-    }
+  store_results<L, TM, TN, BM / (TM / 4), BN / (TN / 4)>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
 template <class L, class C> static void launch_fast(const float *a, const float *b, float *c) {
   if (C::G)
