@@ -72,18 +72,16 @@ struct Variant {
   const char *twin;   /* hand-written twin of a generated variant, or NULL */
 };
 
-typedef Cfg<128, 128, 8, 8, 8, 2> FastCfg;
-
 static const Variant variants[] = {
     {"cublas_sgemm", GEMM, ROW, false, launch_cublas, NULL},
     {"cuda_fig13", GEMM, ROW, false, launch_fig13, NULL},
     {"cuda_fig21", GEMM, ROW, false, launch_fig21, NULL},
     /* the fast SGEMM: 128 x 128 x 8 tiles, 8 x 8 per thread, 2 blocks per multiprocessor
        (bench/results/ has the other configurations tried) */
-    {"cuda_fast_row", GEMM, ROW, false, launch_fast<LayoutRow, FastCfg>, NULL},
-    {"cuda_fast_fig18a", GEMM, F18A, false, launch_fast<Layout18a, FastCfg>, NULL},
-    {"cuda_fast_fig18b", GEMM, F18B, false, launch_fast<Layout18b, FastCfg>, NULL},
-    {"cuda_fast_col", GEMM, COL, false, launch_fast<LayoutCol, FastCfg>, NULL},
+    {"cuda_fast_row", GEMM, ROW, false, launch_fast<LayoutRow>, NULL},
+    {"cuda_fast_fig18a", GEMM, F18A, false, launch_fast<Layout18a>, NULL},
+    {"cuda_fast_fig18b", GEMM, F18B, false, launch_fast<Layout18b>, NULL},
+    {"cuda_fast_col", GEMM, COL, false, launch_fast<LayoutCol>, NULL},
 #ifdef WITH_GEN
     GEN_VARIANTS_GEMM
 #endif
@@ -103,7 +101,44 @@ static const Variant variants[] = {
     {"exp_k16_fig18a", GEMM, F18A, false, launch_fast16<Layout18a, 2, 0>, NULL},
     {"exp_k16_fig18b", GEMM, F18B, false, launch_fast16<Layout18b, 2, 0>, NULL},
     {"exp_k16_col", GEMM, COL, false, launch_fast16<LayoutCol, 2, 0>, NULL},
-    {"exp_group8_fig18b", GEMM, F18B, false, launch_fast<Layout18b, Cfg<128, 128, 8, 8, 8, 2, 8> >, NULL},
+    {"exp_group8_fig18b", GEMM, F18B, false, launch_fast8<Layout18b, Cfg<128, 128, 8, 8, 8, 2, 8> >, NULL},
+    /* step 20: k_fast's knobs (WB, PF, UNC, F2, MINB), k_fast8 (runs 1 to 9), k_f2h */
+    {"exp_fast8_row", GEMM, ROW, false, launch_fast8<LayoutRow, Cfg<128, 128, 8, 8, 8, 2> >, NULL},
+    {"exp_fast8_fig18a", GEMM, F18A, false, launch_fast8<Layout18a, Cfg<128, 128, 8, 8, 8, 2> >, NULL},
+    {"exp_fast8_fig18b", GEMM, F18B, false, launch_fast8<Layout18b, Cfg<128, 128, 8, 8, 8, 2> >, NULL},
+    {"exp_fast8_col", GEMM, COL, false, launch_fast8<LayoutCol, Cfg<128, 128, 8, 8, 8, 2> >, NULL},
+    {"exp_unc0_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 0, 0>, NULL},
+    {"exp_unc0_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 0, 0>, NULL},
+    {"exp_unc0_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 0, 0>, NULL},
+    {"exp_unc0_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 0, 0>, NULL},
+    {"exp_unc1_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 0, 1>, NULL},
+    {"exp_unc1_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 0, 1>, NULL},
+    {"exp_unc1_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 0, 1>, NULL},
+    {"exp_unc1_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 0, 1>, NULL},
+    {"exp_pf1_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 1, 0>, NULL},
+    {"exp_pf1_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 1, 0>, NULL},
+    {"exp_pf1_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 1, 0>, NULL},
+    {"exp_pf1_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 1, 0>, NULL},
+    {"exp_minb1_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 0, 2, 1, 1>, NULL},
+    {"exp_minb1_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 0, 2, 1, 1>, NULL},
+    {"exp_minb1_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 0, 2, 1, 1>, NULL},
+    {"exp_minb1_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 0, 2, 1, 1>, NULL},
+    {"exp_wb132_row", GEMM, ROW, false, launch_fast<LayoutRow, 132>, NULL},
+    {"exp_wb132_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 132>, NULL},
+    {"exp_wb132_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 132>, NULL},
+    {"exp_wb132_col", GEMM, COL, false, launch_fast<LayoutCol, 132>, NULL},
+    {"exp_f1_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 0, 2, 0>, NULL},
+    {"exp_f1_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 0, 2, 0>, NULL},
+    {"exp_f1_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 0, 2, 0>, NULL},
+    {"exp_f1_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 0, 2, 0>, NULL},
+    {"exp_async_row", GEMM, ROW, false, launch_f2h<LayoutRow, 1, 0>, NULL},
+    {"exp_async_fig18a", GEMM, F18A, false, launch_f2h<Layout18a, 1, 0>, NULL},
+    {"exp_async_fig18b", GEMM, F18B, false, launch_f2h<Layout18b, 1, 0>, NULL},
+    {"exp_async_col", GEMM, COL, false, launch_f2h<LayoutCol, 1, 0>, NULL},
+    {"exp_vol_row", GEMM, ROW, false, launch_f2h<LayoutRow, 0, 1>, NULL},
+    {"exp_vol_fig18a", GEMM, F18A, false, launch_f2h<Layout18a, 0, 1>, NULL},
+    {"exp_vol_fig18b", GEMM, F18B, false, launch_f2h<Layout18b, 0, 1>, NULL},
+    {"exp_vol_col", GEMM, COL, false, launch_f2h<LayoutCol, 0, 1>, NULL},
 #endif
     {"memcpy_d2d", COPY, ROW, false, launch_memcpy, NULL},
     {"cuda_transpose_naive", COPY, ROW, true, launch_transpose_naive, NULL},

@@ -127,144 +127,108 @@ static void launch_fig21(const float *a, const float *b, float *c) {
 }
 
 /* ---------- the fast SGEMM (the algorithm of samples/perf_sgemm.pa) ----------
- * Block tile BM x BN, BK deep; (BM/TM) x (BN/TN) threads, each TM x TN results kept as
- * (TM/4) x (TN/4) sub-tiles of 4 x 4 spread BM/(TM/4) rows and BN/(TN/4) columns apart,
- * so that its reads of shared memory are float4 and a warp's are conflict-free.
- * Shared memory holds both tiles k-major (As[k][m], Bs[k][n]) in two buffers: the next
- * tile is loaded into registers while the current one is multiplied, then stored to
- * the other buffer (one barrier per tile). Global loads are float4 along whichever
- * index is contiguous in the layout, so every layout reads whole sectors; the layout's
- * offset is row part + column part, as every Parray offset of a 2-D type is. */
-template <int BM_, int BN_, int BK_, int TM_, int TN_, int MINB_, int G_ = 0> struct Cfg {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, MINB = MINB_;
-  static constexpr int G = G_; /* > 0: blocks run in groups of G row tiles (L2 reuse) */
-  static constexpr int TX = BN / TN, TY = BM / TM, NT = TX * TY;
-  static constexpr int LA = BM * BK / 4 / NT; /* float4 loads of A per thread per tile */
-  static constexpr int LB = BN * BK / 4 / NT;
-  static constexpr int W = BM + 4, WB = BN; /* As rows padded (conflict-free stores); Bs not,
-                                              as in the sample (doc/performance.md, step 15) */
-  static_assert(LA >= 1 && LB >= 1 && LA * NT * 4 == BM * BK && LB * NT * 4 == BN * BK, "");
-};
-
-/* where thread t's p-th float4 of a tile lies: (m, k) in A's tile, (k, n) in B's */
-template <class L, class C> __device__ __forceinline__ void pos_a(int p, int &m, int &k) {
-  int t = threadIdx.x + p * C::NT;
-  if (L::CONTIG_I) { m = (t % (C::BM / 4)) * 4; k = t / (C::BM / 4); }
-  else { k = (t % (C::BK / 4)) * 4; m = t / (C::BK / 4); }
-}
-template <class L, class C> __device__ __forceinline__ void pos_b(int p, int &k, int &n) {
-  int t = threadIdx.x + p * C::NT;
-  if (L::CONTIG_J) { n = (t % (C::BN / 4)) * 4; k = t / (C::BN / 4); }
-  else { k = (t % (C::BK / 4)) * 4; n = t / (C::BK / 4); }
-}
-template <class L, class C>
-__device__ __forceinline__ void load_a(const float *a, int m0, int k0, float4 *ra) {
+ * 128 x 128 tiles of C, 256 threads (16 x 16), each 8 x 8 results kept as 2 x 2
+ * sub-tiles of 4 x 4 spread 64 rows and 64 columns apart, so that its reads of shared
+ * memory are float4 and a warp's are conflict-free. Both tiles sit in shared memory
+ * k-major (as[k][m], bs[k][n]), 8 deep, in two buffers, A's rows padded to 132 floats, B's
+ * WB = 128 (as in the sample; padding both is step 15's and 20's experiment):
+ * the next slice is read into registers while the current one is multiplied, then
+ * stored to the other buffer (one barrier per slice). Global reads are float4 along
+ * whichever index is contiguous in the layout (the analogue of Parray's $cnt$), so
+ * every layout reads whole sectors. Within the multiply, the fragments of step k + 1
+ * are read from shared memory before step k's FMAs (F2).
+ * Global addressing: the offset of the next slice is split into a per-thread part fixed
+ * for the whole loop (the row of the tile, the thread's place inside the slice) and a
+ * part that depends on the slice only, the same for the whole block (ptxas keeps it in
+ * uniform registers): col(k0 + k) = col(k0) + col(k) for k < 8, which holds wherever
+ * 8-deep slices do not straddle a block of the layout (all four layouts here).
+ * The knobs are the experiments of doc/performance.md, step 20; the defaults are the
+ * sample's algorithm. PF: prefetch the next slice to L1 (1) or L2 (2) first. UNC: 0,
+ * both the read and the store of the next slice sit under `if (more)`; nvcc then merges
+ * the two conditional blocks, which moves the global reads to the end of the loop, just
+ * before their stores, where their latency is not hidden (Fig 18a and 18b). 1: neither
+ * is conditional (the last round re-reads the last slice). 2: only the read is (the
+ * last round stores a slice nobody reads). MINB: __launch_bounds__'s blocks per SM. */
+template <class L, int WB = 128, int PF = 0, int UNC = 2, int F2 = 1, int MINB = 2>
+__global__ void __launch_bounds__(256, MINB) k_fast(const float *a, const float *b, float *c) {
+  constexpr int WA = 132;
+  __shared__ __align__(16) float as[2][8 * WA];
+  __shared__ __align__(16) float bs[2][8 * WB];
+  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  /* which float4 of a slice this thread moves: 4 along k where rows are contiguous (and
+     where nothing is), else 4 along the rows */
+  constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
+  const int am = rowlike ? t / 2 : (t % 32) * 4, ak = rowlike ? (t % 2) * 4 : t / 32;
+  const int bn = rowlike ? (t % 32) * 4 : t / 2, bk = rowlike ? t / 32 : (t % 2) * 4;
+  const float *pa = a + L::row(m0 + am) + L::col(ak), *pb = b + L::col(n0 + bn) + L::row(bk);
+  float acc[8][8];
 #pragma unroll
-  for (int p = 0; p < C::LA; p++) {
-    int m, k;
-    pos_a<L, C>(p, m, k);
-    ra[p] = *(const float4 *)(a + L::row(m0 + m) + L::col(k0 + k));
-  }
-}
-template <class L, class C>
-__device__ __forceinline__ void load_b(const float *b, int k0, int n0, float4 *rb) {
+  for (int i = 0; i < 8; i++)
 #pragma unroll
-  for (int p = 0; p < C::LB; p++) {
-    int k, n;
-    pos_b<L, C>(p, k, n);
-    rb[p] = *(const float4 *)(b + L::row(k0 + k) + L::col(n0 + n));
-  }
-}
-template <class L, class C> __device__ __forceinline__ void store_a(float *as, const float4 *ra) {
-#pragma unroll
-  for (int p = 0; p < C::LA; p++) {
-    int m, k;
-    pos_a<L, C>(p, m, k);
-    if (L::CONTIG_I) {
-      *(float4 *)(as + k * C::W + m) = ra[p];
+    for (int j = 0; j < 8; j++) acc[i][j] = 0;
+  float4 va = *(const float4 *)pa, vb = *(const float4 *)pb; /* the first slice */
+  auto store = [&](float *sa, float *sb) { /* the slice in va, vb, at row 0 of sa / sb */
+    if (rowlike) {
+      sa[(ak + 0) * WA + am] = va.x; sa[(ak + 1) * WA + am] = va.y;
+      sa[(ak + 2) * WA + am] = va.z; sa[(ak + 3) * WA + am] = va.w;
+      *(float4 *)(sb + bk * WB + bn) = vb;
     } else {
-      as[(k + 0) * C::W + m] = ra[p].x;
-      as[(k + 1) * C::W + m] = ra[p].y;
-      as[(k + 2) * C::W + m] = ra[p].z;
-      as[(k + 3) * C::W + m] = ra[p].w;
+      *(float4 *)(sa + ak * WA + am) = va;
+      sb[(bk + 0) * WB + bn] = vb.x; sb[(bk + 1) * WB + bn] = vb.y;
+      sb[(bk + 2) * WB + bn] = vb.z; sb[(bk + 3) * WB + bn] = vb.w;
     }
-  }
-}
-template <class L, class C> __device__ __forceinline__ void store_b(float *bs, const float4 *rb) {
-#pragma unroll
-  for (int p = 0; p < C::LB; p++) {
-    int k, n;
-    pos_b<L, C>(p, k, n);
-    if (L::CONTIG_J) {
-      *(float4 *)(bs + k * C::WB + n) = rb[p];
-    } else {
-      bs[(k + 0) * C::WB + n] = rb[p].x;
-      bs[(k + 1) * C::WB + n] = rb[p].y;
-      bs[(k + 2) * C::WB + n] = rb[p].z;
-      bs[(k + 3) * C::WB + n] = rb[p].w;
-    }
-  }
-}
-
-template <class L, class C>
-__global__ void __launch_bounds__(C::NT, C::MINB) k_fast(const float *a, const float *b, float *c) {
-  constexpr int BM = C::BM, BN = C::BN, BK = C::BK, TM = C::TM, TN = C::TN, W = C::W;
-  __shared__ __align__(16) float as[2][BK * W];
-  __shared__ __align__(16) float bs[2][BK * C::WB];
-  int tx = threadIdx.x % C::TX, ty = threadIdx.x / C::TX;
-  int m0 = (C::G ? blockIdx.z * C::G + blockIdx.x : blockIdx.y) * BM;
-  int n0 = (C::G ? blockIdx.y : blockIdx.x) * BN;
-  float acc[TM][TN];
-#pragma unroll
-  for (int i = 0; i < TM; i++)
-#pragma unroll
-    for (int j = 0; j < TN; j++) acc[i][j] = 0;
-  float4 ra[C::LA], rb[C::LB];
-  load_a<L, C>(a, m0, 0, ra);
-  load_b<L, C>(b, 0, n0, rb);
-  store_a<L, C>(as[0], ra);
-  store_b<L, C>(bs[0], rb);
+  };
+  store(as[0], bs[0]);
   __syncthreads();
-  int buf = 0;
-  for (int k0 = 0; k0 < N; k0 += BK) {
-    bool more = k0 + BK < N;
-    if (more) {
-      load_a<L, C>(a, m0, k0 + BK, ra);
-      load_b<L, C>(b, k0 + BK, n0, rb);
-    }
-    const float *A = as[buf], *B = bs[buf];
-#pragma unroll
-    for (int k = 0; k < BK; k++) {
-      float av[TM], bv[TN];
-#pragma unroll
-      for (int s = 0; s < TM / 4; s++) {
-        float4 v = *(const float4 *)(A + k * W + s * (BM / (TM / 4)) + ty * 4);
-        av[s * 4 + 0] = v.x; av[s * 4 + 1] = v.y; av[s * 4 + 2] = v.z; av[s * 4 + 3] = v.w;
+  int cur = 0;
+  for (int k0 = 0; k0 < N; k0 += 8) {
+    const bool more = k0 + 8 < N;
+    const int k1 = UNC == 1 ? (more ? k0 + 8 : k0) : k0 + 8;
+    if (UNC == 1 || more) {
+      if (PF == 1) {
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(pa + L::col(k1)));
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(pb + L::row(k1)));
       }
-#pragma unroll
-      for (int s = 0; s < TN / 4; s++) {
-        float4 v = *(const float4 *)(B + k * C::WB + s * (BN / (TN / 4)) + tx * 4);
-        bv[s * 4 + 0] = v.x; bv[s * 4 + 1] = v.y; bv[s * 4 + 2] = v.z; bv[s * 4 + 3] = v.w;
+      if (PF == 2) {
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(pa + L::col(k1)));
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(pb + L::row(k1)));
       }
-#pragma unroll
-      for (int i = 0; i < TM; i++)
-#pragma unroll
-        for (int j = 0; j < TN; j++) acc[i][j] += av[i] * bv[j];
+      va = *(const float4 *)(pa + L::col(k1));
+      vb = *(const float4 *)(pb + L::row(k1));
     }
-    if (more) {
-      store_a<L, C>(as[buf ^ 1], ra);
-      store_b<L, C>(bs[buf ^ 1], rb);
+    const float *A = as[cur], *B = bs[cur];
+    float4 fa[2][2], fb[2][2];
+    auto fragments = [&](int k, int u) {
+      fa[u][0] = *(const float4 *)(A + k * WA + ty * 4);
+      fa[u][1] = *(const float4 *)(A + k * WA + 64 + ty * 4);
+      fb[u][0] = *(const float4 *)(B + k * WB + tx * 4);
+      fb[u][1] = *(const float4 *)(B + k * WB + 64 + tx * 4);
+    };
+    fragments(0, 0);
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+      const int u = F2 ? (k & 1) : 0;
+      if (!F2 && k > 0) fragments(k, 0);
+      if (F2 && k + 1 < 8) fragments(k + 1, u ^ 1);
+      const float av[8] = {fa[u][0].x, fa[u][0].y, fa[u][0].z, fa[u][0].w,
+                           fa[u][1].x, fa[u][1].y, fa[u][1].z, fa[u][1].w};
+      const float bv[8] = {fb[u][0].x, fb[u][0].y, fb[u][0].z, fb[u][0].w,
+                           fb[u][1].x, fb[u][1].y, fb[u][1].z, fb[u][1].w};
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++) acc[i][j] += av[i] * bv[j];
     }
+    if (UNC || more) store(as[cur ^ 1], bs[cur ^ 1]);
     __syncthreads();
-    buf ^= 1;
+    cur ^= 1;
   }
-  store_results<L, TM, TN, BM / (TM / 4), BN / (TN / 4)>(c, acc, m0 + ty * 4, n0 + tx * 4);
+  store_results<L, 8, 8, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
-template <class L, class C> static void launch_fast(const float *a, const float *b, float *c) {
-  if (C::G)
-    k_fast<L, C><<<dim3(C::G, N / C::BN, N / C::BM / (C::G ? C::G : 1)), C::NT>>>(a, b, c);
-  else
-    k_fast<L, C><<<dim3(N / C::BN, N / C::BM), C::NT>>>(a, b, c);
+template <class L, int WB = 128, int PF = 0, int UNC = 2, int F2 = 1, int MINB = 2>
+static void launch_fast(const float *a, const float *b, float *c) {
+  k_fast<L, WB, PF, UNC, F2, MINB><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
 }
 
 /* ---------- transposes: out[j][i] = in[i][j] ----------

@@ -7,6 +7,7 @@
 #   BENCH_ONLY=sub1,sub2               run only the variants whose name contains one of them
 #   BENCH_EXPERIMENTS=1                also build the kernels of experiments.cuh (exp_*)
 #   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh)
+#   BENCH_GEN_FLAGS=...                extra nvcc flags for the generated code only
 set -eo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -42,7 +43,7 @@ for n in $ns; do
     if [ -f "$gen/gen_decls.h" ]; then
       for f in "$gen"/*.cu; do
         b=$(basename "$f" .cu)_N$n
-        nvcc "${flags[@]}" -DN="$n" -Dmain="pa_main_$b" -c "$f" -o "$build/$b.o"
+        nvcc "${flags[@]}" ${BENCH_GEN_FLAGS:-} -DN="$n" -Dmain="pa_main_$b" -c "$f" -o "$build/$b.o"
         objs+=("$build/$b.o")
       done
       objs+=("$build/libparray_cuda_all.a")
