@@ -86,7 +86,7 @@ static const Variant variants[] = {
     GEN_VARIANTS_GEMM
 #endif
 #ifdef BENCH_EXPERIMENTS
-    /* doc/performance.md, steps 14 to 18 */
+    /* doc/performance.md, steps 14 to 18 (step 20 below) */
     {"exp_async8s4_row", GEMM, ROW, false, launch_async<LayoutRow, AsyncCfg<8, 4> >, NULL},
     {"exp_async16s2_row", GEMM, ROW, false, launch_async<LayoutRow, AsyncCfg<16, 2> >, NULL},
     {"exp_pipe4_row", GEMM, ROW, false, launch_pipe<LayoutRow, 4>, NULL},

@@ -1,5 +1,5 @@
 /* experiments.cuh: SGEMM kernels tried against k_fast on the way to the fast sample
- * (doc/performance.md, steps 14 to 18), kept so that those runs can be repeated:
+ * (doc/performance.md, steps 14 to 20), kept so that those runs can be repeated:
  *   BENCH_EXPERIMENTS=1 BENCH_NS="4096 8192" BENCH_ONLY=exp_ bash bench/run.sh OUT
  * None of them is the algorithm of a sample; the benchmark's table leaves them out
  * unless asked. Included by bench.cu after kernels.cuh (layouts, N). */
