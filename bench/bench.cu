@@ -72,6 +72,13 @@ struct Variant {
   const char *twin;   /* hand-written twin of a generated variant, or NULL */
 };
 
+/* the experiment exp_NAME_row/_fig18a/_fig18b/_col: LAUNCH<layout, the rest> */
+#define ON_FOUR_LAYOUTS(name, launch, ...)                                            \
+  {"exp_" name "_row", GEMM, ROW, false, launch<LayoutRow, __VA_ARGS__>, NULL},       \
+  {"exp_" name "_fig18a", GEMM, F18A, false, launch<Layout18a, __VA_ARGS__>, NULL},   \
+  {"exp_" name "_fig18b", GEMM, F18B, false, launch<Layout18b, __VA_ARGS__>, NULL},   \
+  {"exp_" name "_col", GEMM, COL, false, launch<LayoutCol, __VA_ARGS__>, NULL},
+
 static const Variant variants[] = {
     {"cublas_sgemm", GEMM, ROW, false, launch_cublas, NULL},
     {"cuda_fig13", GEMM, ROW, false, launch_fig13, NULL},
@@ -103,42 +110,15 @@ static const Variant variants[] = {
     {"exp_k16_col", GEMM, COL, false, launch_fast16<LayoutCol, 2, 0>, NULL},
     {"exp_group8_fig18b", GEMM, F18B, false, launch_fast8<Layout18b, Cfg<128, 128, 8, 8, 8, 2, 8> >, NULL},
     /* step 20: k_fast's knobs (WB, PF, UNC, F2, MINB), k_fast8 (runs 1 to 9), k_f2h */
-    {"exp_fast8_row", GEMM, ROW, false, launch_fast8<LayoutRow, Cfg<128, 128, 8, 8, 8, 2> >, NULL},
-    {"exp_fast8_fig18a", GEMM, F18A, false, launch_fast8<Layout18a, Cfg<128, 128, 8, 8, 8, 2> >, NULL},
-    {"exp_fast8_fig18b", GEMM, F18B, false, launch_fast8<Layout18b, Cfg<128, 128, 8, 8, 8, 2> >, NULL},
-    {"exp_fast8_col", GEMM, COL, false, launch_fast8<LayoutCol, Cfg<128, 128, 8, 8, 8, 2> >, NULL},
-    {"exp_unc0_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 0, 0>, NULL},
-    {"exp_unc0_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 0, 0>, NULL},
-    {"exp_unc0_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 0, 0>, NULL},
-    {"exp_unc0_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 0, 0>, NULL},
-    {"exp_unc1_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 0, 1>, NULL},
-    {"exp_unc1_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 0, 1>, NULL},
-    {"exp_unc1_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 0, 1>, NULL},
-    {"exp_unc1_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 0, 1>, NULL},
-    {"exp_pf1_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 1, 0>, NULL},
-    {"exp_pf1_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 1, 0>, NULL},
-    {"exp_pf1_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 1, 0>, NULL},
-    {"exp_pf1_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 1, 0>, NULL},
-    {"exp_minb1_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 0, 2, 1, 1>, NULL},
-    {"exp_minb1_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 0, 2, 1, 1>, NULL},
-    {"exp_minb1_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 0, 2, 1, 1>, NULL},
-    {"exp_minb1_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 0, 2, 1, 1>, NULL},
-    {"exp_wb132_row", GEMM, ROW, false, launch_fast<LayoutRow, 132>, NULL},
-    {"exp_wb132_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 132>, NULL},
-    {"exp_wb132_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 132>, NULL},
-    {"exp_wb132_col", GEMM, COL, false, launch_fast<LayoutCol, 132>, NULL},
-    {"exp_f1_row", GEMM, ROW, false, launch_fast<LayoutRow, 128, 0, 2, 0>, NULL},
-    {"exp_f1_fig18a", GEMM, F18A, false, launch_fast<Layout18a, 128, 0, 2, 0>, NULL},
-    {"exp_f1_fig18b", GEMM, F18B, false, launch_fast<Layout18b, 128, 0, 2, 0>, NULL},
-    {"exp_f1_col", GEMM, COL, false, launch_fast<LayoutCol, 128, 0, 2, 0>, NULL},
-    {"exp_async_row", GEMM, ROW, false, launch_f2h<LayoutRow, 1, 0>, NULL},
-    {"exp_async_fig18a", GEMM, F18A, false, launch_f2h<Layout18a, 1, 0>, NULL},
-    {"exp_async_fig18b", GEMM, F18B, false, launch_f2h<Layout18b, 1, 0>, NULL},
-    {"exp_async_col", GEMM, COL, false, launch_f2h<LayoutCol, 1, 0>, NULL},
-    {"exp_vol_row", GEMM, ROW, false, launch_f2h<LayoutRow, 0, 1>, NULL},
-    {"exp_vol_fig18a", GEMM, F18A, false, launch_f2h<Layout18a, 0, 1>, NULL},
-    {"exp_vol_fig18b", GEMM, F18B, false, launch_f2h<Layout18b, 0, 1>, NULL},
-    {"exp_vol_col", GEMM, COL, false, launch_f2h<LayoutCol, 0, 1>, NULL},
+    ON_FOUR_LAYOUTS("fast8", launch_fast8, Cfg<128, 128, 8, 8, 8, 2>)
+    ON_FOUR_LAYOUTS("unc0", launch_fast, 128, 0, 0)
+    ON_FOUR_LAYOUTS("unc1", launch_fast, 128, 0, 1)
+    ON_FOUR_LAYOUTS("pf1", launch_fast, 128, 1, 0)
+    ON_FOUR_LAYOUTS("minb1", launch_fast, 128, 0, 2, 1, 1)
+    ON_FOUR_LAYOUTS("wb132", launch_fast, 132)
+    ON_FOUR_LAYOUTS("f1", launch_fast, 128, 0, 2, 0)
+    ON_FOUR_LAYOUTS("async", launch_f2h, 1, 0)
+    ON_FOUR_LAYOUTS("vol", launch_f2h, 0, 1)
 #endif
     {"memcpy_d2d", COPY, ROW, false, launch_memcpy, NULL},
     {"cuda_transpose_naive", COPY, ROW, true, launch_transpose_naive, NULL},
