@@ -109,16 +109,28 @@ static const Variant variants[] = {
     {"exp_k16_fig18b", GEMM, F18B, false, launch_fast16<Layout18b, 2, 0>, NULL},
     {"exp_k16_col", GEMM, COL, false, launch_fast16<LayoutCol, 2, 0>, NULL},
     {"exp_group8_fig18b", GEMM, F18B, false, launch_fast8<Layout18b, Cfg<128, 128, 8, 8, 8, 2, 8> >, NULL},
-    /* step 20: k_fast's knobs (WB, PF, UNC, F2, MINB), k_fast8 (runs 1 to 9), k_f2h */
+    /* step 20: k_fast20's knobs (WB, PF, UNC, F2, MINB), k_fast8 (runs 1 to 9), k_f2h */
     ON_FOUR_LAYOUTS("fast8", launch_fast8, Cfg<128, 128, 8, 8, 8, 2>)
-    ON_FOUR_LAYOUTS("unc0", launch_fast, 128, 0, 0)
-    ON_FOUR_LAYOUTS("unc1", launch_fast, 128, 0, 1)
-    ON_FOUR_LAYOUTS("pf1", launch_fast, 128, 1, 0)
-    ON_FOUR_LAYOUTS("minb1", launch_fast, 128, 0, 2, 1, 1)
-    ON_FOUR_LAYOUTS("wb132", launch_fast, 132)
-    ON_FOUR_LAYOUTS("f1", launch_fast, 128, 0, 2, 0)
+    ON_FOUR_LAYOUTS("unc0", launch_fast20, 128, 0, 0)
+    ON_FOUR_LAYOUTS("unc1", launch_fast20, 128, 0, 1)
+    ON_FOUR_LAYOUTS("pf1", launch_fast20, 128, 1, 0)
+    ON_FOUR_LAYOUTS("minb1", launch_fast20, 128, 0, 2, 1, 1)
+    ON_FOUR_LAYOUTS("wb132", launch_fast20, 132)
+    ON_FOUR_LAYOUTS("f1", launch_fast20, 128, 0, 2, 0)
     ON_FOUR_LAYOUTS("async", launch_f2h, 1, 0)
     ON_FOUR_LAYOUTS("vol", launch_f2h, 0, 1)
+    /* step 21: k_fast's knobs (H, WL, ZZ, WB); k_fast itself is deep2wz */
+    ON_FOUR_LAYOUTS("deep1", launch_fast, 1, 0, 0)
+    ON_FOUR_LAYOUTS("deep2", launch_fast, 2, 0, 0)
+    ON_FOUR_LAYOUTS("deep1w", launch_fast, 1, 1, 0)
+    ON_FOUR_LAYOUTS("deep2w", launch_fast, 2, 1, 0)
+    ON_FOUR_LAYOUTS("deep2z", launch_fast, 2, 0, 1)
+    ON_FOUR_LAYOUTS("deep2b", launch_fast, 2, 0, 0, 132)
+    ON_FOUR_LAYOUTS("deep1z", launch_fast, 1, 0, 1)
+    ON_FOUR_LAYOUTS("deep1wz", launch_fast, 1, 1, 1)
+    ON_FOUR_LAYOUTS("wide1", launch_wide, 1)
+    ON_FOUR_LAYOUTS("wide2", launch_wide, 2)
+    ON_FOUR_LAYOUTS("wide2n", launch_wide, 2, 0)
 #endif
     {"memcpy_d2d", COPY, ROW, false, launch_memcpy, NULL},
     {"cuda_transpose_naive", COPY, ROW, true, launch_transpose_naive, NULL},

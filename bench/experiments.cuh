@@ -641,4 +641,208 @@ template <class L, class C> static void launch_async(const float *a, const float
   k_async<L, C><<<dim3(N / C::BN, N / C::BM), C::NT>>>(a, b, c);
 }
 
+/* ---------- k_wide: 8 x 16 results per thread, 128 threads, two blocks per SM ----------
+ * The register tile of cuBLAS's kernel (128 results per thread, 8 warps per SM) on a
+ * 128 x 128 block tile: 4 warps of 4 x 8 threads; a thread's rows are ty * 4 + {0..3}
+ * and 64 + ty * 4 + {0..3}, its columns tx * 4 + 32 * q + {0..3}. Otherwise k_fast:
+ * tiles of k 8 * H deep, each 8-deep slice of the next tile read into registers (two
+ * float4 per matrix and thread) at the start of the current tile's matching slice and
+ * stored at its end, fragments one step ahead, serpentine FMAs (ZZ). */
+template <class L, int H, int ZZ = 1>
+__global__ void __launch_bounds__(128, 2) k_wide(const float *a, const float *b, float *c) {
+  constexpr int BK = 8 * H, WA = 132, WB = 128;
+  __shared__ __align__(16) float as[2][BK * WA];
+  __shared__ __align__(16) float bs[2][BK * WB];
+  const int t = threadIdx.x;
+  const int ty = (t / 32) * 4 + (t % 32) / 8, tx = t % 8;
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
+  /* a slice is 128 x 8 of A and 8 x 128 of B: two float4 of each per thread, the
+     second 4 further along k (rowlike A, B of column-major) or 4 rows down */
+  const int am = rowlike ? t : (t % 32) * 4, ak = rowlike ? 0 : t / 32;
+  const int bn = rowlike ? (t % 32) * 4 : t, bk = rowlike ? t / 32 : 0;
+  const float *pa = a + L::row(m0 + am) + L::col(ak), *pb = b + L::col(n0 + bn) + L::row(bk);
+  const int da = L::col(4), db = L::row(4); /* 4 further along k */
+  float acc[8][16];
+#pragma unroll
+  for (int i = 0; i < 8; i++)
+#pragma unroll
+    for (int j = 0; j < 16; j++) acc[i][j] = 0;
+  float4 va0, va1, vb0, vb1;
+  auto load = [&](int k) { /* the slice of 8 starting at k (a multiple of 8) */
+    va0 = *(const float4 *)(pa + L::col(k));
+    va1 = *(const float4 *)(pa + L::col(k) + da);
+    vb0 = *(const float4 *)(pb + L::row(k));
+    vb1 = *(const float4 *)(pb + L::row(k) + db);
+  };
+  auto store = [&](float *sa, float *sb) { /* that slice, at row 0 of sa / sb */
+    if (rowlike) {
+      sa[0 * WA + am] = va0.x; sa[1 * WA + am] = va0.y; sa[2 * WA + am] = va0.z; sa[3 * WA + am] = va0.w;
+      sa[4 * WA + am] = va1.x; sa[5 * WA + am] = va1.y; sa[6 * WA + am] = va1.z; sa[7 * WA + am] = va1.w;
+      *(float4 *)(sb + bk * WB + bn) = vb0;
+      *(float4 *)(sb + (bk + 4) * WB + bn) = vb1;
+    } else {
+      *(float4 *)(sa + ak * WA + am) = va0;
+      *(float4 *)(sa + (ak + 4) * WA + am) = va1;
+      sb[0 * WB + bn] = vb0.x; sb[1 * WB + bn] = vb0.y; sb[2 * WB + bn] = vb0.z; sb[3 * WB + bn] = vb0.w;
+      sb[4 * WB + bn] = vb1.x; sb[5 * WB + bn] = vb1.y; sb[6 * WB + bn] = vb1.z; sb[7 * WB + bn] = vb1.w;
+    }
+  };
+#pragma unroll
+  for (int h = 0; h < H; h++) {
+    load(h * 8);
+    store(as[0] + h * 8 * WA, bs[0] + h * 8 * WB);
+  }
+  __syncthreads();
+  int cur = 0;
+  for (int k0 = 0; k0 < N; k0 += BK) {
+    const bool more = k0 + BK < N;
+    const float *A = as[cur], *B = bs[cur];
+    float4 fa[2][2], fb[2][4];
+    auto fragments = [&](int k, int u) {
+      fa[u][0] = *(const float4 *)(A + k * WA + ty * 4);
+      fa[u][1] = *(const float4 *)(A + k * WA + 64 + ty * 4);
+#pragma unroll
+      for (int q = 0; q < 4; q++) fb[u][q] = *(const float4 *)(B + k * WB + 32 * q + tx * 4);
+    };
+    fragments(0, 0);
+#pragma unroll
+    for (int h = 0; h < H; h++) {
+      if (more) load(k0 + BK + h * 8);
+#pragma unroll
+      for (int k = h * 8; k < h * 8 + 8; k++) {
+        const int u = k & 1;
+        if (k + 1 < BK) fragments(k + 1, u ^ 1);
+        const float av[8] = {fa[u][0].x, fa[u][0].y, fa[u][0].z, fa[u][0].w,
+                             fa[u][1].x, fa[u][1].y, fa[u][1].z, fa[u][1].w};
+        float bv[16];
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+          bv[4 * q] = fb[u][q].x; bv[4 * q + 1] = fb[u][q].y;
+          bv[4 * q + 2] = fb[u][q].z; bv[4 * q + 3] = fb[u][q].w;
+        }
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+          for (int jj = 0; jj < 16; jj++) {
+            const int j = ZZ && (i & 1) ? 15 - jj : jj;
+            acc[i][j] += av[i] * bv[j];
+          }
+      }
+      store(as[cur ^ 1] + h * 8 * WA, bs[cur ^ 1] + h * 8 * WB);
+    }
+    __syncthreads();
+    cur ^= 1;
+  }
+  store_results<L, 8, 16, 64, 32>(c, acc, m0 + ty * 4, n0 + tx * 4);
+}
+template <class L, int H, int ZZ = 1> static void launch_wide(const float *a, const float *b, float *c) {
+  k_wide<L, H, ZZ><<<dim3(N / 128, N / 128), 128>>>(a, b, c);
+}
+
+/* ---------- k_fast20: the fast SGEMM of runs 10 and 11 (step 20), 8 deep ----------
+ * 128 x 128 tiles of C, 256 threads (16 x 16), each 8 x 8 results kept as 2 x 2
+ * sub-tiles of 4 x 4 spread 64 rows and 64 columns apart, so that its reads of shared
+ * memory are float4 and a warp's are conflict-free. Both tiles sit in shared memory
+ * k-major (as[k][m], bs[k][n]), 8 deep, in two buffers, A's rows padded to 132 floats, B's
+ * WB = 128 (as in the sample; padding both is step 15's and 20's experiment):
+ * the next slice is read into registers while the current one is multiplied, then
+ * stored to the other buffer (one barrier per slice). Global reads are float4 along
+ * whichever index is contiguous in the layout (the analogue of Parray's $cnt$), so
+ * every layout reads whole sectors. Within the multiply, the fragments of step k + 1
+ * are read from shared memory before step k's FMAs (F2).
+ * Global addressing: the offset of the next slice is split into a per-thread part fixed
+ * for the whole loop (the row of the tile, the thread's place inside the slice) and a
+ * part that depends on the slice only, the same for the whole block (ptxas keeps it in
+ * uniform registers): col(k0 + k) = col(k0) + col(k) for k < 8, which holds wherever
+ * 8-deep slices do not straddle a block of the layout (all four layouts here).
+ * The knobs are the experiments of doc/performance.md, step 20; the defaults are the
+ * sample's algorithm of step 20 (k_fast is step 21's). PF: prefetch the next slice to L1 (1) or L2 (2) first. UNC: 0,
+ * both the read and the store of the next slice sit under `if (more)`; nvcc then merges
+ * the two conditional blocks, which moves the global reads to the end of the loop, just
+ * before their stores, where their latency is not hidden (Fig 18a and 18b). 1: neither
+ * is conditional (the last round re-reads the last slice). 2: only the read is (the
+ * last round stores a slice nobody reads). MINB: __launch_bounds__'s blocks per SM. */
+template <class L, int WB = 128, int PF = 0, int UNC = 2, int F2 = 1, int MINB = 2>
+__global__ void __launch_bounds__(256, MINB) k_fast20(const float *a, const float *b, float *c) {
+  constexpr int WA = 132;
+  __shared__ __align__(16) float as[2][8 * WA];
+  __shared__ __align__(16) float bs[2][8 * WB];
+  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  /* which float4 of a slice this thread moves: 4 along k where rows are contiguous (and
+     where nothing is), else 4 along the rows */
+  constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
+  const int am = rowlike ? t / 2 : (t % 32) * 4, ak = rowlike ? (t % 2) * 4 : t / 32;
+  const int bn = rowlike ? (t % 32) * 4 : t / 2, bk = rowlike ? t / 32 : (t % 2) * 4;
+  const float *pa = a + L::row(m0 + am) + L::col(ak), *pb = b + L::col(n0 + bn) + L::row(bk);
+  float acc[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; i++)
+#pragma unroll
+    for (int j = 0; j < 8; j++) acc[i][j] = 0;
+  float4 va = *(const float4 *)pa, vb = *(const float4 *)pb; /* the first slice */
+  auto store = [&](float *sa, float *sb) { /* the slice in va, vb, at row 0 of sa / sb */
+    if (rowlike) {
+      sa[(ak + 0) * WA + am] = va.x; sa[(ak + 1) * WA + am] = va.y;
+      sa[(ak + 2) * WA + am] = va.z; sa[(ak + 3) * WA + am] = va.w;
+      *(float4 *)(sb + bk * WB + bn) = vb;
+    } else {
+      *(float4 *)(sa + ak * WA + am) = va;
+      sb[(bk + 0) * WB + bn] = vb.x; sb[(bk + 1) * WB + bn] = vb.y;
+      sb[(bk + 2) * WB + bn] = vb.z; sb[(bk + 3) * WB + bn] = vb.w;
+    }
+  };
+  store(as[0], bs[0]);
+  __syncthreads();
+  int cur = 0;
+  for (int k0 = 0; k0 < N; k0 += 8) {
+    const bool more = k0 + 8 < N;
+    const int k1 = UNC == 1 ? (more ? k0 + 8 : k0) : k0 + 8;
+    if (UNC == 1 || more) {
+      if (PF == 1) {
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(pa + L::col(k1)));
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(pb + L::row(k1)));
+      }
+      if (PF == 2) {
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(pa + L::col(k1)));
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(pb + L::row(k1)));
+      }
+      va = *(const float4 *)(pa + L::col(k1));
+      vb = *(const float4 *)(pb + L::row(k1));
+    }
+    const float *A = as[cur], *B = bs[cur];
+    float4 fa[2][2], fb[2][2];
+    auto fragments = [&](int k, int u) {
+      fa[u][0] = *(const float4 *)(A + k * WA + ty * 4);
+      fa[u][1] = *(const float4 *)(A + k * WA + 64 + ty * 4);
+      fb[u][0] = *(const float4 *)(B + k * WB + tx * 4);
+      fb[u][1] = *(const float4 *)(B + k * WB + 64 + tx * 4);
+    };
+    fragments(0, 0);
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+      const int u = F2 ? (k & 1) : 0;
+      if (!F2 && k > 0) fragments(k, 0);
+      if (F2 && k + 1 < 8) fragments(k + 1, u ^ 1);
+      const float av[8] = {fa[u][0].x, fa[u][0].y, fa[u][0].z, fa[u][0].w,
+                           fa[u][1].x, fa[u][1].y, fa[u][1].z, fa[u][1].w};
+      const float bv[8] = {fb[u][0].x, fb[u][0].y, fb[u][0].z, fb[u][0].w,
+                           fb[u][1].x, fb[u][1].y, fb[u][1].z, fb[u][1].w};
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++) acc[i][j] += av[i] * bv[j];
+    }
+    if (UNC || more) store(as[cur ^ 1], bs[cur ^ 1]);
+    __syncthreads();
+    cur ^= 1;
+  }
+  store_results<L, 8, 8, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
+}
+template <class L, int WB = 128, int PF = 0, int UNC = 2, int F2 = 1, int MINB = 2>
+static void launch_fast20(const float *a, const float *b, float *c) {
+  k_fast20<L, WB, PF, UNC, F2, MINB><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
+}
+
 #endif /* BENCH_EXPERIMENTS_CUH */

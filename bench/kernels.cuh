@@ -127,37 +127,35 @@ static void launch_fig21(const float *a, const float *b, float *c) {
 }
 
 /* ---------- the fast SGEMM (the algorithm of samples/perf_sgemm.pa) ----------
- * 128 x 128 tiles of C, 256 threads (16 x 16), each 8 x 8 results kept as 2 x 2
- * sub-tiles of 4 x 4 spread 64 rows and 64 columns apart, so that its reads of shared
- * memory are float4 and a warp's are conflict-free. Both tiles sit in shared memory
- * k-major (as[k][m], bs[k][n]), 8 deep, in two buffers, A's rows padded to 132 floats, B's
- * WB = 128 (as in the sample; padding both is step 15's and 20's experiment):
- * the next slice is read into registers while the current one is multiplied, then
- * stored to the other buffer (one barrier per slice). Global reads are float4 along
- * whichever index is contiguous in the layout (the analogue of Parray's $cnt$), so
- * every layout reads whole sectors. Within the multiply, the fragments of step k + 1
- * are read from shared memory before step k's FMAs (F2).
+ * 128 x 128 tiles of C, 256 threads in warps of 4 x 8 (WL = 1; 0: 2 x 16), each 8 x 8
+ * results kept as 2 x 2 sub-tiles of 4 x 4 spread 64 rows and 64 columns apart, so that
+ * its reads of shared memory are float4 and a warp's touch 64 + 128 bytes. Both tiles
+ * sit in shared memory k-major (as[k][m], bs[k][n]), 8 * H deep, in two buffers, A's
+ * rows padded to 132 floats, B's WB = 128 (as in the sample). The next tile is staged
+ * through 8 registers, one 8-deep slice at a time: slice h of the next tile is read at
+ * the start of slice h of the current one and stored to the other buffer at its end
+ * (one barrier per tile). Global reads are float4 along whichever index is contiguous in
+ * the layout (the analogue of Parray's $cnt$), so every layout reads whole sectors. The
+ * fragments of step k + 1 are read from shared memory before step k's FMAs, across the
+ * slices of a tile; the FMAs of odd rows run right to left (ZZ), so that consecutive
+ * FMAs share an operand.
  * Global addressing: the offset of the next slice is split into a per-thread part fixed
  * for the whole loop (the row of the tile, the thread's place inside the slice) and a
  * part that depends on the slice only, the same for the whole block (ptxas keeps it in
  * uniform registers): col(k0 + k) = col(k0) + col(k) for k < 8, which holds wherever
- * 8-deep slices do not straddle a block of the layout (all four layouts here).
- * The knobs are the experiments of doc/performance.md, step 20; the defaults are the
- * sample's algorithm. PF: prefetch the next slice to L1 (1) or L2 (2) first. UNC: 0,
- * both the read and the store of the next slice sit under `if (more)`; nvcc then merges
- * the two conditional blocks, which moves the global reads to the end of the loop, just
- * before their stores, where their latency is not hidden (Fig 18a and 18b). 1: neither
- * is conditional (the last round re-reads the last slice). 2: only the read is (the
- * last round stores a slice nobody reads). MINB: __launch_bounds__'s blocks per SM. */
-template <class L, int WB = 128, int PF = 0, int UNC = 2, int F2 = 1, int MINB = 2>
-__global__ void __launch_bounds__(256, MINB) k_fast(const float *a, const float *b, float *c) {
-  constexpr int WA = 132;
-  __shared__ __align__(16) float as[2][8 * WA];
-  __shared__ __align__(16) float bs[2][8 * WB];
-  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+ * 8-deep slices do not straddle a block of the layout (all four layouts here). Only the
+ * read of the next slice is conditional; the last tile's stores write a buffer nobody
+ * reads (step 20 of doc/performance.md: with the store conditional too, nvcc moved the
+ * reads down to the stores). The knobs are step 21's experiments. */
+template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128>
+__global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b, float *c) {
+  constexpr int BK = 8 * H, WA = 132;
+  __shared__ __align__(16) float as[2][BK * WA];
+  __shared__ __align__(16) float bs[2][BK * WB];
+  const int t = threadIdx.x;
+  const int ty = WL ? (t / 64) * 4 + (t % 32) / 8 : t / 16;
+  const int tx = WL ? ((t / 32) % 2) * 8 + t % 8 : t % 16;
   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
-  /* which float4 of a slice this thread moves: 4 along k where rows are contiguous (and
-     where nothing is), else 4 along the rows */
   constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
   const int am = rowlike ? t / 2 : (t % 32) * 4, ak = rowlike ? (t % 2) * 4 : t / 32;
   const int bn = rowlike ? (t % 32) * 4 : t / 2, bk = rowlike ? t / 32 : (t % 2) * 4;
@@ -167,8 +165,12 @@ __global__ void __launch_bounds__(256, MINB) k_fast(const float *a, const float 
   for (int i = 0; i < 8; i++)
 #pragma unroll
     for (int j = 0; j < 8; j++) acc[i][j] = 0;
-  float4 va = *(const float4 *)pa, vb = *(const float4 *)pb; /* the first slice */
-  auto store = [&](float *sa, float *sb) { /* the slice in va, vb, at row 0 of sa / sb */
+  float4 va, vb;
+  auto load = [&](int k) { /* the slice of 8 starting at k (a multiple of 8) */
+    va = *(const float4 *)(pa + L::col(k));
+    vb = *(const float4 *)(pb + L::row(k));
+  };
+  auto store = [&](float *sa, float *sb) { /* that slice, at row 0 of sa / sb */
     if (rowlike) {
       sa[(ak + 0) * WA + am] = va.x; sa[(ak + 1) * WA + am] = va.y;
       sa[(ak + 2) * WA + am] = va.z; sa[(ak + 3) * WA + am] = va.w;
@@ -179,24 +181,15 @@ __global__ void __launch_bounds__(256, MINB) k_fast(const float *a, const float 
       sb[(bk + 2) * WB + bn] = vb.z; sb[(bk + 3) * WB + bn] = vb.w;
     }
   };
-  store(as[0], bs[0]);
+#pragma unroll
+  for (int h = 0; h < H; h++) {
+    load(h * 8);
+    store(as[0] + h * 8 * WA, bs[0] + h * 8 * WB);
+  }
   __syncthreads();
   int cur = 0;
-  for (int k0 = 0; k0 < N; k0 += 8) {
-    const bool more = k0 + 8 < N;
-    const int k1 = UNC == 1 ? (more ? k0 + 8 : k0) : k0 + 8;
-    if (UNC == 1 || more) {
-      if (PF == 1) {
-        asm volatile("prefetch.global.L1 [%0];" ::"l"(pa + L::col(k1)));
-        asm volatile("prefetch.global.L1 [%0];" ::"l"(pb + L::row(k1)));
-      }
-      if (PF == 2) {
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(pa + L::col(k1)));
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(pb + L::row(k1)));
-      }
-      va = *(const float4 *)(pa + L::col(k1));
-      vb = *(const float4 *)(pb + L::row(k1));
-    }
+  for (int k0 = 0; k0 < N; k0 += BK) {
+    const bool more = k0 + BK < N;
     const float *A = as[cur], *B = bs[cur];
     float4 fa[2][2], fb[2][2];
     auto fragments = [&](int k, int u) {
@@ -207,29 +200,36 @@ __global__ void __launch_bounds__(256, MINB) k_fast(const float *a, const float 
     };
     fragments(0, 0);
 #pragma unroll
-    for (int k = 0; k < 8; k++) {
-      const int u = F2 ? (k & 1) : 0;
-      if (!F2 && k > 0) fragments(k, 0);
-      if (F2 && k + 1 < 8) fragments(k + 1, u ^ 1);
-      const float av[8] = {fa[u][0].x, fa[u][0].y, fa[u][0].z, fa[u][0].w,
-                           fa[u][1].x, fa[u][1].y, fa[u][1].z, fa[u][1].w};
-      const float bv[8] = {fb[u][0].x, fb[u][0].y, fb[u][0].z, fb[u][0].w,
-                           fb[u][1].x, fb[u][1].y, fb[u][1].z, fb[u][1].w};
+    for (int h = 0; h < H; h++) {
+      if (more) load(k0 + BK + h * 8);
 #pragma unroll
-      for (int i = 0; i < 8; i++)
+      for (int k = h * 8; k < h * 8 + 8; k++) {
+        const int u = k & 1;
+        if (k + 1 < BK) fragments(k + 1, u ^ 1);
+        const float av[8] = {fa[u][0].x, fa[u][0].y, fa[u][0].z, fa[u][0].w,
+                             fa[u][1].x, fa[u][1].y, fa[u][1].z, fa[u][1].w};
+        const float bv[8] = {fb[u][0].x, fb[u][0].y, fb[u][0].z, fb[u][0].w,
+                             fb[u][1].x, fb[u][1].y, fb[u][1].z, fb[u][1].w};
 #pragma unroll
-        for (int j = 0; j < 8; j++) acc[i][j] += av[i] * bv[j];
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+          for (int jj = 0; jj < 8; jj++) {
+            const int j = ZZ && (i & 1) ? 7 - jj : jj;
+            acc[i][j] += av[i] * bv[j];
+          }
+      }
+      store(as[cur ^ 1] + h * 8 * WA, bs[cur ^ 1] + h * 8 * WB);
     }
-    if (UNC || more) store(as[cur ^ 1], bs[cur ^ 1]);
     __syncthreads();
     cur ^= 1;
   }
   store_results<L, 8, 8, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
-template <class L, int WB = 128, int PF = 0, int UNC = 2, int F2 = 1, int MINB = 2>
+template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128>
 static void launch_fast(const float *a, const float *b, float *c) {
-  k_fast<L, WB, PF, UNC, F2, MINB><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
+  k_fast<L, H, WL, ZZ, WB><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
 }
+
 
 /* ---------- transposes: out[j][i] = in[i][j] ----------
  * naive: one thread per element, reads coalesced, writes strided by N.

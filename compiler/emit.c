@@ -504,8 +504,67 @@ void emit_nodes(Emitter *e, Node *list)
     emit_node(e, n);
 }
 
+/* the words after "#pragma parray" in a line of C text, or NULL for any
+ * other line */
+static const char *parray_pragma_words(const char *s)
+{
+  static const char *const words[] = {"#", "pragma", "parray"};
+  for (int i = 0; i < 3; i++) {
+    while (*s == ' ' || *s == '\t')
+      s++;
+    size_t n = strlen(words[i]);
+    if (strncmp(s, words[i], n) != 0 || (i > 0 && is_ident_char((unsigned char)s[n])))
+      return NULL;
+    s += n;
+  }
+  while (*s == ' ' || *s == '\t')
+    s++;
+  return s;
+}
+
+/* "#pragma parray min_blocks(K)": a property of the kernel of the innermost
+ * cuda detour, which the backend prints as __launch_bounds__(threads, K) */
+static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
+{
+  Loc at = n->loc; /* at the '#' */
+  at.col += (int)strspn(n->text, " \t");
+  char *end;
+  long k = -1;
+  if (strncmp(words, "min_blocks", 10) == 0) {
+    const char *p = words + 10;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (*p == '(') {
+      k = strtol(p + 1, &end, 10);
+      while (*end == ' ' || *end == '\t')
+        end++;
+      if (end == p + 1 || *end != ')' || str_trim(e->ctx, end + 1)[0])
+        k = -1;
+    }
+  }
+  if (k < 0) {
+    diag_error(e->ctx, at, "unknown '#pragma parray %s': the one parray pragma is 'min_blocks(K)'",
+               str_trim(e->ctx, words));
+    return;
+  }
+  if (k < 1 || k > 32) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': K must be between 1 and 32", k);
+    return;
+  }
+  if (!e->detour || e->detour->type->kind != TK_CUDA) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks' belongs in the body of a cuda detour");
+    return;
+  }
+  e->detour->min_blocks = (int)k;
+}
+
 static void emit_text(Emitter *e, Node *n)
 {
+  const char *words = parray_pragma_words(n->text);
+  if (words) {
+    emit_parray_pragma(e, n, words);
+    return;
+  }
   char *t = substitute(e->ctx, n->text);
   buf_puts(&e->scope->text, t);
   out_src(e, t, n->loc);

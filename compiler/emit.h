@@ -24,6 +24,7 @@ typedef struct Detour {
   Poly *(*tid)(Emitter *e, struct Detour *dt, Dim *d);
   const char *tid_var; /* the linear thread index variable, if any */
   int indent;
+  int min_blocks;      /* #pragma parray min_blocks(K) in the body; 0: none */
 } Detour;
 
 typedef struct Scope {

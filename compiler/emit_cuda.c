@@ -393,11 +393,16 @@ void emit_cuda_detour(Emitter *e, Node *n, Type *t)
   Buf pro = {0};
   int npro;
   prologue(e, cd, &pro, &npro);
-  /* a constant block size tells nvcc how many registers a thread may use */
+  /* a constant block size tells nvcc how many registers a thread may use;
+     min_blocks, how many blocks must fit on a multiprocessor at once */
   long long threads = cd->sh.tile;
   const char *bounds = "";
   if ((cd->sh.tiled && threads > 0) || (!cd->sh.tiled && poly_is_const(cd->sh.lv[1].dim->extent, &threads)))
-    bounds = ctx_printf(ctx, "__launch_bounds__(%lld) ", threads);
+    bounds = cd->dt.min_blocks ? ctx_printf(ctx, "__launch_bounds__(%lld, %d) ", threads, cd->dt.min_blocks)
+                               : ctx_printf(ctx, "__launch_bounds__(%lld) ", threads);
+  else if (cd->dt.min_blocks)
+    diag_error(ctx, n->loc, "'#pragma parray min_blocks' in detour '%s' needs a block size known at translation time",
+               t->name);
   hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s%s(%s)", bounds, name, join_params(ctx, t)),
                pro.data ? pro.data : "", npro, &body);
   buf_free(&pro);

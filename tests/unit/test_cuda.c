@@ -390,6 +390,43 @@ START_TEST(test_errors)
   ck_assert_int_eq(pa_error_count("#parray {cuda(int *x) [1000000]} T\n"
                                   "void f(int *p) {\n  #detour T(p) {\n    #sync\n  }\n}\n"),
                    1);
+  /* min_blocks: outside a cuda detour, out of range, misspelt, with a block
+     size known only at run time */
+  ck_assert_int_eq(pa_error_count("#parray {cuda(int *x) [4][32]} T\n"
+                                  "void f(int *p) {\n#pragma parray min_blocks(2)\n  #detour T(p) { x[0] = 1; }\n}\n"),
+                   1);
+  ck_assert_int_eq(pa_error_count("#parray {cuda(int *x) [4][32]} T\n"
+                                  "void f(int *p) {\n  #detour T(p) {\n#pragma parray min_blocks(33)\n  }\n}\n"),
+                   1);
+  ck_assert_int_eq(pa_error_count("#parray {cuda(int *x) [4][32]} T\n"
+                                  "void f(int *p) {\n  #detour T(p) {\n#pragma parray min_block(2)\n  }\n}\n"),
+                   1);
+  ck_assert_int_eq(pa_error_count("#parray {cuda(int *x) [4][n]} T\n"
+                                  "void f(int *p, int n) {\n  #detour T(p) {\n#pragma parray min_blocks(2)\n  }\n}\n"),
+                   1);
+}
+END_TEST
+
+START_TEST(test_min_blocks)
+{
+  /* "#pragma parray min_blocks(K)" becomes the kernel's second launch bound
+     and leaves no trace in the body */
+  char *out = translate_ok("#parray {cuda(float *x) [[16][256]]} T\n"
+                           "void f(float *p) {\n"
+                           "  #detour T(p) {\n"
+                           "    #pragma parray min_blocks(2)\n"
+                           "    x[$tid$] = 0;\n"
+                           "  }\n"
+                           "  #detour T(p) {\n"
+                           "    #pragma unroll\n"
+                           "    for (int i = 0; i < 4; i++) x[$tid$] += i;\n"
+                           "  }\n"
+                           "}\n");
+  ck_contains(out, "__global__ void __launch_bounds__(256, 2) pa_kernel_T_L3(float *x)");
+  ck_contains(out, "__global__ void __launch_bounds__(256) pa_kernel_T_L7(float *x)");
+  ck_lacks(out, "parray min_blocks");
+  ck_assert_int_eq(pa_count(out, "#pragma unroll"), 1);
+  free(out);
 }
 END_TEST
 
@@ -406,6 +443,7 @@ static Suite *make(void)
   tcase_add_test(tc, test_memory);
   tcase_add_test(tc, test_copies);
   tcase_add_test(tc, test_errors);
+  tcase_add_test(tc, test_min_blocks);
   suite_add_tcase(s, tc);
   return s;
 }
