@@ -128,6 +128,7 @@ static const Variant variants[] = {
     ON_FOUR_LAYOUTS("deep2b", launch_fast, 2, 0, 0, 132)
     ON_FOUR_LAYOUTS("deep1z", launch_fast, 1, 0, 1)
     ON_FOUR_LAYOUTS("deep1wz", launch_fast, 1, 1, 1)
+    ON_FOUR_LAYOUTS("split", launch_fast, 2, 1, 1, 128, 1)
     ON_FOUR_LAYOUTS("wide1", launch_wide, 1)
     ON_FOUR_LAYOUTS("wide2", launch_wide, 2)
     ON_FOUR_LAYOUTS("wide2n", launch_wide, 2, 0)

@@ -147,7 +147,7 @@ static void launch_fig21(const float *a, const float *b, float *c) {
  * read of the next slice is conditional; the last tile's stores write a buffer nobody
  * reads (step 20 of doc/performance.md: with the store conditional too, nvcc moved the
  * reads down to the stores). The knobs are step 21's experiments. */
-template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128>
+template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0>
 __global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b, float *c) {
   constexpr int BK = 8 * H, WA = 132;
   __shared__ __align__(16) float as[2][BK * WA];
@@ -157,20 +157,32 @@ __global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b,
   const int tx = WL ? ((t / 32) % 2) * 8 + t % 8 : t % 16;
   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
   constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
-  const int am = rowlike ? t / 2 : (t % 32) * 4, ak = rowlike ? (t % 2) * 4 : t / 32;
-  const int bn = rowlike ? (t % 32) * 4 : t / 2, bk = rowlike ? t / 32 : (t % 2) * 4;
+  /* SP (H = 2): slice h of the transposed matrix is its rows (columns) 64 h to 64 h + 63,
+     all 16 k, instead of k 8 h to 8 h + 7: 64 contiguous bytes a row instead of 32 */
+  constexpr bool sp = SP && H == 2;
+  const int am = rowlike ? (sp ? t / 4 : t / 2) : (t % 32) * 4;
+  const int ak = rowlike ? (sp ? (t % 4) * 4 : (t % 2) * 4) : t / 32;
+  const int bn = rowlike ? (t % 32) * 4 : (sp ? t / 4 : t / 2);
+  const int bk = rowlike ? t / 32 : (sp ? (t % 4) * 4 : (t % 2) * 4);
+  /* where slice 1 starts in the tile: 64 rows (columns) down or 8 k further */
+  const int ham = sp && rowlike ? 64 : 0, hak = sp && rowlike ? 0 : 8;
+  const int hbn = sp && !rowlike ? 64 : 0, hbk = sp && !rowlike ? 0 : 8;
   const float *pa = a + L::row(m0 + am) + L::col(ak), *pb = b + L::col(n0 + bn) + L::row(bk);
+  const int da = L::row(m0 + am + ham) - L::row(m0 + am) + L::col(hak);
+  const int db = L::col(n0 + bn + hbn) - L::col(n0 + bn) + L::row(hbk);
   float acc[8][8];
 #pragma unroll
   for (int i = 0; i < 8; i++)
 #pragma unroll
     for (int j = 0; j < 8; j++) acc[i][j] = 0;
   float4 va, vb;
-  auto load = [&](int k) { /* the slice of 8 starting at k (a multiple of 8) */
-    va = *(const float4 *)(pa + L::col(k));
-    vb = *(const float4 *)(pb + L::row(k));
+  auto load = [&](int k, int h) { /* slice h of the tile starting at k */
+    va = *(const float4 *)(pa + L::col(k) + h * da);
+    vb = *(const float4 *)(pb + L::row(k) + h * db);
   };
-  auto store = [&](float *sa, float *sb) { /* that slice, at row 0 of sa / sb */
+  auto store = [&](float *sa, float *sb, int h) { /* that slice, into tile buffers sa / sb */
+    sa += h * (hak * WA + ham);
+    sb += h * (hbk * WB + hbn);
     if (rowlike) {
       sa[(ak + 0) * WA + am] = va.x; sa[(ak + 1) * WA + am] = va.y;
       sa[(ak + 2) * WA + am] = va.z; sa[(ak + 3) * WA + am] = va.w;
@@ -183,8 +195,8 @@ __global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b,
   };
 #pragma unroll
   for (int h = 0; h < H; h++) {
-    load(h * 8);
-    store(as[0] + h * 8 * WA, bs[0] + h * 8 * WB);
+    load(0, h);
+    store(as[0], bs[0], h);
   }
   __syncthreads();
   int cur = 0;
@@ -201,7 +213,7 @@ __global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b,
     fragments(0, 0);
 #pragma unroll
     for (int h = 0; h < H; h++) {
-      if (more) load(k0 + BK + h * 8);
+      if (more) load(k0 + BK, h);
 #pragma unroll
       for (int k = h * 8; k < h * 8 + 8; k++) {
         const int u = k & 1;
@@ -218,16 +230,16 @@ __global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b,
             acc[i][j] += av[i] * bv[j];
           }
       }
-      store(as[cur ^ 1] + h * 8 * WA, bs[cur ^ 1] + h * 8 * WB);
+      store(as[cur ^ 1], bs[cur ^ 1], h);
     }
     __syncthreads();
     cur ^= 1;
   }
   store_results<L, 8, 8, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
-template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128>
+template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0>
 static void launch_fast(const float *a, const float *b, float *c) {
-  k_fast<L, H, WL, ZZ, WB><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
+  k_fast<L, H, WL, ZZ, WB, SP><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
 }
 
 
