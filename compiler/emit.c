@@ -510,16 +510,34 @@ static const char *parray_pragma_words(const char *s)
 {
   static const char *const words[] = {"#", "pragma", "parray"};
   for (int i = 0; i < 3; i++) {
-    while (*s == ' ' || *s == '\t')
-      s++;
+    s += strspn(s, " \t");
     size_t n = strlen(words[i]);
     if (strncmp(s, words[i], n) != 0 || (i > 0 && is_ident_char((unsigned char)s[n])))
       return NULL;
     s += n;
   }
-  while (*s == ' ' || *s == '\t')
-    s++;
-  return s;
+  return s + strspn(s, " \t");
+}
+
+/* K of "min_blocks(K)" (blanks allowed around each part), in *k; false when
+ * the words are anything else */
+static bool parse_min_blocks(const char *words, long *k)
+{
+  static const char name[] = "min_blocks";
+  if (strncmp(words, name, sizeof name - 1) != 0)
+    return false;
+  const char *p = words + sizeof name - 1;
+  p += strspn(p, " \t");
+  if (*p++ != '(')
+    return false;
+  char *end;
+  *k = strtol(p, &end, 10);
+  if (end == p)
+    return false;
+  end += strspn(end, " \t");
+  if (*end++ != ')')
+    return false;
+  return end[strspn(end, " \t\r\n")] == '\0';
 }
 
 /* "#pragma parray min_blocks(K)": a property of the kernel of the innermost
@@ -528,21 +546,8 @@ static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
 {
   Loc at = n->loc; /* at the '#' */
   at.col += (int)strspn(n->text, " \t");
-  char *end;
-  long k = -1;
-  if (strncmp(words, "min_blocks", 10) == 0) {
-    const char *p = words + 10;
-    while (*p == ' ' || *p == '\t')
-      p++;
-    if (*p == '(') {
-      k = strtol(p + 1, &end, 10);
-      while (*end == ' ' || *end == '\t')
-        end++;
-      if (end == p + 1 || *end != ')' || str_trim(e->ctx, end + 1)[0])
-        k = -1;
-    }
-  }
-  if (k < 0) {
+  long k;
+  if (!parse_min_blocks(words, &k)) {
     diag_error(e->ctx, at, "unknown '#pragma parray %s': the one parray pragma is 'min_blocks(K)'",
                str_trim(e->ctx, words));
     return;
@@ -551,11 +556,17 @@ static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
     diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': K must be between 1 and 32", k);
     return;
   }
-  if (!e->detour || e->detour->type->kind != TK_CUDA) {
+  Detour *dt = e->detour;
+  if (!dt || dt->type->kind != TK_CUDA) {
     diag_error(e->ctx, at, "'#pragma parray min_blocks' belongs in the body of a cuda detour");
     return;
   }
-  e->detour->min_blocks = (int)k;
+  if (dt->min_blocks && dt->min_blocks != k) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': detour '%s' already asked for %d", k,
+               dt->type->name, dt->min_blocks);
+    return;
+  }
+  dt->min_blocks = (int)k;
 }
 
 static void emit_text(Emitter *e, Node *n)
