@@ -49,3 +49,17 @@ void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
   report(ctx, loc, "note", fmt, ap);
   va_end(ap);
 }
+
+void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...)
+{
+  if (ctx->opt.no_warnings)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  report(ctx, loc, ctx->opt.werror ? "error" : "warning", fmt, ap);
+  va_end(ap);
+  if (ctx->opt.werror)
+    ctx->errors++;
+  else
+    ctx->warnings++;
+}

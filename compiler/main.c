@@ -386,7 +386,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "parrayc: error: cannot read '%s': %s\n", cli.input, strerror(errno));
     return 1;
   }
-  Options opt = {cli.input, cli.input, cli.line_directives, cli.explain};
+  Options opt = {.input = cli.input, .display = cli.input, .line_directives = cli.line_directives, .explain = cli.explain};
   Ctx *ctx = ctx_new(&opt, src, len);
   free(src);
   char *out = NULL;

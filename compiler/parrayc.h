@@ -56,6 +56,8 @@ bool text_has_side_effects(const char *s);
 /* ---- diag.c: every message goes through here ---- */
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A warning: nothing when opt.no_warnings, an error when opt.werror. */
+void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- the syntax tree ---- */
 typedef enum NodeKind {
@@ -285,6 +287,9 @@ typedef struct Options {
   const char *display;    /* name used in messages and #line */
   bool line_directives;
   const char *explain;    /* --explain TYPE */
+  int error_limit;        /* stop after this many errors; 0: no limit */
+  bool no_warnings;       /* -w */
+  bool werror;            /* -Werror: warnings count as errors */
 } Options;
 
 struct Ctx {
@@ -294,6 +299,7 @@ struct Ctx {
   const char **lines;     /* start of each line */
   int nlines;
   int errors;
+  int warnings;
   Node *tree;
   Type *types;            /* declared types, newest first */
   Subprog *subprogs;

@@ -21,7 +21,7 @@
 
 PA_HELPER Ctx *pa_ctx_new(const char *src, bool lines)
 {
-  Options opt = {"t.pa", "t.pa", lines, NULL};
+  Options opt = {.input = "t.pa", .display = "t.pa", .line_directives = lines};
   return ctx_new(&opt, src, strlen(src));
 }
 

@@ -145,7 +145,7 @@ END_TEST
 
 START_TEST(line_directive_quotes_the_name)
 {
-  Options opt = {"t.pa", "dir \"x\"\\t.pa", true, NULL};
+  Options opt = {.input = "t.pa", .display = "dir \"x\"\\t.pa", .line_directives = true};
   const char *src = "int x;\n";
   Ctx *ctx = ctx_new(&opt, src, strlen(src));
   ck_assert_ptr_nonnull(parse_source(ctx));
@@ -161,7 +161,7 @@ START_TEST(crlf_and_odd_bytes)
   /* CR LF line ends pass through; a NUL byte becomes a blank */
   ck_passes_through("int a;\r\nint b;\r\n");
   const char src[] = "int a;\0int b;\n";
-  Options opt = {"t.pa", "t.pa", false, NULL};
+  Options opt = {.input = "t.pa", .display = "t.pa"};
   Ctx *ctx = ctx_new(&opt, src, sizeof src - 1);
   ck_assert_ptr_nonnull(parse_source(ctx));
   char *out = emit_program(ctx);

@@ -347,7 +347,7 @@ END_TEST
 
 START_TEST(poly_algebra)
 {
-  Options opt = {"t.pa", "t.pa", false, NULL};
+  Options opt = {.input = "t.pa", .display = "t.pa"};
   Ctx *ctx = ctx_new(&opt, "", 0);
   Poly *n = poly_sym(ctx, "N");
   Poly *i = poly_var(ctx, "i", poly_const(ctx, 8));
