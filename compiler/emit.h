@@ -50,7 +50,7 @@ struct Emitter {
   int mpi_detours;     /* numbers the mpi detours of the program */
 };
 
-/* ---- output ---- */
+/* ---- output (text.c) ---- */
 void out_src(Emitter *e, const char *text, Loc loc);
 void out_gen(Emitter *e, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void out_append(Out *dst, Out *src);
@@ -58,19 +58,26 @@ void out_free(Out *o);
 /* the indentation of a directive line, for the code that replaces it */
 const char *indent_of(Node *n);
 
-/* ---- walking ---- */
+/* ---- walking (emit.c) ---- */
 void emit_nodes(Emitter *e, Node *list);
 /* Translates a detour's body into o, as the body of a function that starts
  * a new scope with the given parameter names visible. */
 void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o, char **params, int nparams, const char *indent);
+
+/* ---- scopes (scope.c) ---- */
+void scope_push(Emitter *e, bool function);
+void scope_pop(Emitter *e);
 void scope_declare(Emitter *e, const char *name);
 bool name_declared(Emitter *e, const char *name);
+
+/* ---- $...$ and fragments (dollar.c) ---- */
 Dim *resolve_node(Emitter *e, const char *path, Loc loc);
 char *dollar_text(Emitter *e, Node *n);
 char *poly_text(Emitter *e, Poly *p);   /* parenthesised C expression */
 Poly *tid_linear(Emitter *e, Detour *dt, Dim *d); /* the default $tid_K$ */
+char *substitute(Ctx *ctx, const char *text); /* the parameters of the current #insert replaced */
 
-/* ---- helpers the backends share ---- */
+/* ---- helpers the backends share (text.c) ---- */
 char *c_string(Ctx *ctx, const char *s);   /* a C string literal of s */
 char *bare(Ctx *ctx, char *s);             /* "(4)" -> "4" */
 bool mentions(const char *text, const char *name); /* uses identifier name */
@@ -78,18 +85,21 @@ bool mentions(const char *text, const char *name); /* uses identifier name */
 char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t);
 char *tidy_body(Ctx *ctx, const char *text);        /* drop the '{' line's rest */
 char *dedent_body(Ctx *ctx, const char *text, size_t k); /* shift left by k */
+
+/* ---- host C the backends share (hostc.c) ---- */
 const char *mem_enum(MemKind m);                    /* "PA_PAGED", ... */
 /* the body of a CPU or MPI detour, translated for its outlined function */
 char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var);
+
+/* a copy done by the calling thread, element by element (inside detours
+ * and between host layouts); unroll: the CUDA pragma for small extents */
+void emit_copy_loop(Emitter *e, Node *n, Dim *src, const char *sp, Dim *dst, const char *dp, bool unroll);
+void emit_main_body(Emitter *e, Node *n);
 
 /* ---- emit_c.c: host C ---- */
 void emit_c_create(Emitter *e, Node *n, Dim *d);
 void emit_c_destroy(Emitter *e, Node *n, Dim *d);
 void emit_c_copy(Emitter *e, Node *n, Dim *src, Dim *dst);
-/* a copy done by the calling thread, element by element (inside detours
- * and between host layouts); unroll: the CUDA pragma for small extents */
-void emit_copy_loop(Emitter *e, Node *n, Dim *src, const char *sp, Dim *dst, const char *dp, bool unroll);
-void emit_main_body(Emitter *e, Node *n);
 void emit_c_main(Emitter *e, Node *n);
 void emit_c_detour_unsupported(Emitter *e, Node *n, Type *t);
 

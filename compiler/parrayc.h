@@ -260,7 +260,7 @@ const char *mem_name(MemKind m);
 const char *thread_kind_name(ThreadKind k);
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
 
-/* ---- emit.c: the walk over the tree ---- */
+/* ---- dollar.c: fragments for the walk over the tree ---- */
 /* The C text of a fragment (N_TEXT and N_DOLLAR nodes), $...$ translated and
  * subprogram parameters replaced. */
 char *fragment_text(Emitter *e, Node *list);
