@@ -1,6 +1,9 @@
 /* dollar.c: C fragments as C text: $...$ translated into folded offset
- * expressions and the parameters of the current #insert replaced. */
-#include "emit.h"
+ * expressions and the parameters of the current #insert replaced.  What a
+ * $tid...$ means comes from the innermost detour as plain data (a
+ * ThreadView), so this module, like types.c, knows nothing of the printer
+ * or the targets. */
+#include "parrayc.h"
 
 #include <string.h>
 
@@ -66,13 +69,6 @@ char *substitute(Ctx *ctx, const char *text)
   return s;
 }
 
-/* ---- $...$ ---- */
-
-Dim *resolve_node(Emitter *e, const char *path, Loc loc)
-{
-  return dim_resolve(e->ctx, path, loc);
-}
-
 static int count_atom(const Poly *p, const Atom *a)
 {
   int n = 0;
@@ -90,9 +86,8 @@ static int count_atom(const Poly *p, const Atom *a)
 /* Prints p; index expressions with side effects that the offset uses other
  * than once are evaluated once into temporaries (a GNU statement
  * expression, which gcc, clang and nvcc accept). */
-static char *print_once(Emitter *e, Poly *p, int first_atom)
+static char *print_once(Ctx *ctx, Poly *p, int first_atom)
 {
-  Ctx *ctx = e->ctx;
   bool wide = !poly_fits_int(p);
   Buf b = {0};
   int slots = 0;
@@ -123,47 +118,92 @@ static char *print_once(Emitter *e, Poly *p, int first_atom)
   return s;
 }
 
-char *poly_text(Emitter *e, Poly *p)
+char *poly_text(Ctx *ctx, Poly *p)
 {
-  return print_once(e, p, e->ctx->natoms);
+  return print_once(ctx, p, ctx->natoms);
 }
 
-Poly *tid_linear(Emitter *e, Detour *dt, Dim *d)
+/* ---- $tid...$ ---- */
+
+void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var)
 {
-  Poly *linear = poly_var(e->ctx, dt->tid_var, dt->type->root->extent);
-  return dim_index_of(e->ctx, dt->type->root, d, linear);
+  KnownIndex *k = ctx_alloc(ctx, sizeof(KnownIndex) * (v->nknown + 1));
+  if (v->nknown)
+    memcpy(k, v->known, sizeof(KnownIndex) * v->nknown);
+  k[v->nknown].node = node;
+  k[v->nknown].index = index;
+  k[v->nknown].var = var;
+  v->known = k;
+  v->nknown++;
 }
 
-static char *tid_text(Emitter *e, Dx *dx)
+static Poly *known_index(Ctx *ctx, const KnownIndex *k)
 {
-  Detour *dt = e->detour;
-  if (!dt) {
-    diag_error(e->ctx, dx->path_loc, "'$%s$' outside a detour: there is no thread index here", dx->path);
+  return k->index ? k->index : poly_var(ctx, k->var, k->node->extent);
+}
+
+static void give(Ctx *ctx, ThreadView *v, Poly *p)
+{
+  Poly **g = ctx_alloc(ctx, sizeof(Poly *) * (v->ngiven + 1));
+  if (v->ngiven)
+    memcpy(g, v->given, sizeof(Poly *) * v->ngiven);
+  g[v->ngiven++] = p;
+  v->given = g;
+}
+
+/* Node d's index: digits of the index of its nearest known ancestor (or,
+ * without a grid, of the first known node). */
+Poly *view_index(Ctx *ctx, ThreadView *v, Dim *d)
+{
+  for (Dim *k = d; k; k = k->parent)
+    for (int i = 0; i < v->nknown; i++)
+      if (v->known[i].node == k) {
+        Poly *base = known_index(ctx, &v->known[i]);
+        Poly *p = k == d ? base : dim_index_of(ctx, k, d, base);
+        give(ctx, v, p);
+        return p;
+      }
+  if (v->grid || !v->nknown) {
+    diag_error(ctx, v->loc, "cannot map '%s' onto %s: it is not a node of '%s' itself", d->path,
+               v->grid ? v->grid : "the threads", v->type->name);
+    return poly_const(ctx, 0);
+  }
+  Dim *k = v->known[0].node;
+  Poly *p = dim_index_of(ctx, k, d, known_index(ctx, &v->known[0]));
+  give(ctx, v, p);
+  return p;
+}
+
+static char *tid_text(Ctx *ctx, ThreadView *here, Dx *dx)
+{
+  if (!here) {
+    diag_error(ctx, dx->path_loc, "'$%s$' outside a detour: there is no thread index here", dx->path);
     return "0";
   }
   /* tid_1_0 names node T_1_0 of the innermost thread array */
   const char *suffix = dx->path + 3;
-  Dim *d = dim_resolve(e->ctx, ctx_printf(e->ctx, "%s%s", dt->type->name, suffix), dx->path_loc);
+  Dim *d = dim_resolve(ctx, ctx_printf(ctx, "%s%s", here->type->name, suffix), dx->path_loc);
   if (!d)
     return "0";
-  int first = e->ctx->natoms;
-  Poly *p = dt->tid(e, dt, d);
-  return print_once(e, p, first);
+  int first = ctx->natoms;
+  Poly *p = view_index(ctx, here, d);
+  return print_once(ctx, p, first);
 }
 
-char *dollar_text(Emitter *e, Node *n)
+/* ---- $...$ and fragments ---- */
+
+char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
 {
-  Ctx *ctx = e->ctx;
   Dx *dx = n->dx;
   if (dx->kind == DX_TID)
-    return tid_text(e, dx);
+    return tid_text(ctx, here, dx);
   Dim *d = dim_resolve(ctx, dx->path, dx->path_loc);
   if (!d)
     return "0";
   int first = ctx->natoms;
   switch (dx->kind) {
   case DX_DIM:
-    return print_once(e, d->extent, first);
+    return print_once(ctx, d->extent, first);
   case DX_CNT: {
     char *c;
     int r = dim_contiguous(ctx, d, &c);
@@ -181,27 +221,27 @@ char *dollar_text(Emitter *e, Node *n)
                  dx->path);
       return "0";
     }
-    Poly *p = dim_eval(ctx, d, dx->index, e);
-    return p ? print_once(e, p, first) : "0";
+    Poly *p = dim_eval(ctx, d, dx->index, here);
+    return p ? print_once(ctx, p, first) : "0";
   }
   default:
     return "0";
   }
 }
 
-char *fragment_text(Emitter *e, Node *list)
+char *fragment_text(Ctx *ctx, ThreadView *here, Node *list)
 {
   Buf b = {0};
   for (Node *n = list; n; n = n->next) {
     if (n->kind == N_DOLLAR) {
       if (n->text)
         buf_puts(&b, n->text); /* the blanks before the '$' */
-      buf_puts(&b, dollar_text(e, n));
+      buf_puts(&b, dollar_text(ctx, here, n));
     }
     else if (n->kind == N_TEXT)
-      buf_puts(&b, substitute(e->ctx, n->text));
+      buf_puts(&b, substitute(ctx, n->text));
   }
-  char *s = ctx_strdup(e->ctx, b.data ? b.data : "");
+  char *s = ctx_strdup(ctx, b.data ? b.data : "");
   buf_free(&b);
   return s;
 }

@@ -1,17 +1,59 @@
 /* emit.c: the walk over the syntax tree.  C text is copied through with
- * #line directives; each Parray construct goes to the backend of its
- * target.  Detour bodies are outlined into functions placed before the
- * top-level item that holds them. */
-#include "emit.h"
+ * #line directives; each Parray construct goes to the backend that
+ * pick_backend chooses for it (backend.h), never to a backend by name.
+ * Detour bodies are walked here, into text the backend outlines into a
+ * function placed before the top-level item that holds the detour. */
+#include "backend.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the one place that maps kinds to targets ---- */
+
+/* The backend for a construct run by threads of kind `threads` (TK_NONE:
+ * the host) on memory of kind `mem` (MEM_NONE: no memory involved): thread
+ * arrays go to their own target; on the host, GPU memory (and the pinned
+ * memory of CUDA programs) to CUDA, the rest to host C; #mainhost of an
+ * mpi program to MPI. */
+static const Backend *pick_backend(Emitter *e, ThreadKind threads, MemKind mem)
+{
+  switch (threads) {
+  case TK_PTHD:
+  case TK_OMP:
+    return &backend_cpu;
+  case TK_CUDA:
+    return &backend_cuda;
+  case TK_MPI:
+    return &backend_mpi;
+  case TK_NONE:
+    break;
+  }
+  if (mem == MEM_DMEM || mem == MEM_SMEM || (mem == MEM_PINNED && e->cuda))
+    return &backend_cuda;
+  return &backend_c;
+}
+
+/* a copy goes to the target of whoever runs it (copy_plan.c, copy_by) */
+static const Backend *copy_backend(Emitter *e, const CopyPlan *p)
+{
+  switch (p->by) {
+  case COPY_BY_PROCESSES:
+    return pick_backend(e, TK_MPI, MEM_NONE);
+  case COPY_BY_THREAD:
+    return pick_backend(e, p->detour->kind, MEM_NONE);
+  case COPY_BY_DEVICE:
+    return pick_backend(e, TK_NONE, MEM_DMEM);
+  case COPY_BY_HOST:
+    break;
+  }
+  return pick_backend(e, TK_NONE, MEM_NONE);
+}
 
 /* ---- the walk ---- */
 
 static void emit_node(Emitter *e, Node *n);
 
-void emit_nodes(Emitter *e, Node *list)
+static void emit_nodes(Emitter *e, Node *list)
 {
   for (Node *n = list; n; n = n->next)
     emit_node(e, n);
@@ -91,43 +133,42 @@ static void emit_text(Emitter *e, Node *n)
   }
   char *t = substitute(e->ctx, n->text);
   buf_puts(&e->scope->text, t);
-  out_src(e, t, n->loc);
+  out_src(e->out, t, n->loc);
 }
 
 static void emit_block(Emitter *e, Node *n)
 {
-  out_src(e, "{", n->loc);
+  out_src(e->out, "{", n->loc);
   bool fn = e->scope->file_scope;
-  scope_push(e, fn); /* before the '{' joins the text: the header is what precedes it */
+  /* before the '{' joins the text: the header is what precedes it */
+  e->scope = scope_open(e->ctx, e->scope, fn);
   buf_puts(&e->scope->parent->text, "{");
   e->function_depth += fn;
   emit_nodes(e, n->body);
   e->function_depth -= fn;
-  scope_pop(e);
+  scope_close(e->scope);
+  e->scope = e->scope->parent;
   buf_puts(&e->scope->text, "}");
-  out_src(e, "}", n->end_loc);
+  out_src(e->out, "}", n->end_loc);
 }
 
-void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o, char **params, int nparams, const char *indent)
+/* Translates a detour's body into o, as the body of a function that starts
+ * a new scope in which the file scope and the thread array's parameters
+ * are visible. */
+static void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o)
 {
   Out *saved_out = e->out;
   Scope *saved_scope = e->scope;
   Detour *saved_dt = e->detour;
   e->out = o;
-  /* the body sees the file scope and its parameters */
-  Scope *file = e->scope;
-  while (file->parent)
-    file = file->parent;
-  e->scope = file;
-  scope_push(e, true);
-  for (int i = 0; i < nparams; i++)
-    scope_declare(e, params[i]);
+  e->scope = scope_open(e->ctx, scope_file(e->scope), true);
+  for (int i = 0; i < dt->type->nparams; i++)
+    scope_declare(e->ctx, e->scope, dt->type->pnames[i]);
   e->detour = dt;
   e->function_depth++;
-  (void)indent;
   emit_nodes(e, body);
   e->function_depth--;
-  scope_pop(e);
+  scope_close(e->scope);
   e->scope = saved_scope;
   e->out = saved_out;
   e->detour = saved_dt;
@@ -135,7 +176,7 @@ void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o, char **params, in
 
 static Dim *resolve_data(Emitter *e, const char *name, Loc loc)
 {
-  Dim *d = resolve_node(e, name, loc);
+  Dim *d = dim_resolve(e->ctx, name, loc);
   if (d && d->type->kind != TK_NONE && !dim_thread_type(d)) {
     diag_error(e->ctx, loc, "'%s' is a thread array, not a data type", name);
     return NULL;
@@ -160,14 +201,7 @@ static bool mem_allowed(Emitter *e, Node *n, Dim *d)
   return true;
 }
 
-static bool on_gpu(Dim *d)
-{
-  MemKind m = d->type->mem;
-  return m == MEM_DMEM || m == MEM_SMEM;
-}
-
-/* #create and #destroy: GPU memory (and pinned memory of CUDA programs)
- * belongs to the CUDA backend, the rest to the host */
+/* #create and #destroy */
 static void emit_memory(Emitter *e, Node *n)
 {
   bool create = n->kind == N_CREATE;
@@ -178,11 +212,11 @@ static void emit_memory(Emitter *e, Node *n)
     diag_error(e->ctx, n->loc, "'#%s %s(...)' needs the name of a pointer", create ? "create" : "destroy", n->name);
     return;
   }
-  bool cuda = on_gpu(d) || (e->cuda && d->type->mem == MEM_PINNED);
+  const Backend *b = pick_backend(e, TK_NONE, d->type->mem);
   if (create)
-    (cuda ? emit_cuda_create : emit_c_create)(e, n, d);
+    b->create(e, n, d);
   else
-    (cuda ? emit_cuda_destroy : emit_c_destroy)(e, n, d);
+    b->destroy(e, n, d);
 }
 
 static void emit_copy(Emitter *e, Node *n)
@@ -212,29 +246,33 @@ static void emit_copy(Emitter *e, Node *n)
   fake.name_loc = n->name2_loc;
   if (!mem_allowed(e, n, s) || !mem_allowed(e, &fake, d))
     return;
-  if (dim_thread_type(s) || dim_thread_type(d) ||
-      (e->detour && e->detour->type->kind == TK_MPI && !on_gpu(s) && !on_gpu(d))) {
-    /* distributed data, or host data in an mpi body (process 0's arrays) */
-    emit_mpi_copy(e, n, s, d);
-  } else if (e->detour) {
-    if ((on_gpu(s) || on_gpu(d)) && e->detour->type->kind != TK_CUDA) {
+  CopySite site = {s, d, e->detour ? e->detour->type : NULL};
+  CopyBy by = copy_by(&site);
+  char *sp, *dp;
+  if (by == COPY_BY_THREAD) {
+    if ((dim_on_gpu(s) || dim_on_gpu(d)) && e->detour->type->kind != TK_CUDA) {
       diag_error(ctx, n->loc, "GPU memory cannot be copied inside a %s detour", thread_kind_name(e->detour->type->kind));
       return;
     }
-    emit_copy_loop(e, n, s, fragment_text(e, n->args[0]), d, fragment_text(e, n->args[1]),
-                   e->detour->type->kind == TK_CUDA);
-  } else if (on_gpu(s) || on_gpu(d)) {
-    emit_cuda_copy(e, n, s, d);
+    /* the pointers as written; the destination's first, the order in
+     * which parrayc has always translated them here (and reported their
+     * errors) */
+    dp = frag_text(e, n->args[1]);
+    sp = frag_text(e, n->args[0]);
   } else {
-    emit_c_copy(e, n, s, d);
+    sp = str_trim(ctx, frag_text(e, n->args[0]));
+    dp = str_trim(ctx, frag_text(e, n->args[1]));
   }
+  CopyPlan plan;
+  if (copy_plan(ctx, n, &site, sp, dp, &plan))
+    copy_backend(e, &plan)->copy(e, n, &plan);
 }
 
 static void emit_detour(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
   Type *t = type_lookup(ctx, n->name);
-  Dim *d = t ? t->root : resolve_node(e, n->name, n->name_loc);
+  Dim *d = t ? t->root : dim_resolve(ctx, n->name, n->name_loc);
   if (!d)
     return;
   t = d->type;
@@ -252,20 +290,14 @@ static void emit_detour(Emitter *e, Node *n)
       diag_error(ctx, n->loc, "detour argument %d of '%s' is empty", i + 1, n->name);
       return;
     }
-  switch (t->kind) {
-  case TK_PTHD:
-  case TK_OMP:
-    emit_cpu_detour(e, n, t);
-    break;
-  case TK_CUDA:
-    emit_cuda_detour(e, n, t);
-    break;
-  case TK_MPI:
-    emit_mpi_detour(e, n, t);
-    break;
-  default:
-    break;
-  }
+  const Backend *b = pick_backend(e, t->kind, MEM_NONE);
+  Detour *dt = b->detour_open(e, n, t);
+  if (!dt)
+    return;
+  Out body = out_new(ctx, dt->body_line);
+  emit_outlined(e, dt, n->body, &body);
+  b->detour_close(e, n, dt, &body);
+  out_free(&body);
 }
 
 static void emit_sync(Emitter *e, Node *n)
@@ -274,20 +306,29 @@ static void emit_sync(Emitter *e, Node *n)
     diag_error(e->ctx, n->loc, "'#sync' outside a detour: there are no threads to synchronise");
     return;
   }
-  switch (e->detour->type->kind) {
-  case TK_PTHD:
-  case TK_OMP:
-    emit_cpu_sync(e, n);
-    break;
-  case TK_CUDA:
-    emit_cuda_sync(e, n);
-    break;
-  case TK_MPI:
-    emit_mpi_sync(e, n);
-    break;
-  default:
-    break;
-  }
+  pick_backend(e, e->detour->type->kind, MEM_NONE)->sync(e, n);
+}
+
+/* #mainhost's body as `static int pa_main(int argc, char **argv)`: a
+ * function body in which argc and argv are visible; the backend writes
+ * what comes before and after it (main() itself) */
+static void emit_main(Emitter *e, Node *n)
+{
+  const Backend *b = pick_backend(e, e->mpi ? TK_MPI : TK_NONE, MEM_NONE);
+  b->main_open(e, n);
+  e->function_depth++;
+  Scope *saved = e->scope;
+  Scope s = {0};
+  s.parent = saved;
+  s.function = true;
+  e->scope = &s;
+  scope_declare(e->ctx, e->scope, "argc");
+  scope_declare(e->ctx, e->scope, "argv");
+  emit_nodes(e, n->body);
+  e->scope = saved;
+  scope_close(&s);
+  e->function_depth--;
+  b->main_close(e, n);
 }
 
 static void emit_global(Emitter *e, Node *n)
@@ -297,15 +338,12 @@ static void emit_global(Emitter *e, Node *n)
     return;
   }
   /* contents go to file scope, before the code that uses them */
-  Out o = {{0}, -1, 0};
+  Out o = out_new(e->ctx, -1);
   Out *saved_out = e->out;
   Scope *saved_scope = e->scope;
   Detour *saved_dt = e->detour;
   int saved_depth = e->function_depth;
-  Scope *file = e->scope;
-  while (file->parent)
-    file = file->parent;
-  e->scope = file;
+  e->scope = scope_file(e->scope);
   e->out = &o;
   e->detour = NULL;
   e->function_depth = 0;
@@ -328,7 +366,7 @@ static void emit_subprog(Emitter *e, Node *n)
       return;
     }
   for (int i = 0; i < n->nargs; i++) {
-    char *p = n->args[i] ? str_trim(ctx, fragment_text(e, n->args[i])) : "";
+    char *p = n->args[i] ? str_trim(ctx, frag_text(e, n->args[i])) : "";
     if (!text_is_simple(p) || !is_ident_start((unsigned char)p[0]))
       diag_error(ctx, n->loc, "subprogram parameter %d of '%s' must be a name", i + 1, n->name);
   }
@@ -367,8 +405,8 @@ static void emit_insert(Emitter *e, Node *n)
   in->names = ctx_alloc(ctx, sizeof(char *) * (n->nargs + 1));
   in->values = ctx_alloc(ctx, sizeof(char *) * (n->nargs + 1));
   for (int i = 0; i < n->nargs; i++) {
-    in->names[i] = str_trim(ctx, fragment_text(e, sp->args[i]));
-    in->values[i] = str_trim(ctx, n->args[i] ? fragment_text(e, n->args[i]) : "");
+    in->names[i] = str_trim(ctx, frag_text(e, sp->args[i]));
+    in->values[i] = str_trim(ctx, n->args[i] ? frag_text(e, n->args[i]) : "");
   }
   in->parent = ctx->instance;
   ctx->instance = in;
@@ -388,13 +426,13 @@ static void emit_node(Emitter *e, Node *n)
     emit_block(e, n);
     break;
   case N_DOLLAR: {
-    char *t = dollar_text(e, n);
+    char *t = dollar_text(e->ctx, here(e), n);
     buf_puts(&e->scope->text, t);
-    out_src(e, t, n->loc);
+    out_src(e->out, t, n->loc);
     break;
   }
   case N_PARRAY:
-    type_declare(e->ctx, e, n);
+    type_declare(e->ctx, here(e), n);
     break;
   case N_CREATE:
   case N_DESTROY:
@@ -414,10 +452,7 @@ static void emit_node(Emitter *e, Node *n)
       diag_error(e->ctx, n->loc, "'#mainhost' must stand at file scope");
       break;
     }
-    if (e->mpi)
-      emit_mpi_main(e, n);
-    else
-      emit_c_main(e, n);
+    emit_main(e, n);
     break;
   case N_GLOBAL:
     emit_global(e, n);
@@ -430,8 +465,6 @@ static void emit_node(Emitter *e, Node *n)
     break;
   }
 }
-
-/* ---- the whole program ---- */
 
 static bool declares_kind(Node *list, const char *word)
 {
@@ -535,14 +568,14 @@ char *emit_program(Ctx *ctx)
   ctx->uses_mpi = e.mpi;
   ctx->uses_pthd = declares_kind(ctx->tree, "pthd");
   ctx->uses_omp = declares_kind(ctx->tree, "omp");
-  e.hoist.line = -1;
+  e.hoist = out_new(ctx, -1);
   Scope file = {0};
   file.file_scope = true;
   e.scope = &file;
-  Out whole = {{0}, -1, 0};
+  Out whole = out_new(ctx, -1);
   size_t cut = 0; /* where the current top-level declaration starts in whole */
   for (Node *n = ctx->tree; n; n = n->next) {
-    Out item = {{0}, whole.line, 0};
+    Out item = out_new(ctx, whole.line);
     e.out = &item;
     emit_node(&e, n);
     if (e.hoist.b.len)
@@ -570,13 +603,11 @@ char *emit_program(Ctx *ctx)
   Buf head = {0};
   buf_printf(&head, "/* Generated by parrayc %s from %s.  Edit the .pa file, not this one. */\n", PARRAY_VERSION,
              ctx->opt.display);
-  buf_puts(&head, "#include <parray.h>\n");
-  if (ctx->uses_pthd || ctx->uses_omp)
-    buf_puts(&head, "#include <parray_cpu.h>\n");
-  if (e.cuda)
-    buf_puts(&head, "#include <parray_cuda.h>\n");
-  if (e.mpi)
-    buf_puts(&head, "#include <parray_mpi.h>\n");
+  const Backend *used[] = {&backend_c, ctx->uses_pthd || ctx->uses_omp ? &backend_cpu : NULL,
+                           e.cuda ? &backend_cuda : NULL, e.mpi ? &backend_mpi : NULL};
+  for (int i = 0; i < 4; i++)
+    if (used[i])
+      buf_printf(&head, "#include <%s>\n", used[i]->include);
   if (whole.b.data)
     buf_puts(&head, whole.b.data);
   out_free(&whole);

@@ -1,12 +1,18 @@
 /* parrayc.h: the data model of parrayc, shared by every stage.
  *
- * Stages: lexer.l and parser.y build a syntax tree of Nodes (C text kept as
- * text, Parray constructs as nodes); types.c turns #parray declarations into
- * dimension trees and answers every question about offsets; expr.c holds the
- * offset expressions (sums of products, simplified before printing); emit.c
- * walks the tree and hands each construct to the backend of its target
- * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c).  All state lives in one
- * Ctx per compilation. */
+ * Stages (doc/internals.md draws them): lexer.l and parser.y build a syntax
+ * tree of Nodes (C text kept as text, Parray constructs as nodes); types.c
+ * turns #parray declarations into dimension trees and answers every
+ * question about offsets; expr.c holds the offset expressions (sums of
+ * products, simplified before printing); dollar.c turns C fragments and
+ * $...$ into C text; copy_plan.c (copy_plan.h) decides how each #copy moves
+ * its elements.  This model knows nothing of the printer: what it needs
+ * from the detour being translated comes as plain data (ThreadView).
+ * Above it, text.c (output, #line, indentation, names) and scope.c (names
+ * the C text declares); emit.c walks the tree and hands each construct to
+ * the backend that pick_backend chooses through one interface (backend.h):
+ * emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c, which share hostc.c and
+ * never call each other.  All state lives in one Ctx per compilation. */
 #ifndef PARRAYC_H
 #define PARRAYC_H
 
@@ -24,7 +30,6 @@ typedef struct Type Type;
 typedef struct Poly Poly;
 typedef struct Atom Atom;
 typedef struct Buf Buf;
-typedef struct Emitter Emitter;
 
 typedef struct Loc {
   int line, col; /* 1-based; line 0 means "no location" */
@@ -188,6 +193,27 @@ bool poly_fits_int(const Poly *p); /* every constant fits in int */
 void poly_print(Buf *b, const Poly *p, bool wide);
 char *poly_str(Ctx *ctx, const Poly *p);
 
+/* ---- what $tid...$ means in the innermost detour (dollar.c) ----
+ * Plain data the walk hands to the model: the thread array, the nodes whose
+ * index is known directly (searched from a node upwards), and every index
+ * handed out (the CUDA target declares the thread indices the body used). */
+typedef struct KnownIndex {
+  Dim *node;
+  Poly *index;         /* or NULL: the variable var, bounded by node's extent */
+  const char *var;
+} KnownIndex;
+
+typedef struct ThreadView {
+  Type *type;          /* the thread array of the innermost detour */
+  KnownIndex *known;
+  int nknown;
+  const char *grid;    /* non-NULL: a node without a known ancestor is an error
+                          ("cannot map onto <grid>"); NULL: digits of known[0] */
+  Loc loc;             /* where that error is reported */
+  Poly **given;        /* the indices handed out, in order */
+  int ngiven;
+} ThreadView;
+
 /* ---- the type model (types.c) ---- */
 typedef enum MemKind { MEM_NONE, MEM_PAGED, MEM_PINNED, MEM_DMEM, MEM_SMEM, MEM_RMEM } MemKind;
 typedef enum ThreadKind { TK_NONE, TK_PTHD, TK_OMP, TK_CUDA, TK_MPI } ThreadKind;
@@ -223,7 +249,8 @@ struct Type {
   Type *next;
 };
 
-Type *type_declare(Ctx *ctx, Emitter *e, Node *decl);
+/* here: the innermost detour's thread view for $tid$ in sizes, or NULL */
+Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl);
 Type *type_lookup(Ctx *ctx, const char *name);
 /* Resolves "A_1_0" (or a subprogram parameter bound to a path); reports
  * errors at loc and returns NULL when it cannot. */
@@ -239,7 +266,7 @@ Poly *dim_index_of(Ctx *ctx, Dim *root, Dim *d, Poly *linear); /* digit of d in 
  * within a's subtree (a the root: d's place value) */
 Poly *dim_weight(Ctx *ctx, Dim *d, Dim *a);
 /* Offsets of an index (SPEC 2.5); NULL after reporting an error. */
-Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, Emitter *e);
+Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, ThreadView *here);
 /* A strided view: off(i) = sum stride_k * digit_k(i), digits in mixed radix. */
 typedef struct Stride {
   Poly *extent, *stride;
@@ -260,12 +287,18 @@ const char *mem_name(MemKind m);
 const char *thread_kind_name(ThreadKind k);
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
 
-/* ---- dollar.c: fragments for the walk over the tree ---- */
+/* ---- C fragments as C text (dollar.c) ---- */
+void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var);
+Poly *view_index(Ctx *ctx, ThreadView *v, Dim *d); /* $tid_K$ of node d */
+char *poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
+char *dollar_text(Ctx *ctx, ThreadView *here, Node *n);
+/* C text with the parameters of the current #insert replaced */
+char *substitute(Ctx *ctx, const char *text);
 /* The C text of a fragment (N_TEXT and N_DOLLAR nodes), $...$ translated and
  * subprogram parameters replaced. */
-char *fragment_text(Emitter *e, Node *list);
+char *fragment_text(Ctx *ctx, ThreadView *here, Node *list);
 
-/* ---- subprograms (emit.c) ---- */
+/* ---- subprograms (expanded by the walk, emit.c) ---- */
 typedef struct Subprog {
   Node *node;
   struct Subprog *next;
@@ -317,7 +350,7 @@ void ctx_free(Ctx *ctx);
 /* ---- front end (lexer.l, parser.y) ---- */
 Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */
 
-/* ---- back end ---- */
+/* ---- back end (emit.c) ---- */
 /* Translates ctx->tree; returns the generated text (malloc'd) or NULL. */
 char *emit_program(Ctx *ctx);
 bool program_uses_cuda(Ctx *ctx, Node *tree);

@@ -1,40 +1,44 @@
 /* scope.c: names declared by the C text (a light reading of declarations,
  * function headers, comments and preprocessor lines) and by #create. */
-#include "emit.h"
+#include "scope.h"
 
 #include <string.h>
 
-void scope_push(Emitter *e, bool function)
+Scope *scope_open(Ctx *ctx, Scope *parent, bool function)
 {
-  Scope *s = ctx_alloc(e->ctx, sizeof *s);
-  s->parent = e->scope;
+  Scope *s = ctx_alloc(ctx, sizeof *s);
+  s->parent = parent;
   s->function = function;
-  if (e->scope) {
+  if (parent) {
     /* the statement before '{': a function header declares parameters */
-    const char *t = e->scope->text.data ? e->scope->text.data : "";
+    const char *t = parent->text.data ? parent->text.data : "";
     const char *start = t;
     for (const char *p = t; *p; p++)
       if (*p == ';' || *p == '{' || *p == '}')
         start = p + 1;
-    s->header = ctx_strdup(e->ctx, start);
+    s->header = ctx_strdup(ctx, start);
   }
-  e->scope = s;
+  return s;
 }
 
-void scope_pop(Emitter *e)
+void scope_close(Scope *s)
 {
-  Scope *s = e->scope;
-  e->scope = s->parent;
   buf_free(&s->text);
 }
 
-void scope_declare(Emitter *e, const char *name)
+Scope *scope_file(Scope *s)
 {
-  Scope *s = e->scope;
-  char **names = ctx_alloc(e->ctx, sizeof(char *) * (s->nnames + 1));
+  while (s->parent)
+    s = s->parent;
+  return s;
+}
+
+void scope_declare(Ctx *ctx, Scope *s, const char *name)
+{
+  char **names = ctx_alloc(ctx, sizeof(char *) * (s->nnames + 1));
   if (s->nnames)
     memcpy(names, s->names, sizeof(char *) * s->nnames);
-  names[s->nnames++] = ctx_strdup(e->ctx, name);
+  names[s->nnames++] = ctx_strdup(ctx, name);
   s->names = names;
 }
 
@@ -186,9 +190,9 @@ static bool header_declares(const char *h, const char *name)
   return false;
 }
 
-bool name_declared(Emitter *e, const char *name)
+bool name_declared(Scope *in, const char *name)
 {
-  for (Scope *s = e->scope; s; s = s->parent) {
+  for (Scope *s = in; s; s = s->parent) {
     for (int i = 0; i < s->nnames; i++)
       if (!strcmp(s->names[i], name))
         return true;
@@ -198,9 +202,7 @@ bool name_declared(Emitter *e, const char *name)
       return true;
     if (s->function && !s->file_scope) {
       /* a detour body sees its parameters and the file scope only */
-      Scope *f = s;
-      while (f->parent)
-        f = f->parent;
+      Scope *f = scope_file(s);
       if (f != s && f->text.data && text_declares(f->text.data, name))
         return true;
       return false;

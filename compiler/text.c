@@ -1,24 +1,29 @@
 /* text.c: the output buffer with #line tracking, directive indentation,
  * dedent, C string literals and generated names. */
-#include "emit.h"
+#include "text.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- output ---- */
 
-static bool at_bol(Out *o)
+Out out_new(Ctx *ctx, int line)
+{
+  Out o = {{0}, line, 0, &ctx->opt};
+  return o;
+}
+
+bool out_at_bol(const Out *o)
 {
   return o->b.len == 0 || o->b.data[o->b.len - 1] == '\n';
 }
 
-static void sync_line(Emitter *e, int line)
+static void sync_line(Out *o, int line)
 {
-  Out *o = e->out;
-  if (!e->ctx->opt.line_directives || line <= 0 || o->line == line)
+  if (!o->opt->line_directives || line <= 0 || o->line == line)
     return;
   buf_printf(&o->b, "#line %d \"", line);
-  for (const char *p = e->ctx->opt.display; *p; p++) {
+  for (const char *p = o->opt->display; *p; p++) {
     if (*p == '"' || *p == '\\')
       buf_putc(&o->b, '\\');
     buf_putc(&o->b, *p);
@@ -34,20 +39,20 @@ static void put_char(Out *o, char c)
     o->line++;
 }
 
-void out_src(Emitter *e, const char *text, Loc loc)
+void out_src(Out *o, const char *text, Loc loc)
 {
   int line = loc.line;
-  e->out->gen_line = 0;
+  o->gen_line = 0;
   for (const char *p = text; *p; p++) {
-    if (at_bol(e->out))
-      sync_line(e, line);
-    put_char(e->out, *p);
+    if (out_at_bol(o))
+      sync_line(o, line);
+    put_char(o, *p);
     if (*p == '\n')
       line++;
   }
 }
 
-void out_gen(Emitter *e, Loc loc, const char *fmt, ...)
+void out_gen(Out *o, Loc loc, const char *fmt, ...)
 {
   Buf b = {0};
   va_list ap;
@@ -56,11 +61,11 @@ void out_gen(Emitter *e, Loc loc, const char *fmt, ...)
   va_end(ap);
   /* one #line for all the code of one directive */
   for (size_t i = 0; i < b.len; i++) {
-    if (at_bol(e->out) && e->out->gen_line != loc.line) {
-      sync_line(e, loc.line);
-      e->out->gen_line = loc.line;
+    if (out_at_bol(o) && o->gen_line != loc.line) {
+      sync_line(o, loc.line);
+      o->gen_line = loc.line;
     }
-    put_char(e->out, b.data[i]);
+    put_char(o, b.data[i]);
   }
   buf_free(&b);
 }
@@ -78,7 +83,7 @@ void out_free(Out *o)
   buf_free(&o->b);
 }
 
-/* ---- helpers the backends share ---- */
+/* ---- pieces of text ---- */
 
 const char *indent_of(Node *n)
 {
@@ -98,16 +103,6 @@ char *c_string(Ctx *ctx, const char *s)
   char *r = ctx_strdup(ctx, b.data);
   buf_free(&b);
   return r;
-}
-
-/* "pa_detour_T_L12", with the #insert instance when there is one (two
- * insertions of one subprogram put detours on the same source line). */
-char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t)
-{
-  Ctx *ctx = e->ctx;
-  if (ctx->instance)
-    return ctx_printf(ctx, "%s_%s_L%d_in%d", prefix, t->cname, n->loc.line, ctx->instance->id);
-  return ctx_printf(ctx, "%s_%s_L%d", prefix, t->cname, n->loc.line);
 }
 
 /* Does the generated code use identifier `name`?  Comments, strings and
@@ -196,27 +191,40 @@ char *tidy_body(Ctx *ctx, const char *text)
   return ctx_printf(ctx, "%s%s", head, ctx_strndup(ctx, p, n));
 }
 
-/* Shifts the body left by k columns (the directive's indentation), so it
- * sits in its function as it sat in the detour; untouched unless every
- * line but preprocessor lines has that indentation. */
-char *dedent_body(Ctx *ctx, const char *text, size_t k)
+/* every line but preprocessor and blank lines starts with k spaces */
+static bool all_indented(const char *text, size_t k)
 {
-  if (!k)
-    return (char *)text;
   for (const char *l = text; *l;) {
     size_t sp = strspn(l, " ");
     if (l[0] != '#' && l[sp] != '\n' && l[sp] && sp < k)
-      return (char *)text;
+      return false;
     const char *nl = strchr(l, '\n');
     l = nl ? nl + 1 : l + strlen(l);
   }
+  return true;
+}
+
+/* whole: shifts a detour body left by the directive's indentation, so it
+ * sits in its function as it sat in the detour (untouched unless every
+ * line but preprocessor lines has that indentation).  Otherwise: removes
+ * the indentation from each line that starts with it. */
+char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole)
+{
+  size_t k = strlen(indent);
+  if (whole && (!k || !all_indented(text, k)))
+    return (char *)text;
   Buf b = {0};
   for (const char *l = text; *l;) {
     const char *nl = strchr(l, '\n');
     size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
-    size_t skip = l[0] == '#' ? 0 : strspn(l, " ");
-    if (skip > k)
+    size_t skip = 0;
+    if (whole) {
+      skip = l[0] == '#' ? 0 : strspn(l, " ");
+      if (skip > k)
+        skip = k;
+    } else if (k && !strncmp(l, indent, k)) {
       skip = k;
+    }
     for (size_t i = skip; i < len; i++)
       buf_putc(&b, l[i]);
     l += len;
@@ -224,4 +232,24 @@ char *dedent_body(Ctx *ctx, const char *text, size_t k)
   char *r = ctx_strdup(ctx, b.data ? b.data : "");
   buf_free(&b);
   return r;
+}
+
+/* ---- generated names ---- */
+
+/* "pa_detour_T_L12", with the #insert instance when there is one (two
+ * insertions of one subprogram put detours on the same source line). */
+char *detour_name(Ctx *ctx, const char *prefix, Node *n, Type *t)
+{
+  if (ctx->instance)
+    return ctx_printf(ctx, "%s_%s_L%d_in%d", prefix, t->cname, n->loc.line, ctx->instance->id);
+  return ctx_printf(ctx, "%s_%s_L%d", prefix, t->cname, n->loc.line);
+}
+
+char *unique_name(Ctx *ctx, const char *base, Node *n)
+{
+  char *s = ctx_printf(ctx, "%s_L%d", base, n->loc.line);
+  /* private types of the instance already carry its number */
+  if (ctx->instance && !strstr(base, ctx_printf(ctx, "_in%d", ctx->instance->id)))
+    s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
+  return s;
 }

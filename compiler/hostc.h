@@ -1,0 +1,23 @@
+/* hostc.h: host C that several backends print alike (below them, above the
+ * text machinery): the copy loop a thread runs alone, the frame of
+ * #mainhost's pa_main, the outlined body of a CPU or MPI detour. */
+#ifndef PARRAYC_HOSTC_H
+#define PARRAYC_HOSTC_H
+
+#include "backend.h"
+
+const char *mem_enum(MemKind m); /* "PA_PAGED", ... */
+/* a COPY_NEST or COPY_ELEMENTS plan as a loop run by the calling thread;
+ * unroll: '#pragma unroll' for small extents (CUDA) */
+void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll);
+/* `static int pa_main(int argc, char **argv)` around #mainhost's body */
+void hostc_main_head(Emitter *e, Node *n);
+void hostc_main_tail(Emitter *e, Node *n);
+/* a detour whose $tid$ is the linear index variable tid_var (size: of the
+ * backend's struct that embeds it) */
+Detour *hostc_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var, size_t size);
+/* the translated body of a detour as the body of its outlined function:
+ * tidied and shifted left by the directive's indentation */
+char *hostc_outlined(Ctx *ctx, Node *n, Out *body);
+
+#endif
