@@ -494,6 +494,23 @@ char *fragment_text(Emitter *e, Node *list)
   return s;
 }
 
+/* The C text of a fragment as written, without substitution ("" if it
+ * holds a $...$: a parameter name never does). */
+static char *plain_text(Ctx *ctx, Node *list)
+{
+  Buf b = {0};
+  for (Node *n = list; n; n = n->next) {
+    if (n->kind != N_TEXT) {
+      buf_free(&b);
+      return "";
+    }
+    buf_puts(&b, n->text);
+  }
+  char *s = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return s;
+}
+
 /* ---- the walk ---- */
 
 static void emit_node(Emitter *e, Node *n);
@@ -815,7 +832,7 @@ static void emit_subprog(Emitter *e, Node *n)
       return;
     }
   for (int i = 0; i < n->nargs; i++) {
-    char *p = n->args[i] ? str_trim(ctx, fragment_text(e, n->args[i])) : "";
+    char *p = str_trim(ctx, plain_text(ctx, n->args[i]));
     if (!text_is_simple(p) || !is_ident_start((unsigned char)p[0]))
       diag_error(ctx, n->loc, "subprogram parameter %d of '%s' must be a name", i + 1, n->name);
   }
@@ -853,9 +870,13 @@ static void emit_insert(Emitter *e, Node *n)
   in->n = n->nargs;
   in->names = ctx_alloc(ctx, sizeof(char *) * (n->nargs + 1));
   in->values = ctx_alloc(ctx, sizeof(char *) * (n->nargs + 1));
+  in->written = ctx_alloc(ctx, sizeof(char *) * (n->nargs + 1));
   for (int i = 0; i < n->nargs; i++) {
-    in->names[i] = str_trim(ctx, fragment_text(e, sp->args[i]));
+    /* the parameter names as written: not substituted by the instance
+     * this #insert stands in */
+    in->names[i] = str_trim(ctx, plain_text(ctx, sp->args[i]));
     in->values[i] = str_trim(ctx, n->args[i] ? fragment_text(e, n->args[i]) : "");
+    in->written[i] = str_trim(ctx, plain_text(ctx, n->args[i]));
   }
   in->parent = ctx->instance;
   ctx->instance = in;

@@ -276,7 +276,9 @@ typedef struct Instance {
   int id;
   Node *insert;
   char **names;
-  char **values; /* argument text */
+  char **values;  /* argument C text, expanded where the #insert stands */
+  char **written; /* argument as written: a type path is resolved from it,
+                   * where the #insert stands */
   int n;
   struct Instance *parent;
 } Instance;

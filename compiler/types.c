@@ -185,27 +185,39 @@ Poly *dim_extent(const Dim *d)
   return d->extent;
 }
 
-Type *type_lookup(Ctx *ctx, const char *name)
+static Type *type_in_scope(Ctx *ctx, const char *name, int scope)
 {
-  int scope = ctx->instance ? ctx->instance->id : 0;
   for (Type *t = ctx->types; t; t = t->next)
     if (t->scope == scope && !strcmp(t->name, name))
-      return t;
-  for (Type *t = ctx->types; t; t = t->next)
-    if (t->scope == 0 && !strcmp(t->name, name))
       return t;
   return NULL;
 }
 
-/* A subprogram parameter bound in the current instance, or NULL. */
+/* Lexical, as the text reads after expansion: the types of the current
+ * #insert instance, then those of the instances it stands in, then the
+ * file's. */
+Type *type_lookup(Ctx *ctx, const char *name)
+{
+  for (Instance *in = ctx->instance; in; in = in->parent) {
+    Type *t = type_in_scope(ctx, name, in->id);
+    if (t)
+      return t;
+  }
+  return type_in_scope(ctx, name, 0);
+}
+
+/* A parameter of the innermost instance, or NULL.  Only the innermost: as
+ * in a C macro, a subprogram's body sees its own parameters, never those
+ * of the subprogram it is inserted in (their values reach it through its
+ * arguments). */
 static const char *param_value(Ctx *ctx, const char *name, Instance **where)
 {
-  for (Instance *in = ctx->instance; in; in = in->parent)
-    for (int i = 0; i < in->n; i++)
-      if (!strcmp(in->names[i], name)) {
-        *where = in;
-        return in->values[i];
-      }
+  Instance *in = ctx->instance;
+  for (int i = 0; in && i < in->n; i++)
+    if (!strcmp(in->names[i], name)) {
+      *where = in;
+      return in->written[i];
+    }
   return NULL;
 }
 
