@@ -898,12 +898,18 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
   Poly *place = poly_const(ctx, 1);
   for (int k = n - 1; k >= 0; k--) {
     if (!poly_equal(s[k].stride, place)) {
+      /* digit k is contiguous with the digits inside it when its stride is
+       * their span, or when it takes one value only */
       long long x, y;
-      if (poly_is_const(s[k].stride, &x) && poly_is_const(place, &y)) {
+      bool ext_const = poly_is_const(s[k].extent, &x); /* then not 1 */
+      bool differ = poly_is_const(s[k].stride, &x) && poly_is_const(place, &y);
+      if (differ && ext_const) {
         buf_free(&b);
         return 0;
       }
-      if (poly_is_const(s[k].extent, &x)) /* a constant extent here is not 1 */
+      if (differ)
+        buf_printf(&b, "%s%s == 1", b.len ? " && " : "", poly_str(ctx, s[k].extent));
+      else if (ext_const)
         buf_printf(&b, "%s%s == %s", b.len ? " && " : "", poly_str(ctx, s[k].stride), poly_str(ctx, place));
       else
         buf_printf(&b, "%s(%s == 1 || %s == %s)", b.len ? " && " : "", poly_str(ctx, s[k].extent),
