@@ -453,6 +453,9 @@ void emit_mpi_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
   char *sp = str_trim(ctx, fragment_text(e, n->args[0]));
   char *dp = str_trim(ctx, fragment_text(e, n->args[1]));
   Type *mpi = e->detour && e->detour->type->kind == TK_MPI ? e->detour->type : NULL;
+  Side S, T;
+  if (!make_side(e, n, src, sp, &S) || !make_side(e, n, dst, dp, &T))
+    return;
   if (!mpi) {
     if (e->detour)
       diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of its mpi detour itself, not "
@@ -461,9 +464,6 @@ void emit_mpi_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
       diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of an mpi detour");
     return;
   }
-  Side S, T;
-  if (!make_side(e, n, src, sp, &S) || !make_side(e, n, dst, dp, &T))
-    return;
   Side *sides[2] = {&S, &T};
   for (int k = 0; k < 2; k++)
     if (sides[k]->procs && sides[k]->procs != mpi) {
@@ -492,7 +492,7 @@ void emit_mpi_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
   }
   long long x;
   if (!poly_is_const(src->extent, &x) || !poly_is_const(dst->extent, &x))
-    out_gen(e, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, bare(ctx, poly_text(e, src->extent)),
+    out_gen(e, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, bare(ctx, poly_text(e, src->extent)),
             bare(ctx, poly_text(e, dst->extent)), c_string(ctx, ctx->opt.display), n->loc.line);
   const char *elem = dst->type->elem;
   bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
