@@ -32,7 +32,9 @@ typedef struct Scope {
   Buf text;            /* the C text seen so far at this level */
   char *header;        /* the statement before this block's '{' */
   char **names;        /* names declared by #create or as parameters */
+  char **decls;        /* their declarations ("float *a"), NULL if unknown */
   int nnames;
+  struct Scope *launch; /* a detour body: the scope of its #detour */
   bool file_scope;
   bool function;       /* a function or detour body starts here */
 } Scope;
@@ -64,6 +66,14 @@ void emit_nodes(Emitter *e, Node *list);
  * a new scope with the given parameter names visible. */
 void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o, char **params, int nparams, const char *indent);
 void scope_declare(Emitter *e, const char *name);
+/* declares name with its C declaration ("float *a"), which a detour body
+ * that uses the name needs to capture it */
+void scope_declare_as(Emitter *e, const char *name, const char *decl);
+/* The declaration of name when it is a local of the function being
+ * written (for a detour body: of the function its #detour stands in,
+ * outwards); NULL when it is not one, "" when it is one parrayc cannot
+ * read. */
+const char *local_declaration(Emitter *e, const char *name);
 bool name_declared(Emitter *e, const char *name);
 Dim *resolve_node(Emitter *e, const char *path, Loc loc);
 char *dollar_text(Emitter *e, Node *n);
@@ -81,6 +91,22 @@ char *dedent_body(Ctx *ctx, const char *text, size_t k); /* shift left by k */
 const char *mem_enum(MemKind m);                    /* "PA_PAGED", ... */
 /* the body of a CPU or MPI detour, translated for its outlined function */
 char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var);
+
+/* ---- capture.c: locals of the enclosing function used in a detour body ---- */
+typedef struct Capture {
+  const char *name;
+  const char *decl; /* its declaration: "int rows", "double x[10]" */
+  bool array;
+} Capture;
+/* The locals that text, the translated body of detour n, uses (its own
+ * declarations and the given parameters excepted), found from the scope of
+ * the #detour; -1 after reporting one that cannot be captured. */
+int find_captures(Emitter *e, Node *n, const char *text, char **params, int nparams, Capture **out);
+char *capture_pointer_decl(Ctx *ctx, const Capture *c);  /* "int *rows" */
+/* text with every use of a captured name X turned into (*X) */
+char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n);
+/* does C text t declare name, in any of its blocks? */
+bool text_declares(const char *t, const char *name);
 
 /* ---- emit_c.c: host C ---- */
 void emit_c_create(Emitter *e, Node *n, Dim *d);

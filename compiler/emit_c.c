@@ -13,13 +13,13 @@ void emit_c_create(Emitter *e, Node *n, Dim *d)
   const char *elem = d->type->elem;
   if (d->type->mem == MEM_RMEM) {
     out_gen(e, n->loc, "%s%s %s[%s];\n", indent_of(n), elem, p, span);
-    scope_declare(e, p);
+    scope_declare_as(e, p, ctx_printf(ctx, "%s %s[%s]", elem, p, span));
     return;
   }
   const char *decl = "";
   if (text_is_simple(p) && !name_declared(e, p)) {
     decl = ctx_printf(ctx, "%s *", elem);
-    scope_declare(e, p);
+    scope_declare_as(e, p, ctx_printf(ctx, "%s%s", decl, p));
   }
   out_gen(e, n->loc, "%s%s%s = (%s *)pa_alloc_host(%s, %s, sizeof(%s), %s, %s, %d);\n", indent_of(n), decl, p,
           elem, mem_enum(d->type->mem), span, elem, c_string(ctx, n->name), c_string(ctx, ctx->opt.display),
@@ -121,8 +121,8 @@ void emit_main_body(Emitter *e, Node *n)
   s.parent = saved;
   s.function = true;
   e->scope = &s;
-  scope_declare(e, "argc");
-  scope_declare(e, "argv");
+  scope_declare_as(e, "argc", "int argc");
+  scope_declare_as(e, "argv", "char **argv");
   emit_nodes(e, n->body);
   e->scope = saved;
   buf_free(&s.text);

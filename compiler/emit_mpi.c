@@ -66,21 +66,30 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
 
 /* The outlined body, its argument struct and the function that unpacks
  * the arguments each process receives. */
+/* The body's function, and the function that unpacks the arguments sent
+ * by process 0 (the parameters, and copies of the caller's locals the
+ * body uses) and calls it. */
 static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fname, const char *sname,
-                            const char *rname, const char *body)
+                            const char *rname, const char *body, Capture *caps, int ncaps)
 {
   Loc loc = n->loc;
-  if (t->nparams) {
-    out_gen(e, loc, "/* the arguments of '#detour %s', sent by value from process 0 */\n", n->name);
+  bool args = t->nparams || ncaps;
+  if (args) {
+    out_gen(e, loc, "/* the arguments of '#detour %s'%s, sent by value from process 0 */\n", n->name,
+            ncaps ? " and the caller's locals it uses" : "");
     out_gen(e, loc, "struct %s {\n", sname);
     for (int i = 0; i < t->nparams; i++)
       out_gen(e, loc, "  %s;\n", t->ptypes[i]);
+    for (int i = 0; i < ncaps; i++)
+      out_gen(e, loc, "  %s;\n", caps[i].decl);
     out_gen(e, loc, "};\n\n");
   }
   out_gen(e, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
   out_gen(e, loc, "static void %s(int pa_rank", fname);
   for (int i = 0; i < t->nparams; i++)
     out_gen(e, loc, ", %s", t->ptypes[i]);
+  for (int i = 0; i < ncaps; i++)
+    out_gen(e, loc, ", %s", caps[i].decl);
   out_gen(e, loc, ")\n{\n");
   if (!mentions(body, "pa_rank"))
     out_gen(e, loc, "  (void)pa_rank;\n");
@@ -93,11 +102,14 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   e->out->line = -1;
   out_gen(e, loc, "}\n\n");
   out_gen(e, loc, "static void %s(void *pa_args)\n{\n", rname);
-  if (t->nparams) {
+  if (args) {
     out_gen(e, loc, "  const struct %s *pa_a = (const struct %s *)pa_args;\n", sname, sname);
     out_gen(e, loc, "  %s(pa_mpi_rank()", fname);
     for (int i = 0; i < t->nparams; i++)
       out_gen(e, loc, ", pa_a->%s", t->pnames[i]);
+    /* an array reaches the body as a pointer to this process's copy */
+    for (int i = 0; i < ncaps; i++)
+      out_gen(e, loc, caps[i].array ? ", (void *)pa_a->%s" : ", pa_a->%s", caps[i].name);
     out_gen(e, loc, ");\n}\n");
   } else {
     out_gen(e, loc, "  (void)pa_args;\n  %s(pa_mpi_rank());\n}\n", fname);
@@ -116,28 +128,43 @@ void emit_mpi_detour(Emitter *e, Node *n, Type *t)
   const char *rname = detour_name(e, "pa_run", n, t);
   const char *in = indent_of(n);
 
+  /* the body: $tid$ is the rank, #sync a barrier */
+  char *text = outline_detour(e, n, t, fname, "pa_rank");
+  Capture *caps;
+  int ncaps = find_captures(e, n, text, t->pnames, t->nparams, &caps);
+  if (ncaps < 0)
+    return;
+
   /* the call on process 0: arguments evaluated once, then sent */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, fragment_text(e, n->args[i])));
+  for (int i = 0; i < ncaps; i++)
+    if (!caps[i].array)
+      buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", caps[i].name, caps[i].name);
+  bool send = t->nparams || ncaps;
   long long np;
   char *how_many = poly_is_const(t->root->extent, &np) ? ctx_printf(ctx, "%lld", np)
                                                         : ctx_printf(ctx, "|%s|", t->name);
   out_gen(e, n->loc, "%s{ /* #detour %s: %s MPI processes */\n", in, n->name, how_many);
-  if (t->nparams)
-    out_gen(e, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
-  out_gen(e, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, t->nparams ? "&pa_args" : "NULL",
-          t->nparams ? "sizeof pa_args" : "0", bare(ctx, poly_text(e, t->root->extent)), c_string(ctx, t->name),
+  if (send) {
+    /* arrays cannot be initialised from arrays: copied after */
+    out_gen(e, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data ? args.data : "");
+    for (int i = 0; i < ncaps; i++)
+      if (caps[i].array)
+        out_gen(e, n->loc, "%s  memcpy(pa_args.%s, %s, sizeof pa_args.%s);\n", in, caps[i].name, caps[i].name,
+                caps[i].name);
+  }
+  out_gen(e, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
+          send ? "sizeof pa_args" : "0", bare(ctx, poly_text(e, t->root->extent)), c_string(ctx, t->name),
           c_string(ctx, ctx->opt.display), n->loc.line);
   out_gen(e, n->loc, "%s}", in);
   buf_free(&args);
 
-  /* the body: $tid$ is the rank, #sync a barrier */
-  char *text = outline_detour(e, n, t, fname, "pa_rank");
   Out fn = {{0}, -1, 0};
   Out *saved = e->out;
   e->out = &fn;
-  write_functions(e, n, t, id, fname, sname, rname, text);
+  write_functions(e, n, t, id, fname, sname, rname, text, caps, ncaps);
   e->out = saved;
   out_append(&e->hoist, &fn);
   out_free(&fn);
