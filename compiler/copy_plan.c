@@ -301,6 +301,9 @@ static bool process0_array(Ctx *ctx, Type *t, const char *text)
 static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
 {
   Type *mpi = p->detour && p->detour->kind == TK_MPI ? p->detour : NULL;
+  CopySide *S = &p->side[0], *T = &p->side[1];
+  if (!make_side(ctx, n, p->src, p->sp, S) || !make_side(ctx, n, p->dst, p->dp, T))
+    return false;
   if (!mpi) {
     if (p->detour)
       diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of its mpi detour itself, not "
@@ -309,9 +312,6 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
       diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of an mpi detour");
     return false;
   }
-  CopySide *S = &p->side[0], *T = &p->side[1];
-  if (!make_side(ctx, n, p->src, p->sp, S) || !make_side(ctx, n, p->dst, p->dp, T))
-    return false;
   for (int k = 0; k < 2; k++)
     if (p->side[k].procs && p->side[k].procs != mpi) {
       diag_error(ctx, n->loc, "'%s' is distributed over '%s', but this detour runs on '%s'", p->side[k].dim->path,

@@ -162,8 +162,9 @@ static void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o)
   Detour *saved_dt = e->detour;
   e->out = o;
   e->scope = scope_open(e->ctx, scope_file(e->scope), true);
+  e->scope->launch = saved_scope;
   for (int i = 0; i < dt->type->nparams; i++)
-    scope_declare(e->ctx, e->scope, dt->type->pnames[i]);
+    scope_declare_as(e->ctx, e->scope, dt->type->pnames[i], dt->type->ptypes[i]);
   e->detour = dt;
   e->function_depth++;
   emit_nodes(e, body);
@@ -322,8 +323,8 @@ static void emit_main(Emitter *e, Node *n)
   s.parent = saved;
   s.function = true;
   e->scope = &s;
-  scope_declare(e->ctx, e->scope, "argc");
-  scope_declare(e->ctx, e->scope, "argv");
+  scope_declare_as(e->ctx, e->scope, "argc", "int argc");
+  scope_declare_as(e->ctx, e->scope, "argv", "char **argv");
   emit_nodes(e, n->body);
   e->scope = saved;
   scope_close(&s);
@@ -356,6 +357,23 @@ static void emit_global(Emitter *e, Node *n)
   out_free(&o);
 }
 
+/* The C text of a fragment as written, without substitution ("" if it
+ * holds a $...$: a parameter name never does). */
+static char *plain_text(Ctx *ctx, Node *list)
+{
+  Buf b = {0};
+  for (Node *n = list; n; n = n->next) {
+    if (n->kind != N_TEXT) {
+      buf_free(&b);
+      return "";
+    }
+    buf_puts(&b, n->text);
+  }
+  char *s = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return s;
+}
+
 static void emit_subprog(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
@@ -366,7 +384,7 @@ static void emit_subprog(Emitter *e, Node *n)
       return;
     }
   for (int i = 0; i < n->nargs; i++) {
-    char *p = n->args[i] ? str_trim(ctx, frag_text(e, n->args[i])) : "";
+    char *p = str_trim(ctx, plain_text(ctx, n->args[i]));
     if (!text_is_simple(p) || !is_ident_start((unsigned char)p[0]))
       diag_error(ctx, n->loc, "subprogram parameter %d of '%s' must be a name", i + 1, n->name);
   }
@@ -404,9 +422,13 @@ static void emit_insert(Emitter *e, Node *n)
   in->n = n->nargs;
   in->names = ctx_alloc(ctx, sizeof(char *) * (n->nargs + 1));
   in->values = ctx_alloc(ctx, sizeof(char *) * (n->nargs + 1));
+  in->written = ctx_alloc(ctx, sizeof(char *) * (n->nargs + 1));
   for (int i = 0; i < n->nargs; i++) {
-    in->names[i] = str_trim(ctx, frag_text(e, sp->args[i]));
+    /* the parameter names as written: not substituted by the instance
+     * this #insert stands in */
+    in->names[i] = str_trim(ctx, plain_text(ctx, sp->args[i]));
     in->values[i] = str_trim(ctx, n->args[i] ? frag_text(e, n->args[i]) : "");
+    in->written[i] = str_trim(ctx, plain_text(ctx, n->args[i]));
   }
   in->parent = ctx->instance;
   ctx->instance = in;

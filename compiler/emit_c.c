@@ -13,13 +13,13 @@ static void create(Emitter *e, Node *n, Dim *d)
   const char *elem = d->type->elem;
   if (d->type->mem == MEM_RMEM) {
     out_gen(e->out, n->loc, "%s%s %s[%s];\n", indent_of(n), elem, p, span);
-    scope_declare(e->ctx, e->scope, p);
+    scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s %s[%s]", elem, p, span));
     return;
   }
   const char *decl = "";
   if (text_is_simple(p) && !name_declared(e->scope, p)) {
     decl = ctx_printf(ctx, "%s *", elem);
-    scope_declare(e->ctx, e->scope, p);
+    scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s%s", decl, p));
   }
   out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_alloc_host(%s, %s, sizeof(%s), %s, %s, %d);\n", indent_of(n), decl, p,
           elem, mem_enum(d->type->mem), span, elem, c_string(ctx, n->name), c_string(ctx, ctx->opt.display),

@@ -17,6 +17,7 @@
  * the calling thread, and hands the function to the runtime
  * (pa_pthd_run, or pa_omp_run from parray_cpu.h), which returns when every
  * thread has finished. */
+#include "capture.h"
 #include "hostc.h"
 
 #include <stdlib.h>
@@ -41,15 +42,22 @@ static bool params_ok(Emitter *e, Node *n, Type *t)
   return ok;
 }
 
-/* The outlined function: struct of arguments, header, unpacking, body. */
-static void write_function(Emitter *e, Node *n, Type *t, const char *fname, const char *sname, const char *body)
+/* The outlined function: struct of arguments (the parameters by value, the
+ * captured locals by reference), header, unpacking, body. */
+static void write_function(Emitter *e, Node *n, Type *t, const char *fname, const char *sname, const char *body,
+                           Capture *caps, int ncaps)
 {
+  Ctx *ctx = e->ctx;
   Loc loc = n->loc;
-  if (t->nparams) {
-    out_gen(e->out, loc, "/* the arguments of '#detour %s' */\n", n->name);
+  bool args = t->nparams || ncaps;
+  if (args) {
+    out_gen(e->out, loc, "/* the arguments of '#detour %s'%s */\n", n->name,
+            ncaps ? (t->nparams ? " and the caller's locals it uses" : ": the caller's locals it uses") : "");
     out_gen(e->out, loc, "struct %s {\n", sname);
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
+    for (int i = 0; i < ncaps; i++)
+      out_gen(e->out, loc, "  %s;\n", capture_pointer_decl(ctx, &caps[i]));
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| %s threads */\n", n->name, t->name,
@@ -57,10 +65,12 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   out_gen(e->out, loc, "static void %s(pa_thread *pa_self)\n{\n", fname);
   bool tid = mentions(body, "pa_tid");
   bool self = t->kind == TK_PTHD ? tid : false;
-  if (t->nparams) {
+  if (args) {
     out_gen(e->out, loc, "  const struct %s *pa_args = (const struct %s *)pa_self->args;\n", sname, sname);
     self = true;
   }
+  for (int i = 0; i < ncaps; i++)
+    out_gen(e->out, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
   if (tid)
     out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
   /* a parameter the body never names is still declared (a macro may use
@@ -78,7 +88,6 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   if (!self && !mentions(body, "pa_self"))
     out_gen(e->out, loc, "  (void)pa_self;\n");
 }
-
 /* A cpu detour: the names of its function and argument struct. */
 typedef struct CpuDetour {
   Detour dt;
@@ -87,43 +96,52 @@ typedef struct CpuDetour {
 
 static Detour *detour_open(Emitter *e, Node *n, Type *t)
 {
-  Ctx *ctx = e->ctx;
   if (!params_ok(e, n, t))
     return NULL;
   const char *fname = detour_name(e->ctx, "pa_detour", n, t);
-  const char *sname = detour_name(e->ctx, "pa_args", n, t);
-  const char *in = indent_of(n);
-
-  /* the launch site: arguments and thread count on the calling thread */
-  Buf args = {0};
-  for (int i = 0; i < n->nargs; i++)
-    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
-  char *count = bare(ctx, poly_text(e->ctx, t->root->extent));
-  long long nthreads;
-  char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
-                                                              : ctx_printf(ctx, "|%s|", t->name);
-  out_gen(e->out, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
-  if (t->nparams)
-    out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
-  out_gen(e->out, n->loc, "%s  %s(%s, %s, %s, %s, %d);\n", in, t->kind == TK_OMP ? "pa_omp_run" : "pa_pthd_run", count,
-          fname, t->nparams ? "&pa_args" : "NULL", c_string(ctx, ctx->opt.display), n->loc.line);
-  out_gen(e->out, n->loc, "%s}", in);
-  buf_free(&args);
-
   /* the body is translated with $tid$ and #sync answering to this detour */
   CpuDetour *cd = (CpuDetour *)hostc_detour(e, n, t, fname, "pa_tid", sizeof(CpuDetour));
-  cd->sname = sname;
+  cd->sname = detour_name(e->ctx, "pa_args", n, t);
   return &cd->dt;
 }
 
 static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
 {
+  Ctx *ctx = e->ctx;
   Type *t = dt->type;
-  char *text = hostc_outlined(e->ctx, n, body);
-  Out fn = out_new(e->ctx, -1);
+  const char *fname = dt->name, *sname = ((CpuDetour *)dt)->sname;
+  const char *in = indent_of(n);
+
+  /* the body shares the caller's locals it uses */
+  char *text = hostc_outlined(ctx, n, body);
+  Capture *caps;
+  int ncaps = find_captures(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
+  if (ncaps < 0)
+    return;
+  text = capture_by_reference(ctx, text, caps, ncaps);
+
+  /* the launch site: arguments and thread count on the calling thread */
+  Buf args = {0};
+  for (int i = 0; i < n->nargs; i++)
+    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
+  for (int i = 0; i < ncaps; i++)
+    buf_printf(&args, "%s.%s = &%s", args.len ? ", " : "", caps[i].name, caps[i].name);
+  char *count = bare(ctx, poly_text(e->ctx, t->root->extent));
+  long long nthreads;
+  char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
+                                                              : ctx_printf(ctx, "|%s|", t->name);
+  out_gen(e->out, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
+  if (args.len)
+    out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
+  out_gen(e->out, n->loc, "%s  %s(%s, %s, %s, %s, %d);\n", in, t->kind == TK_OMP ? "pa_omp_run" : "pa_pthd_run", count,
+          fname, args.len ? "&pa_args" : "NULL", c_string(ctx, ctx->opt.display), n->loc.line);
+  out_gen(e->out, n->loc, "%s}", in);
+  buf_free(&args);
+
+  Out fn = out_new(ctx, -1);
   Out *saved = e->out;
   e->out = &fn;
-  write_function(e, n, t, dt->name, ((CpuDetour *)dt)->sname, text);
+  write_function(e, n, t, fname, sname, text, caps, ncaps);
   buf_puts(&fn.b, text);
   if (fn.b.len && fn.b.data[fn.b.len - 1] != '\n')
     buf_putc(&fn.b, '\n');

@@ -10,6 +10,7 @@
  * (copy_plan.c): cudaMemcpy, cudaMemcpy2D, or a generated copy kernel
  * launched directly or staged; a #copy inside a kernel, the loop each
  * thread runs alone (hostc.c). */
+#include "capture.h"
 #include "hostc.h"
 
 #include <stdlib.h>
@@ -360,6 +361,24 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Buf pro = {0};
   int npro;
   prologue(e, cd, &pro, &npro);
+  /* the caller's locals the kernel uses become parameters, by value */
+  Capture *caps;
+  int ncaps = find_captures(ctx, e->scope, n,
+                            ctx_printf(ctx, "%s\n%s", pro.data ? pro.data : "", body->b.data ? body->b.data : ""),
+                            t->pnames, t->nparams, &caps);
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].array) {
+      diag_error(ctx, n->loc, "the cuda detour body uses '%s', an array of the enclosing function: a kernel cannot "
+                 "read host memory; copy it to dmem with #copy, or pass a pointer parameter", caps[i].name);
+      ncaps = -1;
+    }
+  if (ncaps < 0) {
+    buf_free(&pro);
+    return;
+  }
+  const char *params = join_params(ctx, t);
+  for (int i = 0; i < ncaps; i++)
+    params = ctx_printf(ctx, "%s%s%s", params, *params ? ", " : "", caps[i].decl);
   /* a constant block size tells nvcc how many registers a thread may use;
      min_blocks, how many blocks must fit on a multiprocessor at once */
   long long threads = cd->sh.tile;
@@ -370,13 +389,15 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   else if (cd->dt.min_blocks)
     diag_error(ctx, n->loc, "'#pragma parray min_blocks' in detour '%s' needs a block size known at translation time",
                t->name);
-  hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s%s(%s)", bounds, name, join_params(ctx, t)),
+  hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s%s(%s)", bounds, name, params),
                pro.data ? pro.data : "", npro, body);
   buf_free(&pro);
   /* the launch */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
+  for (int i = 0; i < ncaps; i++)
+    buf_printf(&args, "%s%s", args.len ? ", " : "", caps[i].name);
   const char *grid, *block;
   if (cd->sh.tiled) {
     grid = blocks_for(e, t->root->extent, cd->sh.tile);
@@ -454,7 +475,7 @@ static void create(Emitter *e, Node *n, Dim *d)
   const char *decl = "";
   if (text_is_simple(p) && !name_declared(e->scope, p)) {
     decl = ctx_printf(ctx, "%s *", elem);
-    scope_declare(e->ctx, e->scope, p);
+    scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s%s", decl, p));
   }
   out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", indent_of(n), decl, p, elem,
           mem_enum(m), span, elem, c_string(ctx, d->path), where(e, n));

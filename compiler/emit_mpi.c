@@ -20,6 +20,7 @@
  * walk the elements in increasing logical index, the sender packs bucket
  * by bucket, a collective moves them (scatter, gather, all-to-all or
  * broadcast), and the receiver unpacks in the same order. */
+#include "capture.h"
 #include "hostc.h"
 
 #include <stdlib.h>
@@ -71,23 +72,30 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
   return ok;
 }
 
-/* The outlined body, its argument struct and the function that unpacks
- * the arguments each process receives. */
+/* The body's function, and the function that unpacks the arguments sent
+ * by process 0 (the parameters, and copies of the caller's locals the
+ * body uses) and calls it. */
 static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fname, const char *sname,
-                            const char *rname, const char *body)
+                            const char *rname, const char *body, Capture *caps, int ncaps)
 {
   Loc loc = n->loc;
-  if (t->nparams) {
-    out_gen(e->out, loc, "/* the arguments of '#detour %s', sent by value from process 0 */\n", n->name);
+  bool args = t->nparams || ncaps;
+  if (args) {
+    out_gen(e->out, loc, "/* the arguments of '#detour %s'%s, sent by value from process 0 */\n", n->name,
+            ncaps ? " and the caller's locals it uses" : "");
     out_gen(e->out, loc, "struct %s {\n", sname);
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
+    for (int i = 0; i < ncaps; i++)
+      out_gen(e->out, loc, "  %s;\n", caps[i].decl);
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
   out_gen(e->out, loc, "static void %s(int pa_rank", fname);
   for (int i = 0; i < t->nparams; i++)
     out_gen(e->out, loc, ", %s", t->ptypes[i]);
+  for (int i = 0; i < ncaps; i++)
+    out_gen(e->out, loc, ", %s", caps[i].decl);
   out_gen(e->out, loc, ")\n{\n");
   if (!mentions(body, "pa_rank"))
     out_gen(e->out, loc, "  (void)pa_rank;\n");
@@ -100,59 +108,79 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   e->out->line = -1;
   out_gen(e->out, loc, "}\n\n");
   out_gen(e->out, loc, "static void %s(void *pa_args)\n{\n", rname);
-  if (t->nparams) {
+  if (args) {
     out_gen(e->out, loc, "  const struct %s *pa_a = (const struct %s *)pa_args;\n", sname, sname);
     out_gen(e->out, loc, "  %s(pa_mpi_rank()", fname);
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, ", pa_a->%s", t->pnames[i]);
+    /* an array reaches the body as a pointer to this process's copy */
+    for (int i = 0; i < ncaps; i++)
+      out_gen(e->out, loc, caps[i].array ? ", (void *)pa_a->%s" : ", pa_a->%s", caps[i].name);
     out_gen(e->out, loc, ");\n}\n");
   } else {
     out_gen(e->out, loc, "  (void)pa_args;\n  %s(pa_mpi_rank());\n}\n", fname);
   }
   out_gen(e->out, loc, "PA_MPI_REGISTER(%d, %s)\n\n", id, rname);
 }
-
 static Detour *detour_open(Emitter *e, Node *n, Type *t)
 {
-  Ctx *ctx = e->ctx;
   if (!detour_ok(e, n, t))
     return NULL;
   int id = ++e->mpi_detours;
   const char *fname = detour_name(e->ctx, "pa_detour", n, t);
-  const char *sname = detour_name(e->ctx, "pa_args", n, t);
-  const char *in = indent_of(n);
-
-  /* the call on process 0: arguments evaluated once, then sent */
-  Buf args = {0};
-  for (int i = 0; i < n->nargs; i++)
-    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
-  long long np;
-  char *how_many = poly_is_const(t->root->extent, &np) ? ctx_printf(ctx, "%lld", np)
-                                                        : ctx_printf(ctx, "|%s|", t->name);
-  out_gen(e->out, n->loc, "%s{ /* #detour %s: %s MPI processes */\n", in, n->name, how_many);
-  if (t->nparams)
-    out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
-  out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, t->nparams ? "&pa_args" : "NULL",
-          t->nparams ? "sizeof pa_args" : "0", bare(ctx, poly_text(e->ctx, t->root->extent)), c_string(ctx, t->name),
-          c_string(ctx, ctx->opt.display), n->loc.line);
-  out_gen(e->out, n->loc, "%s}", in);
-  buf_free(&args);
-
   /* the body: $tid$ is the rank, #sync a barrier */
   MpiDetour *md = (MpiDetour *)hostc_detour(e, n, t, fname, "pa_rank", sizeof(MpiDetour));
   md->id = id;
-  md->sname = sname;
+  md->sname = detour_name(e->ctx, "pa_args", n, t);
   return &md->dt;
 }
 
 static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
 {
+  Ctx *ctx = e->ctx;
   MpiDetour *md = (MpiDetour *)dt;
-  char *text = hostc_outlined(e->ctx, n, body);
-  Out fn = out_new(e->ctx, -1);
+  Type *t = dt->type;
+  int id = md->id;
+  const char *fname = dt->name, *sname = md->sname;
+  const char *rname = detour_name(e->ctx, "pa_run", n, t);
+  const char *in = indent_of(n);
+
+  char *text = hostc_outlined(ctx, n, body);
+  Capture *caps;
+  int ncaps = find_captures(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
+  if (ncaps < 0)
+    return;
+
+  /* the call on process 0: arguments evaluated once, then sent */
+  Buf args = {0};
+  for (int i = 0; i < n->nargs; i++)
+    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
+  for (int i = 0; i < ncaps; i++)
+    if (!caps[i].array)
+      buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", caps[i].name, caps[i].name);
+  bool send = t->nparams || ncaps;
+  long long np;
+  char *how_many = poly_is_const(t->root->extent, &np) ? ctx_printf(ctx, "%lld", np)
+                                                        : ctx_printf(ctx, "|%s|", t->name);
+  out_gen(e->out, n->loc, "%s{ /* #detour %s: %s MPI processes */\n", in, n->name, how_many);
+  if (send) {
+    /* arrays cannot be initialised from arrays: copied after */
+    out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data ? args.data : "");
+    for (int i = 0; i < ncaps; i++)
+      if (caps[i].array)
+        out_gen(e->out, n->loc, "%s  memcpy(pa_args.%s, %s, sizeof pa_args.%s);\n", in, caps[i].name, caps[i].name,
+                caps[i].name);
+  }
+  out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
+          send ? "sizeof pa_args" : "0", bare(ctx, poly_text(e->ctx, t->root->extent)), c_string(ctx, t->name),
+          c_string(ctx, ctx->opt.display), n->loc.line);
+  out_gen(e->out, n->loc, "%s}", in);
+  buf_free(&args);
+
+  Out fn = out_new(ctx, -1);
   Out *saved = e->out;
   e->out = &fn;
-  write_functions(e, n, dt->type, md->id, dt->name, md->sname, detour_name(e->ctx, "pa_run", n, dt->type), text);
+  write_functions(e, n, t, id, fname, sname, rname, text, caps, ncaps);
   e->out = saved;
   out_append(&e->hoist, &fn);
   out_free(&fn);
@@ -291,7 +319,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
                                 "broadcast from process 0"};
   const char *what = whats[how];
   if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, bare(ctx, poly_text(ctx, src->extent)),
+    out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, bare(ctx, poly_text(ctx, src->extent)),
             bare(ctx, poly_text(ctx, dst->extent)), c_string(ctx, ctx->opt.display), n->loc.line);
   const char *elem = dst->type->elem;
   bool show = !strstr(sp, "*/") && !strstr(dp, "*/");

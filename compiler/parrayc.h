@@ -12,7 +12,8 @@
  * the C text declares); emit.c walks the tree and hands each construct to
  * the backend that pick_backend chooses through one interface (backend.h):
  * emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c, which share hostc.c and
- * never call each other.  All state lives in one Ctx per compilation. */
+ * capture.c (the caller's locals a detour body uses) and never call each
+ * other.  All state lives in one Ctx per compilation. */
 #ifndef PARRAYC_H
 #define PARRAYC_H
 
@@ -309,7 +310,9 @@ typedef struct Instance {
   int id;
   Node *insert;
   char **names;
-  char **values; /* argument text */
+  char **values;  /* argument C text, expanded where the #insert stands */
+  char **written; /* argument as written: a type path is resolved from it,
+                   * where the #insert stands */
   int n;
   struct Instance *parent;
 } Instance;

@@ -185,27 +185,39 @@ Poly *dim_extent(const Dim *d)
   return d->extent;
 }
 
-Type *type_lookup(Ctx *ctx, const char *name)
+static Type *type_in_scope(Ctx *ctx, const char *name, int scope)
 {
-  int scope = ctx->instance ? ctx->instance->id : 0;
   for (Type *t = ctx->types; t; t = t->next)
     if (t->scope == scope && !strcmp(t->name, name))
-      return t;
-  for (Type *t = ctx->types; t; t = t->next)
-    if (t->scope == 0 && !strcmp(t->name, name))
       return t;
   return NULL;
 }
 
-/* A subprogram parameter bound in the current instance, or NULL. */
+/* Lexical, as the text reads after expansion: the types of the current
+ * #insert instance, then those of the instances it stands in, then the
+ * file's. */
+Type *type_lookup(Ctx *ctx, const char *name)
+{
+  for (Instance *in = ctx->instance; in; in = in->parent) {
+    Type *t = type_in_scope(ctx, name, in->id);
+    if (t)
+      return t;
+  }
+  return type_in_scope(ctx, name, 0);
+}
+
+/* A parameter of the innermost instance, or NULL.  Only the innermost: as
+ * in a C macro, a subprogram's body sees its own parameters, never those
+ * of the subprogram it is inserted in (their values reach it through its
+ * arguments). */
 static const char *param_value(Ctx *ctx, const char *name, Instance **where)
 {
-  for (Instance *in = ctx->instance; in; in = in->parent)
-    for (int i = 0; i < in->n; i++)
-      if (!strcmp(in->names[i], name)) {
-        *where = in;
-        return in->values[i];
-      }
+  Instance *in = ctx->instance;
+  for (int i = 0; in && i < in->n; i++)
+    if (!strcmp(in->names[i], name)) {
+      *where = in;
+      return in->written[i];
+    }
   return NULL;
 }
 
@@ -886,12 +898,18 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
   Poly *place = poly_const(ctx, 1);
   for (int k = n - 1; k >= 0; k--) {
     if (!poly_equal(s[k].stride, place)) {
+      /* digit k is contiguous with the digits inside it when its stride is
+       * their span, or when it takes one value only */
       long long x, y;
-      if (poly_is_const(s[k].stride, &x) && poly_is_const(place, &y)) {
+      bool ext_const = poly_is_const(s[k].extent, &x); /* then not 1 */
+      bool differ = poly_is_const(s[k].stride, &x) && poly_is_const(place, &y);
+      if (differ && ext_const) {
         buf_free(&b);
         return 0;
       }
-      if (poly_is_const(s[k].extent, &x)) /* a constant extent here is not 1 */
+      if (differ)
+        buf_printf(&b, "%s%s == 1", b.len ? " && " : "", poly_str(ctx, s[k].extent));
+      else if (ext_const)
         buf_printf(&b, "%s%s == %s", b.len ? " && " : "", poly_str(ctx, s[k].stride), poly_str(ctx, place));
       else
         buf_printf(&b, "%s(%s == 1 || %s == %s)", b.len ? " && " : "", poly_str(ctx, s[k].extent),

@@ -33,6 +33,9 @@ void pa_mpi_init(int *argc, char ***argv);
 /* Every process: the job must have exactly nprocs processes (the extent of mpi
  * array `type`); otherwise process 0 says so and all exit with status 1. */
 void pa_mpi_expect(long long nprocs, const char *type, const char *file, int line);
+/* Every process, at a #copy of an mpi body: when src != dst on any process,
+ * the first such process reports the mismatch and all exit with status 1. */
+void pa_mpi_check_copy_extent(long long src, long long dst, const char *file, int line);
 int pa_mpi_rank(void);
 int pa_mpi_size(void);
 /* Processes other than 0: runs detours until process 0 stops; returns 0. */

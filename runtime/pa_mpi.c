@@ -107,6 +107,31 @@ void pa_mpi_expect(long long nprocs, const char *type, const char *file, int lin
   exit(1);
 }
 
+/* A #copy in an mpi body is collective: every process checks the extents,
+ * and when any finds them different the job ends with one message (from the
+ * lowest such process) instead of one per process. */
+void pa_mpi_check_copy_extent(long long src, long long dst, const char *file, int line)
+{
+  int mine = src != dst ? pa.rank : pa.size, first;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == pa.size)
+    return;
+  if (pa.rank == first) {
+    fflush(stdout);
+    fprintf(stderr, "%s:%d: error: #copy extent mismatch: source has %lld elements, destination %lld",
+            file, line, src, dst);
+    if (pa.rank != 0)
+      fprintf(stderr, " (on process %d of %d)", pa.rank, pa.size);
+    fputc('\n', stderr);
+    fflush(stderr);
+  }
+  /* every process took this branch: no one waits for a stop message */
+  pa.stopped = 1;
+  MPI_Finalize();
+  pa.finalized = 1;
+  exit(1);
+}
+
 static void check(int rc, const char *what, const char *file, int line)
 {
   if (rc == MPI_SUCCESS)

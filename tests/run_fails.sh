@@ -4,7 +4,8 @@
 # build; then `parrayc --run FILE.pa` must end with a non-zero exit status
 # within 60 seconds (a hang fails the test: an MPI job whose process died must
 # end, not wait forever).  When FILE.err exists, each of its lines must
-# appear somewhere in the run's stderr.
+# appear somewhere in the run's stderr; a line written "=1 TEXT" must appear
+# exactly once (a message every process could print).
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 PARRAYC FILE.pa" >&2; exit 2; }
 parrayc=$1 file=$2
@@ -29,6 +30,15 @@ fi
 if [ -f "$expected" ]; then
   while IFS= read -r line; do
     [ -z "$line" ] && continue
+    case $line in
+    "=1 "*)
+      line=${line#=1 }
+      count=$(grep -cF -- "$line" "$tmp/stderr")
+      if [ "$count" -ne 1 ]; then
+        echo "FAIL: stderr has $count times, not once: $line" >&2; exit 1
+      fi
+      continue ;;
+    esac
     if ! grep -qF -- "$line" "$tmp/stderr"; then
       echo "FAIL: stderr lacks: $line" >&2; exit 1
     fi

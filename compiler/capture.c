@@ -1,0 +1,187 @@
+/* capture.c: the locals of the enclosing function that a detour body uses.
+ *
+ * A detour's body is outlined into a function of its own (a thread
+ * function, a kernel, an mpi body), which cannot see the locals of the
+ * function its #detour stands in.  The body may name them anyway, as the
+ * block it is written as could: pthd and omp bodies share them with the
+ * caller (by reference, as OpenMP shares them), cuda kernels and mpi
+ * bodies receive copies (by value, like their parameters), since they run
+ * in another memory.  The extents of thread arrays and data types sized by
+ * locals ($tid_0$ of a [rows][2] array is (pa_tid / 2) % rows) reach the
+ * body the same way, since they are found in the translated body. */
+#include "capture.h"
+
+#include <string.h>
+
+/* Calls f on every identifier of C text t that is not a member name
+ * (after '.' or '->'), skipping comments, literals and preprocessor
+ * lines. */
+static void each_identifier(const char *t, void (*f)(void *arg, const char *w, size_t n), void *arg)
+{
+  bool bol = true, member = false;
+  for (const char *p = t; *p;) {
+    if (bol && (*p == ' ' || *p == '\t')) {
+      p++;
+      continue;
+    }
+    if (bol && *p == '#') { /* #line, #pragma: not the body's C */
+      while (*p && *p != '\n')
+        p += p[0] == '\\' && p[1] ? 2 : 1;
+      continue;
+    }
+    bol = *p == '\n';
+    if (p[0] == '/' && p[1] == '*') {
+      const char *c = strstr(p + 2, "*/");
+      p = c ? c + 2 : p + strlen(p);
+    } else if (p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n')
+        p++;
+    } else if (*p == '"' || *p == '\'') {
+      char q = *p++;
+      while (*p && *p != q && *p != '\n')
+        p += p[0] == '\\' && p[1] ? 2 : 1;
+      if (*p == q)
+        p++;
+    } else if (is_ident_start((unsigned char)*p)) {
+      const char *w = p;
+      while (is_ident_char((unsigned char)*p))
+        p++;
+      if (!member)
+        f(arg, w, (size_t)(p - w));
+      member = false;
+    } else if (*p >= '0' && *p <= '9') {
+      while (is_ident_char((unsigned char)*p) || *p == '.')
+        p++;
+      member = false;
+    } else {
+      if (*p != ' ' && *p != '\t' && *p != '\n')
+        member = *p == '.' || (p[0] == '>' && p > t && p[-1] == '-');
+      p++;
+    }
+  }
+}
+
+typedef struct Finder {
+  Ctx *ctx;
+  Scope *scope;      /* where the #detour stands */
+  const char *body;
+  char **params;
+  int nparams;
+  Capture *caps;
+  int n, cap;
+  char **seen;
+  int nseen, capseen;
+  Loc at;
+  bool ok;
+} Finder;
+
+static bool seen_before(Finder *f, const char *name)
+{
+  for (int i = 0; i < f->nseen; i++)
+    if (!strcmp(f->seen[i], name))
+      return true;
+  if (f->nseen == f->capseen) {
+    f->capseen = f->capseen ? 2 * f->capseen : 16;
+    char **s = ctx_alloc(f->ctx, sizeof(char *) * f->capseen);
+    if (f->nseen)
+      memcpy(s, f->seen, sizeof(char *) * f->nseen);
+    f->seen = s;
+  }
+  f->seen[f->nseen++] = (char *)name;
+  return false;
+}
+
+static void consider(void *arg, const char *w, size_t len)
+{
+  Finder *f = arg;
+  Ctx *ctx = f->ctx;
+  if (len > 3 && !strncmp(w, "pa_", 3))
+    return; /* generated */
+  char *name = ctx_strndup(ctx, w, len);
+  if (seen_before(f, name))
+    return;
+  for (int i = 0; i < f->nparams; i++)
+    if (!strcmp(f->params[i], name))
+      return;
+  if (text_declares(f->body, name))
+    return; /* the body's own */
+  const char *decl = local_declaration(ctx, f->scope, name);
+  if (!decl)
+    return;
+  if (!*decl) {
+    diag_error(ctx, f->at,
+               "the detour body uses '%s', a local of the enclosing function, whose declaration parrayc cannot "
+               "read: declare it as 'TYPE %s;' on a statement of its own, at file scope, or pass it as a "
+               "parameter of the thread array",
+               name, name);
+    f->ok = false;
+    return;
+  }
+  if (f->n == f->cap) {
+    f->cap = f->cap ? 2 * f->cap : 8;
+    Capture *c = ctx_alloc(ctx, sizeof(Capture) * f->cap);
+    if (f->n)
+      memcpy(c, f->caps, sizeof(Capture) * f->n);
+    f->caps = c;
+  }
+  f->caps[f->n].name = name;
+  f->caps[f->n].decl = decl;
+  f->caps[f->n].array = strchr(decl, '[') != NULL;
+  f->n++;
+}
+
+int find_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
+{
+  Finder f = {ctx, scope, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true};
+  each_identifier(text, consider, &f);
+  *out = f.caps;
+  return f.ok ? f.n : -1;
+}
+
+/* "int *rows" for "int rows", "double (*x)[10]" for "double x[10]" */
+char *capture_pointer_decl(Ctx *ctx, const Capture *c)
+{
+  const char *d = c->decl;
+  size_t nl = strlen(c->name);
+  /* the declarator's name is the last occurrence of the name as a word
+   * before any '[' */
+  const char *at = NULL;
+  for (const char *p = d; *p && *p != '['; p++)
+    if (!strncmp(p, c->name, nl) && !is_ident_char((unsigned char)p[nl]) &&
+        (p == d || !is_ident_char((unsigned char)p[-1])))
+      at = p;
+  if (!at)
+    return ctx_printf(ctx, "%s (*%s)", d, c->name);
+  if (!at[nl]) /* no '[' or '(' follows: no parentheses needed */
+    return ctx_printf(ctx, "%.*s*%s", (int)(at - d), d, c->name);
+  return ctx_printf(ctx, "%.*s(*%s)%s", (int)(at - d), d, c->name, at + nl);
+}
+
+typedef struct Rewriter {
+  const char *t;
+  Buf b;
+  const char *done;
+  const Capture *caps;
+  int n;
+} Rewriter;
+
+static void rewrite_one(void *arg, const char *w, size_t len)
+{
+  Rewriter *r = arg;
+  for (int i = 0; i < r->n; i++)
+    if (strlen(r->caps[i].name) == len && !strncmp(r->caps[i].name, w, len)) {
+      buf_printf(&r->b, "%.*s(*%s)", (int)(w - r->done), r->done, r->caps[i].name);
+      r->done = w + len;
+      return;
+    }
+}
+
+char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n)
+{
+  Rewriter r = {text, {0}, text, caps, n};
+  each_identifier(text, rewrite_one, &r);
+  buf_puts(&r.b, r.done);
+  char *s = ctx_strdup(ctx, r.b.data ? r.b.data : "");
+  buf_free(&r.b);
+  return s;
+}
