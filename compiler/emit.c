@@ -573,6 +573,185 @@ static char *tid_text(Emitter *e, Dx *dx)
   return print_once(e, p, first);
 }
 
+/* ---- extents parrayc cannot compare: checked at run time ---- */
+
+/* is a declared outside the body of detour dt (or dt NULL)? */
+static bool declared_outside(Type *a, Detour *dt)
+{
+  for (Detour *x = dt; x; x = x->parent)
+    if (a->detour == x->node)
+      return true;
+  return a->detour == NULL;
+}
+
+/* The innermost detour's body uses type t: its extents are checked before
+ * the launch, where t is declared outside the body. */
+static void note_used(Emitter *e, Type *t)
+{
+  Detour *dt = e->detour;
+  if (!dt || t->kind != TK_NONE)
+    return;
+  for (int i = 0; i < dt->nused; i++)
+    if (dt->used[i] == t)
+      return;
+  Type **u = ctx_alloc(e->ctx, sizeof(Type *) * (dt->nused + 1));
+  if (dt->nused)
+    memcpy(u, dt->used, sizeof(Type *) * dt->nused);
+  u[dt->nused++] = t;
+  dt->used = u;
+}
+
+static void types_of_nodes(Ctx *ctx, Dim *d, Type ***list, int *n);
+
+/* t and every type its references lead to, once each, into *list */
+static void types_reached(Ctx *ctx, Type *t, Type ***list, int *n)
+{
+  for (int i = 0; i < *n; i++)
+    if ((*list)[i] == t)
+      return;
+  Type **l = ctx_alloc(ctx, sizeof(Type *) * (*n + 1));
+  if (*n)
+    memcpy(l, *list, sizeof(Type *) * *n);
+  l[(*n)++] = t;
+  *list = l;
+  types_of_nodes(ctx, t->root, list, n);
+}
+
+static void types_of_nodes(Ctx *ctx, Dim *d, Type ***list, int *n)
+{
+  if (d->ref)
+    types_reached(ctx, d->ref->type, list, n);
+  for (int k = 0; k < d->nkids; k++)
+    types_of_nodes(ctx, d->kids[k], list, n);
+}
+
+/* The run-time checks of the extents of the types in list, as lines of C
+ * starting with indent. */
+static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf *b)
+{
+  Ctx *ctx = e->ctx;
+  for (int i = 0; i < n; i++) {
+    ExtentCheck *c;
+    int nc = type_extent_checks(ctx, list[i], &c);
+    for (int k = 0; k < nc; k++)
+      buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, bare(ctx, poly_text(e, c[k].have)),
+                 bare(ctx, poly_text(e, c[k].want)), c[k].exact, c_string(ctx, c[k].d->path),
+                 c_string(ctx, c[k].d->ref->path), c_string(ctx, ctx->opt.display), c[k].d->loc.line);
+  }
+}
+
+/* Checks before a #create or #copy of t: outside detours, and inside a
+ * host detour for the types its body declares (the others are checked at
+ * the launch); nothing inside a kernel. */
+static void emit_type_checks(Emitter *e, Node *n, Type *t)
+{
+  for (Detour *x = e->detour; x; x = x->parent)
+    if (x->type->kind == TK_CUDA)
+      return;
+  if (e->detour && declared_outside(t, e->detour->parent) && t->detour != e->detour->node)
+    return;
+  Type **list = NULL;
+  int nlist = 0;
+  types_reached(e->ctx, t, &list, &nlist);
+  Buf b = {0};
+  type_checks(e, list, nlist, indent_of(n), &b);
+  if (b.len)
+    out_gen(e, n->loc, "%s", b.data);
+  buf_free(&b);
+}
+
+void emit_launch_checks(Emitter *e, Node *n, Detour *dt)
+{
+  Type **list = NULL;
+  int nlist = 0;
+  types_reached(e->ctx, dt->type, &list, &nlist);
+  for (int i = 0; i < dt->nused; i++)
+    if (declared_outside(dt->used[i], e->detour))
+      types_reached(e->ctx, dt->used[i], &list, &nlist);
+  Buf b = {0};
+  const char *in = indent_of(n);
+  type_checks(e, list, nlist, in, &b);
+  if (dt->checks.len) {
+    /* thread-index checks were written without the indentation */
+    for (const char *p = dt->checks.data; *p;) {
+      const char *nl = strchr(p, '\n');
+      buf_printf(&b, "%s%.*s\n", in, (int)(nl - p), p);
+      p = nl + 1;
+    }
+  }
+  if (b.len)
+    out_gen(e, n->loc, "%s", b.data);
+  buf_free(&b);
+}
+
+/* The one $tid...$ an index expression consists of, or NULL. */
+static Node *lone_tid(Node *expr)
+{
+  Node *tid = NULL;
+  for (Node *x = expr; x; x = x->next) {
+    if (x->kind == N_DOLLAR && x->dx->kind == DX_TID && !tid)
+      tid = x;
+    else if (x->kind != N_TEXT || x->text[strspn(x->text, " \t\r\n")])
+      return NULL;
+  }
+  return tid;
+}
+
+/* A thread index used alone as the index of a dimension ($A[$tid_0$][i]$)
+ * must range over exactly that dimension: fewer threads leave part of it
+ * untouched (Fig 21's grid for N = 1000), more index past its end. */
+static void check_thread_indices(Emitter *e, Dim *d, Index *ix)
+{
+  Ctx *ctx = e->ctx;
+  Detour *dt = e->detour;
+  if (!dt || !ix)
+    return;
+  while (!ix->expr && ix->nitems == 1 && ix->items[0]->expr)
+    ix = ix->items[0];
+  if (!ix->expr) {
+    if (ix->nitems == dim_nkids(d))
+      for (int k = 0; k < ix->nitems; k++)
+        check_thread_indices(e, dim_kid(d, k), ix->items[k]);
+    return;
+  }
+  Node *tid = lone_tid(ix->expr);
+  if (!tid)
+    return;
+  char *base;
+  int *digits, nd;
+  if (!path_split(ctx_printf(ctx, "T%s", tid->dx->path + 3), &base, &digits, &nd, ctx))
+    return;
+  Dim *td = dt->type->root;
+  for (int k = 0; k < nd; k++) {
+    if (digits[k] >= dim_nkids(td))
+      return; /* reported where the $tid$ is translated */
+    td = dim_kid(td, digits[k]);
+  }
+  long long a, b;
+  if (poly_equal(td->extent, d->extent))
+    return;
+  /* a scratch tile in shared memory or registers may have more room than
+   * the threads use (padding: Fig 7's [16][17]); data may not */
+  MemKind m = d->type->mem;
+  if ((m == MEM_SMEM || m == MEM_RMEM) && poly_provably_less(ctx, td->extent, poly_add(ctx, d->extent, poly_const(ctx, 1))))
+    return;
+  if (poly_is_const(td->extent, &a) && poly_is_const(d->extent, &b)) {
+    if (a < b && (m == MEM_SMEM || m == MEM_RMEM))
+      return;
+    diag_error(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
+               "has %lld: the threads would %s", tid->dx->path, a, td->path, d->path, b,
+               a < b ? "leave part of it untouched" : "index past its end");
+    return;
+  }
+  if (!declared_outside(d->type, dt->parent) || m == MEM_SMEM || m == MEM_RMEM)
+    return;
+  /* once per launch for each pair (the first use names the line) */
+  char *pair = ctx_printf(ctx, "pa_check_threads(%s, %s, %s, %s,", bare(ctx, poly_text(e, td->extent)),
+                          bare(ctx, poly_text(e, d->extent)), c_string(ctx, tid->dx->path), c_string(ctx, d->path));
+  if (!dt->checks.data || !strstr(dt->checks.data, pair))
+    buf_printf(&dt->checks, "%s %s, %d);\n", pair, c_string(ctx, ctx->opt.display), tid->dx->path_loc.line);
+}
+
 char *dollar_text(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
@@ -582,6 +761,7 @@ char *dollar_text(Emitter *e, Node *n)
   Dim *d = dim_resolve(ctx, dx->path, dx->path_loc);
   if (!d)
     return "0";
+  note_used(e, d->type);
   int first = ctx->natoms;
   switch (dx->kind) {
   case DX_DIM:
@@ -603,6 +783,7 @@ char *dollar_text(Emitter *e, Node *n)
                  dx->path);
       return "0";
     }
+    check_thread_indices(e, d, dx->index);
     Poly *p = dim_eval(ctx, d, dx->index, e);
     return p ? print_once(e, p, first) : "0";
   }
@@ -818,6 +999,9 @@ static void emit_memory(Emitter *e, Node *n)
     return;
   }
   bool cuda = on_gpu(d) || (e->cuda && d->type->mem == MEM_PINNED);
+  note_used(e, d->type);
+  if (create)
+    emit_type_checks(e, n, d->type);
   if (create)
     (cuda ? emit_cuda_create : emit_c_create)(e, n, d);
   else
@@ -851,6 +1035,11 @@ static void emit_copy(Emitter *e, Node *n)
   fake.name_loc = n->name2_loc;
   if (!mem_allowed(e, n, s) || !mem_allowed(e, &fake, d))
     return;
+  note_used(e, s->type);
+  note_used(e, d->type);
+  emit_type_checks(e, n, s->type);
+  if (d->type != s->type)
+    emit_type_checks(e, n, d->type);
   if (dim_thread_type(s) || dim_thread_type(d) ||
       (e->detour && e->detour->type->kind == TK_MPI && !on_gpu(s) && !on_gpu(d))) {
     /* distributed data, or host data in an mpi body (process 0's arrays) */
@@ -1036,9 +1225,12 @@ static void emit_node(Emitter *e, Node *n)
     out_src(e, t, n->loc);
     break;
   }
-  case N_PARRAY:
-    type_declare(e->ctx, e, n);
+  case N_PARRAY: {
+    Type *t = type_declare(e->ctx, e, n);
+    if (t)
+      t->detour = e->detour ? e->detour->node : NULL;
     break;
+  }
   case N_CREATE:
   case N_DESTROY:
     emit_memory(e, n);
@@ -1231,17 +1423,17 @@ char *emit_program(Ctx *ctx)
 /* Translates the body of detour n over thread array t (whose linear index
  * is tid_var) for an outlined function named fname; returns its text,
  * shifted left by the directive's indentation. */
-char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var)
+char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var, Detour *dt)
 {
-  Detour dt = {0};
-  dt.node = n;
-  dt.type = t;
-  dt.parent = e->detour;
-  dt.name = fname;
-  dt.tid = tid_linear;
-  dt.tid_var = tid_var;
+  memset(dt, 0, sizeof *dt);
+  dt->node = n;
+  dt->type = t;
+  dt->parent = e->detour;
+  dt->name = fname;
+  dt->tid = tid_linear;
+  dt->tid_var = tid_var;
   Out body = {{0}, -1, 0};
-  emit_outlined(e, &dt, n->body, &body, t->pnames, t->nparams, "");
+  emit_outlined(e, dt, n->body, &body, t->pnames, t->nparams, "");
   char *text = dedent_body(e->ctx, tidy_body(e->ctx, body.b.data ? body.b.data : ""), strlen(indent_of(n)));
   out_free(&body);
   return text;

@@ -25,6 +25,9 @@ typedef struct Detour {
   const char *tid_var; /* the linear thread index variable, if any */
   int indent;
   int min_blocks;      /* #pragma parray min_blocks(K) in the body; 0: none */
+  Type **used;         /* data types the body uses, checked at the launch */
+  int nused;
+  Buf checks;          /* run-time checks for the launch (thread indices) */
 } Detour;
 
 typedef struct Scope {
@@ -80,6 +83,12 @@ char *dollar_text(Emitter *e, Node *n);
 char *poly_text(Emitter *e, Poly *p);   /* parenthesised C expression */
 Poly *tid_linear(Emitter *e, Detour *dt, Dim *d); /* the default $tid_K$ */
 
+/* ---- extent checks parrayc could not decide ---- */
+/* Before the launch of dt (whose thread array is t): the checks of t, of
+ * the types dt's body uses that are declared outside it, and of its
+ * thread indices. */
+void emit_launch_checks(Emitter *e, Node *n, Detour *dt);
+
 /* ---- helpers the backends share ---- */
 char *c_string(Ctx *ctx, const char *s);   /* a C string literal of s */
 char *bare(Ctx *ctx, char *s);             /* "(4)" -> "4" */
@@ -89,8 +98,9 @@ char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t);
 char *tidy_body(Ctx *ctx, const char *text);        /* drop the '{' line's rest */
 char *dedent_body(Ctx *ctx, const char *text, size_t k); /* shift left by k */
 const char *mem_enum(MemKind m);                    /* "PA_PAGED", ... */
-/* the body of a CPU or MPI detour, translated for its outlined function */
-char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var);
+/* the body of a CPU or MPI detour, translated for its outlined function;
+ * dt receives what the body told about itself (used types, checks) */
+char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var, Detour *dt);
 
 /* ---- capture.c: locals of the enclosing function used in a detour body ---- */
 typedef struct Capture {

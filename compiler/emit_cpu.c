@@ -99,7 +99,8 @@ void emit_cpu_detour(Emitter *e, Node *n, Type *t)
 
   /* the body, translated with $tid$ and #sync answering to this detour,
    * sharing the caller's locals it uses */
-  char *text = outline_detour(e, n, t, fname, "pa_tid");
+  Detour dt;
+  char *text = outline_detour(e, n, t, fname, "pa_tid", &dt);
   Capture *caps;
   int ncaps = find_captures(e, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
@@ -116,6 +117,7 @@ void emit_cpu_detour(Emitter *e, Node *n, Type *t)
   long long nthreads;
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
                                                               : ctx_printf(ctx, "|%s|", t->name);
+  emit_launch_checks(e, n, &dt);
   out_gen(e, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
   if (args.len)
     out_gen(e, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);

@@ -440,6 +440,7 @@ void emit_cuda_detour(Emitter *e, Node *n, Type *t)
     block = dim3_text(e, &cd->sh.lv[1]);
   }
   const char *in = indent_of(n);
+  emit_launch_checks(e, n, &cd->dt);
   out_gen(e, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
   out_gen(e, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
   buf_free(&args);

@@ -129,7 +129,8 @@ void emit_mpi_detour(Emitter *e, Node *n, Type *t)
   const char *in = indent_of(n);
 
   /* the body: $tid$ is the rank, #sync a barrier */
-  char *text = outline_detour(e, n, t, fname, "pa_rank");
+  Detour dt;
+  char *text = outline_detour(e, n, t, fname, "pa_rank", &dt);
   Capture *caps;
   int ncaps = find_captures(e, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
@@ -146,6 +147,7 @@ void emit_mpi_detour(Emitter *e, Node *n, Type *t)
   long long np;
   char *how_many = poly_is_const(t->root->extent, &np) ? ctx_printf(ctx, "%lld", np)
                                                         : ctx_printf(ctx, "|%s|", t->name);
+  emit_launch_checks(e, n, &dt);
   out_gen(e, n->loc, "%s{ /* #detour %s: %s MPI processes */\n", in, n->name, how_many);
   if (send) {
     /* arrays cannot be initialised from arrays: copied after */

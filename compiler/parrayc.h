@@ -202,6 +202,7 @@ struct Dim {
   RefKind ref_kind;
   Dim *ref;
   Poly *size;      /* written size of a leaf or of [n #R] */
+  bool divides;    /* the size is written with a division (N/16): a tile count */
   Poly *extent;
   Loc loc;
   char *path;      /* "A_0_1" */
@@ -220,6 +221,7 @@ struct Type {
   Dim *root;
   Loc loc;
   int scope;         /* 0 file-wide, else the #insert instance */
+  Node *detour;      /* the innermost detour whose body declares it, or NULL */
   Type *next;
 };
 
@@ -255,6 +257,16 @@ typedef struct CopyDigit {
  * up. */
 bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *n);
 Type *dim_thread_type(Dim *d); /* the thread array a data node is distributed over, or NULL */
+/* An extent relation parrayc cannot decide, because sizes are symbols: a
+ * split d whose sizes divide (a tiling) must have exactly d->ref's extent
+ * (exact); other splits and sized references at most that. */
+typedef struct ExtentCheck {
+  Dim *d;
+  Poly *have, *want;
+  bool exact;
+} ExtentCheck;
+/* The checks of t's own nodes, to be made at run time. */
+int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out);
 void type_explain(Ctx *ctx, Dim *d, FILE *out);
 const char *mem_name(MemKind m);
 const char *thread_kind_name(ThreadKind k);

@@ -279,6 +279,78 @@ static void check_not_larger(Ctx *ctx, Dim *d, Loc loc)
                d->ref->path, r);
 }
 
+/* Is some size of d's subtree written with a division? */
+static bool sizes_divide(const Dim *d)
+{
+  if (d->divides)
+    return true;
+  for (int k = 0; k < d->nkids; k++)
+    if (sizes_divide(d->kids[k]))
+      return true;
+  return false;
+}
+
+/* A split whose sizes divide ([[N/16][16] #R]) tiles all of R: with
+ * N = 1000 it would cover 992 of R's 1000 elements and leave 8 out, so its
+ * extent must be R's.  Without a division it may view the first elements
+ * of R only (Fig 21's [[4][4] #S_1] over 17 padded columns), but never more
+ * than R has.  Symbolic extents are compared at run time
+ * (type_extent_checks). */
+static void check_split_covers(Ctx *ctx, Dim *d, Loc loc)
+{
+  long long n, r;
+  if (!poly_is_const(d->extent, &n) || !poly_is_const(d->ref->extent, &r) || n == r)
+    return;
+  bool tiles = sizes_divide(d);
+  if (!tiles && n < r)
+    return;
+  Buf b = {0};
+  for (int k = 0; k < d->nkids; k++) {
+    long long e;
+    if (poly_is_const(d->kids[k]->extent, &e))
+      buf_printf(&b, "%s%lld", k ? " x " : "", e);
+  }
+  if (n > r)
+    diag_error(ctx, loc, "'%s' splits '%s' into %s = %lld elements, more than the %lld '%s' has", d->path,
+               d->ref->path, b.data ? b.data : "?", n, r, d->ref->path);
+  else
+    diag_error(ctx, loc, "'%s' splits '%s' into %s = %lld elements, but '%s' has %lld: a size written with a "
+               "division truncates, and %lld elements would be left out (a split whose sizes divide must tile "
+               "what it splits exactly)", d->path, d->ref->path, b.data ? b.data : "?", n, d->ref->path, r, r - n);
+  buf_free(&b);
+}
+
+static void add_check(Ctx *ctx, ExtentCheck **out, int *n, Dim *d, Poly *have, bool exact)
+{
+  ExtentCheck *c = ctx_alloc(ctx, sizeof *c * (*n + 1));
+  if (*n)
+    memcpy(c, *out, sizeof *c * *n);
+  c[*n] = (ExtentCheck){d, have, d->ref->extent, exact};
+  *out = c;
+  ++*n;
+}
+
+static void collect_checks(Ctx *ctx, Dim *d, ExtentCheck **out, int *n)
+{
+  long long x;
+  bool symbolic = !(poly_is_const(d->extent, &x) && poly_is_const(d->ref ? d->ref->extent : d->extent, &x));
+  bool tiles = d->ref_kind == REF_SPLIT && sizes_divide(d);
+  if (d->ref_kind != REF_NONE && d->ref_kind != REF_FULL && symbolic && !poly_equal(d->extent, d->ref->extent) &&
+      (tiles || !poly_provably_less(ctx, poly_sub(ctx, d->extent, poly_const(ctx, 1)), d->ref->extent)))
+    add_check(ctx, out, n, d, d->extent, tiles);
+  for (int k = 0; k < d->nkids; k++)
+    collect_checks(ctx, d->kids[k], out, n);
+}
+
+int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out)
+{
+  int n = 0;
+  *out = NULL;
+  if (t->root)
+    collect_checks(ctx, t->root, out, &n);
+  return n;
+}
+
 static Dim *build_dim(Ctx *ctx, Emitter *e, Type *t, DimSyn *syn, Dim *parent, int index)
 {
   Dim *d = ctx_alloc(ctx, sizeof *d);
@@ -294,7 +366,9 @@ static Dim *build_dim(Ctx *ctx, Emitter *e, Type *t, DimSyn *syn, Dim *parent, i
       d->kids[k] = build_dim(ctx, e, t, syn->kids[k], d, k);
   }
   if (syn->size) {
-    d->size = size_poly(ctx, fragment_text(e, syn->size));
+    char *text = fragment_text(e, syn->size);
+    d->size = size_poly(ctx, text);
+    d->divides = strchr(text, '/') != NULL;
     long long v;
     if (poly_is_const(d->size, &v) && v <= 0)
       diag_error(ctx, syn->loc, "extent %lld is not positive", v);
@@ -308,7 +382,7 @@ static Dim *build_dim(Ctx *ctx, Emitter *e, Type *t, DimSyn *syn, Dim *parent, i
     if (syn->nkids) {
       d->ref_kind = REF_SPLIT;
       d->extent = product_of_kids(ctx, d);
-      check_not_larger(ctx, d, syn->loc);
+      check_split_covers(ctx, d, syn->loc);
     } else if (syn->size) {
       d->ref_kind = REF_SIZED;
       d->extent = d->size;

@@ -80,6 +80,28 @@ void pa_check_copy_extent(long long src, long long dst, const char *file, int li
                 src, dst);
 }
 
+void pa_check_extent(long long have, long long want, int exact, const char *node, const char *ref,
+                     const char *file, int line)
+{
+    if (have == want || (!exact && have < want))
+        return;
+    if (have > want)
+        pa_fail(file, line, "extent mismatch: '%s' has %lld elements, more than the %lld of '%s', which it "
+                "views", node, have, want, ref);
+    pa_fail(file, line, "extent mismatch: '%s' splits '%s' into %lld elements, but '%s' has %lld: a size "
+            "written with a division truncates, and %lld elements would be left out", node, ref, have, ref,
+            want, want - have);
+}
+
+void pa_check_threads(long long threads, long long extent, const char *tid, const char *node,
+                      const char *file, int line)
+{
+    if (threads != extent)
+        pa_fail(file, line, "extent mismatch: '$%s$' takes %lld values, but it indexes '%s', which has "
+                "%lld: the threads would %s", tid, threads, node, extent,
+                threads < extent ? "leave part of it untouched" : "index past its end");
+}
+
 double pa_wtime(void)
 {
     struct timespec ts;
