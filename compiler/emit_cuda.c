@@ -669,9 +669,42 @@ static const char *element_copy_kernel(Emitter *e, const char *kname, const char
   return s;
 }
 
+/* The locals of the enclosing function that kernel text k uses (its sizes:
+ * [n][m] with n, m variables) become parameters after pa_dst; *extra
+ * receives the matching launch arguments.  NULL after an error. */
+static const char *with_captures(Emitter *e, Node *n, const char *k, const char **extra)
+{
+  Ctx *ctx = e->ctx;
+  Capture *caps;
+  int ncaps = find_captures(e, n, k, NULL, 0, &caps);
+  *extra = "";
+  if (ncaps <= 0)
+    return ncaps < 0 ? NULL : k;
+  const char *open = strstr(k, ")\n{");
+  Buf params = {0}, args = {0};
+  for (int i = 0; i < ncaps; i++) {
+    if (caps[i].array) {
+      diag_error(ctx, n->loc, "'%s', an array of the enclosing function, sizes this #copy: a copy kernel cannot "
+                 "read host memory", caps[i].name);
+      buf_free(&params);
+      buf_free(&args);
+      return NULL;
+    }
+    buf_printf(&params, ", %s", caps[i].decl);
+    buf_printf(&args, ", %s", caps[i].name);
+  }
+  char *r = ctx_printf(ctx, "%.*s%s%s", (int)(open - k), k, params.data, open);
+  *extra = ctx_strdup(ctx, args.data);
+  buf_free(&params);
+  buf_free(&args);
+  return r;
+}
+
 /* Generates (into hoist) a device kernel copying src's layout to dst's;
- * returns its name and launch configuration. */
-static const char *copy_kernel(Emitter *e, Node *n, Dim *src, Dim *dst, CDigit *dg, int nd, const char **launch)
+ * returns its name and launch configuration, and in *extra the launch
+ * arguments after the two pointers; NULL after an error. */
+static const char *copy_kernel(Emitter *e, Node *n, Dim *src, Dim *dst, CDigit *dg, int nd, const char **launch,
+                               const char **extra)
 {
   Ctx *ctx = e->ctx;
   const char *elem = dst->type->elem;
@@ -691,6 +724,9 @@ static const char *copy_kernel(Emitter *e, Node *n, Dim *src, Dim *dst, CDigit *
   }
   if (!text)
     text = element_copy_kernel(e, kname, elem, src, dst, dg, nd, launch);
+  text = with_captures(e, n, text, extra);
+  if (!text)
+    return NULL;
   Out k = {{0}, -1, 0};
   Out *saved = e->out;
   e->out = &k;
@@ -733,10 +769,12 @@ void emit_cuda_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
             num(e, dg[0].extent), kind_name(dir), in, where(e, n));
     return;
   }
-  const char *launch;
-  const char *kname = copy_kernel(e, n, src, dst, dg, nd, &launch);
+  const char *launch, *extra;
+  const char *kname = copy_kernel(e, n, src, dst, dg, nd, &launch, &extra);
+  if (!kname)
+    return;
   if (dir == D2D) {
-    out_gen(e, n->loc, "%s%s<<<%s>>>(%s, %s);\n", in, kname, launch, sp, dp);
+    out_gen(e, n->loc, "%s%s<<<%s>>>(%s, %s%s);\n", in, kname, launch, sp, dp, extra);
     out_gen(e, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
     return;
   }
@@ -756,9 +794,9 @@ void emit_cuda_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
     out_gen(e, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
   if (dir == H2D)
-    out_gen(e, n->loc, "%s  %s<<<%s>>>(pa_stage, %s);\n", in, kname, launch, dp);
+    out_gen(e, n->loc, "%s  %s<<<%s>>>(pa_stage, %s%s);\n", in, kname, launch, dp, extra);
   else
-    out_gen(e, n->loc, "%s  %s<<<%s>>>(%s, pa_stage);\n", in, kname, launch, sp);
+    out_gen(e, n->loc, "%s  %s<<<%s>>>(%s, pa_stage%s);\n", in, kname, launch, sp, extra);
   out_gen(e, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
   if (dir == D2H)
     out_gen(e, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_host, pa_stage, %s, cudaMemcpyDeviceToHost), \"cudaMemcpy\", %s);\n",
