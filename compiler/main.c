@@ -390,7 +390,7 @@ int main(int argc, char **argv)
   Ctx *ctx = ctx_new(&opt, src, len);
   free(src);
   char *out = NULL;
-  if (parse_source(ctx))
+  if (include_headers(ctx) && parse_source(ctx))
     out = emit_program(ctx);
   if (!out) {
     fprintf(stderr, "%d error%s generated; no output written.\n", ctx->errors, ctx->errors == 1 ? "" : "s");
