@@ -43,9 +43,9 @@ ex=$S/examples/cmake-user
 run cfg.log cmake -S "$ex" -B ex -DCMAKE_PREFIX_PATH="$prefix" || fail "configuring examples/cmake-user"
 grep -q 'Parray 0.1.0, back ends: c;pthd' cfg.log || fail "Parray_VERSION / Parray_BACKENDS: $(grep Parray cfg.log)"
 run build.log cmake --build ex -j2 || fail "building examples/cmake-user"
-if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
-  grep -q 'Parray::cuda\|libparray_cuda' ex/CMakeFiles/gpu_sgemm.dir/link.txt 2>/dev/null ||
-    [ -f ex/gpu_sgemm ] || fail "gpu_sgemm not built though nvcc is here"
+if grep -q '^backends=.*cuda' "$prefix/lib/pkgconfig/parray.pc" && { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; }; then
+  [ -x ex/gpu_sgemm ] || fail "gpu_sgemm not built though nvcc and Parray::cuda are here"
+  cat ex/CMakeFiles/gpu_sgemm.dir/link.txt ex/CMakeFiles/gpu_sgemm.dir/linkLibs.rsp 2>/dev/null | grep -q 'libparray_cuda.a' || fail "gpu_sgemm does not link Parray::cuda"
 fi
 run ctest.log ctest --test-dir ex --output-on-failure || fail "examples/cmake-user tests"
 grep -q 'host_sgemm .*Passed' ctest.log || fail "host_sgemm did not pass"
