@@ -864,16 +864,14 @@ int main(int argc, char **argv)
 {
   Cli cli = {0};
   int rc = parse_cli(argc, argv, &cli);
-  if (rc)
-    return rc;
-  int n = cli.inputs.n;
-  Unit *units = calloc((size_t)n, sizeof *units);
+  int n = rc ? 0 : cli.inputs.n;
+  Unit *units = calloc((size_t)n + 1, sizeof *units);
   for (int i = 0; i < n; i++) {
     units[i].input = cli.inputs.v[i];
     if (!translate(&cli, &units[i]))
       rc = 1;
   }
-  if (!rc)
+  if (!rc && (n || cli.link.n))
     rc = drive(&cli, units, n);
   for (int i = 0; i < n; i++) {
     free(units[i].text);
