@@ -54,6 +54,19 @@ grep -q 'host_sgemm .*Passed' ctest.log || fail "host_sgemm did not pass"
 mkdir -p too_new && printf 'cmake_minimum_required(VERSION 3.20)\nproject(t LANGUAGES C)\nfind_package(Parray 99 REQUIRED)\n' >too_new/CMakeLists.txt
 cmake -S too_new -B too_new/b -DCMAKE_PREFIX_PATH="$prefix" >too_new.log 2>&1 && fail "find_package(Parray 99) succeeded"
 
+# components: those of this build are found, an unknown one is refused
+have=$(sed -n 's/^backends=//p' "$prefix/lib/pkgconfig/parray.pc")
+want=""
+for c in cuda mpi; do case " $have " in *" $c "*) want="$want $c" ;; esac; done
+case " $have " in *" omp "*) want="$want openmp" ;; esac
+mkdir -p comps && printf 'cmake_minimum_required(VERSION 3.20)\nproject(t LANGUAGES C)\nfind_package(Parray 0.1 REQUIRED COMPONENTS %s)\nforeach(t parray cuda mpi)\n  if(TARGET Parray::${t})\n    message(STATUS "target Parray::${t}")\n  endif()\nendforeach()\n' "$want" >comps/CMakeLists.txt
+run comps.log cmake -S comps -B comps/b -DCMAKE_PREFIX_PATH="$prefix" || fail "find_package(Parray COMPONENTS$want)"
+for c in $want; do
+  case $c in openmp) ;; *) grep -q "target Parray::$c" comps.log || fail "no Parray::$c" ;; esac
+done
+sed -i 's/COMPONENTS .*)$/COMPONENTS nonesuch)/' comps/CMakeLists.txt
+cmake -S comps -B comps/b2 -DCMAKE_PREFIX_PATH="$prefix" >comps2.log 2>&1 && fail "find_package(Parray COMPONENTS nonesuch) succeeded"
+
 # plain flags: parrayc, then cc with pkg-config's flags
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 [ "$(pkg-config --variable=parrayc parray)" -ef "$P" ] || fail "pkg-config parrayc variable"
