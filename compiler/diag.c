@@ -21,10 +21,16 @@ static void show_line(Ctx *ctx, Loc loc)
 
 static void report(Ctx *ctx, Loc loc, const char *kind, const char *fmt, va_list ap)
 {
+  /* gcc's colours: bold location, red errors, magenta warnings, cyan notes */
+  bool c = ctx->opt.color;
+  const char *hue = kind[0] == 'e' ? "\033[01;31m" : kind[0] == 'w' ? "\033[01;35m" : "\033[01;36m";
+  int line;
+  const char *file = src_file(ctx, loc.line, &line);
   if (loc.line > 0)
-    fprintf(stderr, "%s:%d:%d: %s: ", ctx->opt.display, loc.line, loc.col, kind);
+    fprintf(stderr, "%s%s:%d:%d:%s ", c ? "\033[01m" : "", file, line, loc.col, c ? "\033[m" : "");
   else
-    fprintf(stderr, "%s: %s: ", ctx->opt.display, kind);
+    fprintf(stderr, "%s%s:%s ", c ? "\033[01m" : "", file, c ? "\033[m" : "");
+  fprintf(stderr, "%s%s:%s ", c ? hue : "", kind, c ? "\033[m" : "");
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   show_line(ctx, loc);

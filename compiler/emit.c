@@ -19,8 +19,10 @@ static void sync_line(Emitter *e, int line)
   Out *o = e->out;
   if (!e->ctx->opt.line_directives || line <= 0 || o->line == line)
     return;
-  buf_printf(&o->b, "#line %d \"", line);
-  for (const char *p = e->ctx->opt.display; *p; p++) {
+  int fline;
+  const char *file = src_file(e->ctx, line, &fline);
+  buf_printf(&o->b, "#line %d \"", fline);
+  for (const char *p = file; *p; p++) {
     if (*p == '"' || *p == '\\')
       buf_putc(&o->b, '\\');
     buf_putc(&o->b, *p);
@@ -44,8 +46,8 @@ void out_src(Emitter *e, const char *text, Loc loc)
     if (at_bol(e->out))
       sync_line(e, line);
     put_char(e->out, *p);
-    if (*p == '\n')
-      line++;
+    if (*p == '\n' && src_seg_start(e->ctx, ++line))
+      e->out->line = -1; /* another file, or a jump: a new #line */
   }
 }
 
@@ -636,7 +638,7 @@ static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf 
     for (int k = 0; k < nc; k++)
       buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, bare(ctx, poly_text(e, c[k].have)),
                  bare(ctx, poly_text(e, c[k].want)), c[k].exact, c_string(ctx, c[k].d->path),
-                 c_string(ctx, c[k].d->ref->path), c_string(ctx, ctx->opt.display), c[k].d->loc.line);
+                 c_string(ctx, c[k].d->ref->path), c_string(ctx, loc_file(ctx, c[k].d->loc)), loc_line(ctx, c[k].d->loc));
   }
 }
 
@@ -749,7 +751,8 @@ static void check_thread_indices(Emitter *e, Dim *d, Index *ix)
   char *pair = ctx_printf(ctx, "pa_check_threads(%s, %s, %s, %s,", bare(ctx, poly_text(e, td->extent)),
                           bare(ctx, poly_text(e, d->extent)), c_string(ctx, tid->dx->path), c_string(ctx, d->path));
   if (!dt->checks.data || !strstr(dt->checks.data, pair))
-    buf_printf(&dt->checks, "%s %s, %d);\n", pair, c_string(ctx, ctx->opt.display), tid->dx->path_loc.line);
+    buf_printf(&dt->checks, "%s %s, %d);\n", pair, c_string(ctx, loc_file(ctx, tid->dx->path_loc)),
+               loc_line(ctx, tid->dx->path_loc));
 }
 
 char *dollar_text(Emitter *e, Node *n)
@@ -1345,16 +1348,19 @@ static void insert_hoist(Ctx *ctx, Out *whole, size_t cut, Out *hoist)
     buf_putc(&b, '\n');
   /* the line of offset cut: the last #line before it plus the newlines since */
   int line = 0;
+  const char *file = "";
+  int file_len = 0;
   for (size_t i = cut; i-- > 0;)
     if ((i == 0 || w[i - 1] == '\n') && !strncmp(w + i, "#line ", 6)) {
       const char *nl = strchr(w + i, '\n');
-      line = atoi(w + i + 6);
+      line = (int)strtol(w + i + 6, (char **)&file, 10);
+      file_len = (int)((nl ? nl : w + cut) - file); /* ` "NAME"` as it was written */
       for (const char *p = nl ? nl + 1 : w + cut; p < w + cut; p++)
         line += *p == '\n';
       break;
     }
   if (line > 0 && ctx->opt.line_directives)
-    buf_printf(&b, "#line %d \"%s\"\n", line, ctx->opt.display);
+    buf_printf(&b, "#line %d%.*s\n", line, file_len, file);
   buf_puts(&b, w + cut);
   buf_free(&whole->b);
   whole->b = b;
@@ -1437,6 +1443,26 @@ char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char
   char *text = dedent_body(e->ctx, tidy_body(e->ctx, body.b.data ? body.b.data : ""), strlen(indent_of(n)));
   out_free(&body);
   return text;
+}
+
+const char *loc_file(Ctx *ctx, Loc loc)
+{
+  int line;
+  return src_file(ctx, loc.line, &line);
+}
+
+int loc_line(Ctx *ctx, Loc loc)
+{
+  int line;
+  src_file(ctx, loc.line, &line);
+  return line;
+}
+
+char *line_directive(Ctx *ctx, int line)
+{
+  int fline;
+  const char *file = src_file(ctx, line, &fline);
+  return ctx_printf(ctx, "#line %d %s", fline, c_string(ctx, file));
 }
 
 char *c_string(Ctx *ctx, const char *s)

@@ -91,6 +91,9 @@ void emit_launch_checks(Emitter *e, Node *n, Detour *dt);
 
 /* ---- helpers the backends share ---- */
 char *c_string(Ctx *ctx, const char *s);   /* a C string literal of s */
+char *line_directive(Ctx *ctx, int line);   /* #line of a source line (its file) */
+const char *loc_file(Ctx *ctx, Loc loc);    /* the file of loc (a header or the input) */
+int loc_line(Ctx *ctx, Loc loc);            /* loc's line in that file */
 char *bare(Ctx *ctx, char *s);             /* "(4)" -> "4" */
 bool mentions(const char *text, const char *name); /* uses identifier name */
 /* "pa_detour_T_L12" (with the #insert instance, "_in3", where there is one) */

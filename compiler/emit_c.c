@@ -22,8 +22,8 @@ void emit_c_create(Emitter *e, Node *n, Dim *d)
     scope_declare_as(e, p, ctx_printf(ctx, "%s%s", decl, p));
   }
   out_gen(e, n->loc, "%s%s%s = (%s *)pa_alloc_host(%s, %s, sizeof(%s), %s, %s, %d);\n", indent_of(n), decl, p,
-          elem, mem_enum(d->type->mem), span, elem, c_string(ctx, n->name), c_string(ctx, ctx->opt.display),
-          n->loc.line);
+          elem, mem_enum(d->type->mem), span, elem, c_string(ctx, n->name), c_string(ctx, loc_file(ctx, n->loc)),
+          loc_line(ctx, n->loc));
 }
 
 void emit_c_destroy(Emitter *e, Node *n, Dim *d)
@@ -98,7 +98,7 @@ void emit_c_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
   long long x;
   if (!poly_is_const(src->extent, &x) || !poly_is_const(dst->extent, &x))
     out_gen(e, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_text(e, src->extent),
-            poly_text(e, dst->extent), c_string(ctx, ctx->opt.display), n->loc.line);
+            poly_text(e, dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   char *cs, *cd;
   if (dim_contiguous(ctx, src, &cs) == 1 && dim_contiguous(ctx, dst, &cd) == 1) {
     out_gen(e, n->loc, "%smemcpy(%s, %s, (size_t)%s * sizeof(%s));\n", in, dp, sp, poly_text(e, src->extent),

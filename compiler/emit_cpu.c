@@ -122,7 +122,7 @@ void emit_cpu_detour(Emitter *e, Node *n, Type *t)
   if (args.len)
     out_gen(e, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
   out_gen(e, n->loc, "%s  %s(%s, %s, %s, %s, %d);\n", in, t->kind == TK_OMP ? "pa_omp_run" : "pa_pthd_run", count,
-          fname, args.len ? "&pa_args" : "NULL", c_string(ctx, ctx->opt.display), n->loc.line);
+          fname, args.len ? "&pa_args" : "NULL", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e, n->loc, "%s}", in);
   buf_free(&args);
 
@@ -190,6 +190,6 @@ void emit_cpu_sync(Emitter *e, Node *n)
   }
   /* groups of |K| threads: those that differ only in $tid_K$ */
   out_gen(e, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: threads differing only in $tid%s$ */\n",
-          in, bare(ctx, poly_text(e, w)), bare(ctx, poly_text(e, ext)), c_string(ctx, ctx->opt.display), n->loc.line,
+          in, bare(ctx, poly_text(e, w)), bare(ctx, poly_text(e, ext)), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
           suffix, suffix);
 }

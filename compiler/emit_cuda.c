@@ -52,7 +52,7 @@ typedef struct CudaDetour {
 /* "file.pa", line: the place a run-time failure names */
 static const char *where(Emitter *e, Node *n)
 {
-  return ctx_printf(e->ctx, "%s, %d", c_string(e->ctx, e->ctx->opt.display), n->loc.line);
+  return ctx_printf(e->ctx, "%s, %d", c_string(e->ctx, loc_file(e->ctx, n->loc)), loc_line(e->ctx, n->loc));
 }
 
 /* C text of an extent or stride without the outer parentheses */
@@ -342,9 +342,9 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
    * newline ends it */
   int first = n->loc.line - npro + 1;
   if (ctx->opt.line_directives && npro > 0 && first >= 1)
-    buf_printf(&k.b, "#line %d %s\n", first, c_string(ctx, ctx->opt.display));
+    buf_printf(&k.b, "%s\n", line_directive(ctx, first));
   else if (ctx->opt.line_directives)
-    buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_string(ctx, ctx->opt.display));
+    buf_printf(&k.b, "%s\n", line_directive(ctx, n->loc.line));
   if (npro > 0 && first < 1) {
     /* too near the top of the file for one line each: one line */
     for (const char *p = pro; *p; p++)
@@ -358,7 +358,7 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
     if (npro > 0)
       buf_putc(&k.b, '\n');
     if (ctx->opt.line_directives && npro > 0)
-      buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_string(ctx, ctx->opt.display));
+      buf_printf(&k.b, "%s\n", line_directive(ctx, n->loc.line));
     buf_printf(&k.b, "  %s\n", str_trim(ctx, text));
   } else {
     buf_puts(&k.b, text);

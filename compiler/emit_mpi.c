@@ -159,7 +159,7 @@ void emit_mpi_detour(Emitter *e, Node *n, Type *t)
   }
   out_gen(e, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
           send ? "sizeof pa_args" : "0", bare(ctx, poly_text(e, t->root->extent)), c_string(ctx, t->name),
-          c_string(ctx, ctx->opt.display), n->loc.line);
+          c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e, n->loc, "%s}", in);
   buf_free(&args);
 
@@ -219,7 +219,7 @@ void emit_mpi_main(Emitter *e, Node *n)
     long long np;
     if (t->kind == TK_MPI && poly_is_const(t->root->extent, &np))
       out_gen(e, n->loc, "  pa_mpi_expect(%lld, %s, %s, %d);\n", np, c_string(ctx, t->name),
-              c_string(ctx, ctx->opt.display), t->loc.line);
+              c_string(ctx, loc_file(ctx, t->loc)), loc_line(ctx, t->loc));
   }
   out_gen(e, n->loc,
           "  int status = pa_mpi_rank() == 0 ? pa_main(argc, argv) : pa_mpi_serve();\n"
@@ -522,7 +522,7 @@ void emit_mpi_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
   long long x;
   if (!poly_is_const(src->extent, &x) || !poly_is_const(dst->extent, &x))
     out_gen(e, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, bare(ctx, poly_text(e, src->extent)),
-            bare(ctx, poly_text(e, dst->extent)), c_string(ctx, ctx->opt.display), n->loc.line);
+            bare(ctx, poly_text(e, dst->extent)), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *elem = dst->type->elem;
   bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
   out_gen(e, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s */\n", in, n->name, show ? sp : "..", n->name2,
@@ -571,7 +571,7 @@ void emit_mpi_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
     break;
   }
   out_gen(e, n->loc, "%s  const %s *pa_rbuf = (const %s *)pa_mpi_xchg_run(pa_x, %s, %s, %d);\n", in, elem, elem,
-          how_name(how), c_string(ctx, ctx->opt.display), n->loc.line);
+          how_name(how), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   switch (how) {
   case SCATTER:
   case ALLTOALL:

@@ -304,7 +304,18 @@ typedef struct Options {
   int error_limit;        /* stop after this many errors; 0: no limit */
   bool no_warnings;       /* -w */
   bool werror;            /* -Werror: warnings count as errors */
+  bool color;             /* -fdiagnostics-color: ANSI colours in messages */
+  const char **include_dirs; /* -I: where #include "NAME.pah" is searched */
+  int ninclude_dirs;
 } Options;
+
+/* Line `line` of the spliced source and those after it, up to the next
+ * segment, are lines `file_line`... of `file` (include.c). */
+typedef struct SrcSeg {
+  int line;
+  const char *file;
+  int file_line;
+} SrcSeg;
 
 struct Ctx {
   Options opt;
@@ -322,11 +333,25 @@ struct Ctx {
   Atom *atoms;
   int natoms;
   bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
+  SrcSeg *segs;           /* where each line of src came from; NULL: all opt.display */
+  int nsegs;
+  const char **deps;      /* files read for this input, for -M (include.c) */
+  int ndeps;
   struct Arena *arena;
 };
 
 Ctx *ctx_new(const Options *opt, const char *src, size_t len);
 void ctx_free(Ctx *ctx);
+void ctx_set_source(Ctx *ctx, const char *src, size_t len); /* replaces src and lines */
+
+/* ---- include.c: Parray headers ----
+ * Splices every `#include "NAME.pah"` (searched next to the including file,
+ * then in opt.include_dirs; each header once) into src, and lists in deps
+ * the input, the headers and every `#include "..."` file found. */
+bool include_headers(Ctx *ctx);
+/* The file and line in it of line `line` of src. */
+const char *src_file(Ctx *ctx, int line, int *file_line);
+bool src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at line */
 
 /* ---- front end (lexer.l, parser.y) ---- */
 Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */

@@ -79,6 +79,12 @@ Ctx *ctx_new(const Options *opt, const char *src, size_t len)
   Ctx *ctx = xmalloc(sizeof *ctx);
   memset(ctx, 0, sizeof *ctx);
   ctx->opt = *opt;
+  ctx_set_source(ctx, src, len);
+  return ctx;
+}
+
+void ctx_set_source(Ctx *ctx, const char *src, size_t len)
+{
   char *copy = ctx_strndup(ctx, src, len);
   /* NUL bytes would cut the text short: show them as blanks */
   for (size_t i = 0; i < len; i++)
@@ -95,7 +101,6 @@ Ctx *ctx_new(const Options *opt, const char *src, size_t len)
   for (size_t i = 0; i < len; i++)
     if (copy[i] == '\n')
       ctx->lines[ctx->nlines++] = copy + i + 1;
-  return ctx;
 }
 
 void ctx_free(Ctx *ctx)
