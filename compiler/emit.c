@@ -500,7 +500,7 @@ static void emit_node(Emitter *e, Node *n);
 
 void emit_nodes(Emitter *e, Node *list)
 {
-  for (Node *n = list; n; n = n->next)
+  for (Node *n = list; n && !e->ctx->stopped; n = n->next)
     emit_node(e, n);
 }
 
@@ -653,11 +653,56 @@ static bool on_gpu(Dim *d)
   return m == MEM_DMEM || m == MEM_SMEM;
 }
 
+/* #create, #destroy, #copy and #detour are statements: at file scope they
+ * would make C the compiler rejects */
+static bool in_function(Emitter *e, Node *n, const char *what)
+{
+  if (e->detour || e->function_depth > 0)
+    return true;
+  diag_error(e->ctx, n->loc, "'#%s' at file scope: it must stand inside a function or '#mainhost'", what);
+  return false;
+}
+
+/* A second #create of the same plain name in one scope would assign over
+ * (and leak) the first block: an error, unless #destroy came between. */
+static bool track_created(Emitter *e, Node *n, bool create)
+{
+  char *p = str_trim(e->ctx, fragment_text(e, n->args[0]));
+  if (!text_is_simple(p))
+    return true;
+  /* up to the enclosing function: an outlined detour body has its own names */
+  for (Scope *s = e->scope; s; s = s->function ? NULL : s->parent)
+    for (int i = 0; i < s->ncreated; i++) {
+      Node *c = s->created[i];
+      if (strcmp(str_trim(e->ctx, fragment_text(e, c->args[0])), p))
+        continue;
+      if (!create) {
+        s->created[i] = s->created[--s->ncreated];
+        return true;
+      }
+      diag_error(e->ctx, n->args[0]->loc, "'%s' is already created; '#destroy %s(%s)' first or use another name",
+                 p, c->name, p);
+      diag_note(e->ctx, c->loc, "'%s' was created here", p);
+      return false;
+    }
+  if (create) {
+    Scope *s = e->scope;
+    Node **v = ctx_alloc(e->ctx, sizeof(Node *) * (s->ncreated + 1));
+    if (s->ncreated)
+      memcpy(v, s->created, sizeof(Node *) * s->ncreated);
+    v[s->ncreated++] = n;
+    s->created = v;
+  }
+  return true;
+}
+
 /* #create and #destroy: GPU memory (and pinned memory of CUDA programs)
  * belongs to the CUDA backend, the rest to the host */
 static void emit_memory(Emitter *e, Node *n)
 {
   bool create = n->kind == N_CREATE;
+  if (!in_function(e, n, create ? "create" : "destroy"))
+    return;
   Dim *d = resolve_data(e, n->name, n->name_loc);
   if (!d || !mem_allowed(e, n, d))
     return;
@@ -665,6 +710,8 @@ static void emit_memory(Emitter *e, Node *n)
     diag_error(e->ctx, n->loc, "'#%s %s(...)' needs the name of a pointer", create ? "create" : "destroy", n->name);
     return;
   }
+  if (!track_created(e, n, create))
+    return;
   bool cuda = on_gpu(d) || (e->cuda && d->type->mem == MEM_PINNED);
   if (create)
     (cuda ? emit_cuda_create : emit_c_create)(e, n, d);
@@ -675,6 +722,8 @@ static void emit_memory(Emitter *e, Node *n)
 static void emit_copy(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
+  if (!in_function(e, n, "copy"))
+    return;
   Dim *s = resolve_data(e, n->name, n->name_loc);
   Dim *d = resolve_data(e, n->name2, n->name2_loc);
   if (!s || !d)
@@ -717,9 +766,45 @@ static void emit_copy(Emitter *e, Node *n)
   }
 }
 
+/* The first 'return' in the C text of an mpi body (nested detours
+ * aside), with its location, and the first collective (#sync, #copy). */
+static void find_return(Node *list, Loc *ret, Node **collective)
+{
+  for (Node *n = list; n; n = n->next) {
+    if (n->kind == N_TEXT && !ret->line && mentions(n->text, "return")) {
+      *ret = n->loc;
+      for (const char *p = n->text; *p && strncmp(p, "return", 6); p++) {
+        ret->col = *p == '\n' ? 1 : ret->col + 1;
+        ret->line += *p == '\n';
+      }
+    }
+    if ((n->kind == N_SYNC || n->kind == N_COPY) && !*collective)
+      *collective = n;
+    if (n->kind == N_BLOCK)
+      find_return(n->body, ret, collective);
+  }
+}
+
+/* A process of an mpi body that returns while the others wait at a #sync
+ * (or a distributed #copy) would hang the job: SPEC promises it cannot. */
+static bool mpi_returns_early(Emitter *e, Node *n)
+{
+  Loc ret = {0, 0};
+  Node *coll = NULL;
+  find_return(n->body, &ret, &coll);
+  if (!ret.line || !coll)
+    return false;
+  diag_error(e->ctx, ret, "'return' in the body of mpi detour '%s', which has collective steps: a process "
+             "that returns early leaves the others waiting forever (set a flag and skip to the end instead)", n->name);
+  diag_note(e->ctx, coll->loc, "every process must reach this '#%s'", coll->kind == N_SYNC ? "sync" : "copy");
+  return true;
+}
+
 static void emit_detour(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
+  if (!in_function(e, n, "detour"))
+    return;
   Type *t = type_lookup(ctx, n->name);
   Dim *d = t ? t->root : resolve_node(e, n->name, n->name_loc);
   if (!d)
@@ -748,7 +833,8 @@ static void emit_detour(Emitter *e, Node *n)
     emit_cuda_detour(e, n, t);
     break;
   case TK_MPI:
-    emit_mpi_detour(e, n, t);
+    if (!mpi_returns_early(e, n))
+      emit_mpi_detour(e, n, t);
     break;
   default:
     break;
@@ -901,6 +987,12 @@ static void emit_node(Emitter *e, Node *n)
       diag_error(e->ctx, n->loc, "'#mainhost' must stand at file scope");
       break;
     }
+    if (e->mainhost) {
+      diag_error(e->ctx, n->loc, "a second '#mainhost': a program has one main function");
+      diag_note(e->ctx, e->mainhost->loc, "the first '#mainhost' is here");
+      break;
+    }
+    e->mainhost = n;
     if (e->mpi)
       emit_mpi_main(e, n);
     else
@@ -952,8 +1044,11 @@ static long decl_boundary(const char *t)
     }
     if ((t[i] == '/' && t[i + 1] == '/') || (line_start && t[i] == '#')) {
       bool directive = t[i] == '#';
-      while (t[i + 1] && t[i + 1] != '\n')
-        i += t[i] == '\\' ? 2 : 1;
+      while (t[i + 1] && t[i + 1] != '\n') {
+        i++;
+        if (t[i] == '\\' && t[i + 1]) /* a continued line, or an escaped character */
+          i++;
+      }
       if (directive && t[i + 1])
         cut = i + 2;
       continue;
@@ -1028,7 +1123,7 @@ char *emit_program(Ctx *ctx)
   e.scope = &file;
   Out whole = {{0}, -1, 0};
   size_t cut = 0; /* where the current top-level declaration starts in whole */
-  for (Node *n = ctx->tree; n; n = n->next) {
+  for (Node *n = ctx->tree; n && !ctx->stopped; n = n->next) {
     Out item = {{0}, whole.line, 0};
     e.out = &item;
     emit_node(&e, n);

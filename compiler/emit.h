@@ -33,6 +33,8 @@ typedef struct Scope {
   char *header;        /* the statement before this block's '{' */
   char **names;        /* names declared by #create or as parameters */
   int nnames;
+  Node **created;      /* #create of a plain name here, not destroyed since */
+  int ncreated;
   bool file_scope;
   bool function;       /* a function or detour body starts here */
 } Scope;
@@ -48,6 +50,7 @@ struct Emitter {
   bool mpi;
   int temp;            /* counter for generated names */
   int mpi_detours;     /* numbers the mpi detours of the program */
+  Node *mainhost;      /* the program's #mainhost, once seen */
 };
 
 /* ---- output ---- */

@@ -20,6 +20,9 @@ typedef struct Cli {
   bool line_directives;
   bool verbose;
   int nprocs;        /* --np for mpi programs, 0: from the program */
+  int error_limit;   /* -ferror-limit=N */
+  bool no_warnings;  /* -w */
+  bool werror;       /* -Werror */
   char **run_args;
   int nrun_args;
 } Cli;
@@ -44,6 +47,10 @@ static void usage(FILE *f)
         "                   --build/--run (the translation is then OUT.c or OUT.cu)\n"
         "  --no-line        no #line directives in the output\n"
         "  --np N           processes for an mpi program run (default: its mpi array)\n"
+        "  -ferror-limit=N  stop after N errors (default 20; 0: no limit)\n"
+        "  -w               no warnings\n"
+        "  -Werror          warnings are errors\n"
+        "  -Wall            all warnings (they are on by default)\n"
         "  -v, --verbose    print the compiler and run commands\n"
         "  -h, --help       this text\n"
         "  --version        the version\n"
@@ -58,6 +65,7 @@ static void usage(FILE *f)
 static int parse_cli(int argc, char **argv, Cli *cli)
 {
   cli->line_directives = true;
+  cli->error_limit = 20;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -76,6 +84,20 @@ static int parse_cli(int argc, char **argv, Cli *cli)
       cli->mode = MODE_RUN;
     } else if (!strcmp(a, "--no-line")) {
       cli->line_directives = false;
+    } else if (!strncmp(a, "-ferror-limit=", 14)) {
+      char *end;
+      long n = strtol(a + 14, &end, 10);
+      if (!a[14] || *end || n < 0 || n > 1000000) {
+        fprintf(stderr, "parrayc: error: '%s': expected a number of errors (0: no limit)\n", a);
+        return 2;
+      }
+      cli->error_limit = (int)n;
+    } else if (!strcmp(a, "-w")) {
+      cli->no_warnings = true;
+    } else if (!strcmp(a, "-Werror")) {
+      cli->werror = true;
+    } else if (!strcmp(a, "-Wall")) {
+      /* warnings are on by default */
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
       cli->verbose = true;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--explain") || !strcmp(a, "--np")) {
@@ -386,7 +408,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "parrayc: error: cannot read '%s': %s\n", cli.input, strerror(errno));
     return 1;
   }
-  Options opt = {.input = cli.input, .display = cli.input, .line_directives = cli.line_directives, .explain = cli.explain};
+  Options opt = {.input = cli.input, .display = cli.input, .line_directives = cli.line_directives, .explain = cli.explain,
+                 .error_limit = cli.error_limit, .no_warnings = cli.no_warnings, .werror = cli.werror};
   Ctx *ctx = ctx_new(&opt, src, len);
   free(src);
   char *out = NULL;

@@ -300,6 +300,9 @@ struct Ctx {
   int nlines;
   int errors;
   int warnings;
+  bool stopped;           /* the error limit was reached: report nothing more */
+  Type *poisoned;         /* names whose declaration failed (or that are undefined):
+                             their uses report nothing more */
   Node *tree;
   Type *types;            /* declared types, newest first */
   Subprog *subprogs;

@@ -74,6 +74,8 @@ bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *
 typedef struct ConstParser {
   const char *p;
   bool ok;
+  const char *bad;  /* why a literal expression has no value: "divides by zero", ... */
+  int depth;        /* of parentheses: bounds the recursion */
 } ConstParser;
 
 static long long cp_expr(ConstParser *cp);
@@ -84,22 +86,44 @@ static void cp_skip(ConstParser *cp)
     cp->p++;
 }
 
+static long long cp_value(ConstParser *cp);
+
+static void cp_overflow(ConstParser *cp)
+{
+  if (cp->ok && !cp->bad)
+    cp->bad = "does not fit in a 64-bit integer";
+  cp->ok = false;
+}
+
+/* unary minus, counted rather than recursed on: a long chain of them must
+ * not exhaust the stack */
 static long long cp_primary(ConstParser *cp)
 {
-  cp_skip(cp);
+  bool negate = false;
+  for (cp_skip(cp); *cp->p == '-' || *cp->p == '+'; cp_skip(cp))
+    negate ^= *cp->p++ == '-';
+  long long v = cp_value(cp);
+  if (negate && __builtin_sub_overflow(0, v, &v))
+    cp_overflow(cp);
+  return v;
+}
+
+static long long cp_value(ConstParser *cp)
+{
   if (*cp->p == '(') {
+    if (++cp->depth > 256) {
+      cp->ok = false;
+      return 0;
+    }
     cp->p++;
     long long v = cp_expr(cp);
+    cp->depth--;
     cp_skip(cp);
     if (*cp->p != ')')
       cp->ok = false;
     else
       cp->p++;
     return v;
-  }
-  if (*cp->p == '-') {
-    cp->p++;
-    return -cp_primary(cp);
   }
   if (!isdigit((unsigned char)*cp->p)) {
     cp->ok = false;
@@ -109,7 +133,7 @@ static long long cp_primary(ConstParser *cp)
   errno = 0;
   long long v = strtoll(cp->p, &end, 0);
   if (errno == ERANGE)
-    cp->ok = false; /* too large for us: the C compiler will say so */
+    cp_overflow(cp);
   while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
     end++;
   if (is_ident_char((unsigned char)*end))
@@ -130,8 +154,12 @@ static long long cp_term(ConstParser *cp)
     long long w = cp_primary(cp);
     if (op == '*') {
       if (__builtin_mul_overflow(v, w, &v))
-        cp->ok = false;
+        cp_overflow(cp);
     } else if (w == 0 || (w == -1 && v == LLONG_MIN)) {
+      if (w == 0 && cp->ok)
+        cp->bad = "divides by zero";
+      else
+        cp_overflow(cp);
       cp->ok = false;
     } else {
       v = op == '/' ? v / w : v % w;
@@ -150,15 +178,22 @@ static long long cp_expr(ConstParser *cp)
     cp->p++;
     long long w = cp_term(cp);
     if (op == '+' ? __builtin_add_overflow(v, w, &v) : __builtin_sub_overflow(v, w, &v))
-      cp->ok = false;
+      cp_overflow(cp);
   }
 }
 
-static Poly *size_poly(Ctx *ctx, const char *text)
+/* The size of a dimension: a constant when its text is integer arithmetic
+ * on literals (NULL after an error at loc), else a symbol for the C compiler
+ * (and for the run-time checks of #create). */
+static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
 {
-  ConstParser cp = {text, true};
+  ConstParser cp = {.p = text, .ok = true};
   long long v = cp_expr(&cp);
   cp_skip(&cp);
+  if (cp.bad && !*cp.p) {
+    diag_error(ctx, loc, "size '%s' %s", str_trim(ctx, text), cp.bad);
+    return NULL;
+  }
   if (cp.ok && !*cp.p)
     return poly_const(ctx, v);
   return poly_sym(ctx, str_trim(ctx, text));
@@ -197,6 +232,26 @@ Type *type_lookup(Ctx *ctx, const char *name)
   return NULL;
 }
 
+/* A name whose declaration failed, or an undefined one once reported: its
+ * uses resolve to nothing, silently (the first error said it all). */
+static void type_poison(Ctx *ctx, const char *name)
+{
+  Type *t = ctx_alloc(ctx, sizeof *t);
+  t->name = ctx_strdup(ctx, name);
+  t->scope = ctx->instance ? ctx->instance->id : 0;
+  t->next = ctx->poisoned;
+  ctx->poisoned = t;
+}
+
+static bool type_poisoned(Ctx *ctx, const char *name)
+{
+  int scope = ctx->instance ? ctx->instance->id : 0;
+  for (Type *t = ctx->poisoned; t; t = t->next)
+    if ((t->scope == scope || t->scope == 0) && !strcmp(t->name, name))
+      return true;
+  return false;
+}
+
 /* A subprogram parameter bound in the current instance, or NULL. */
 static const char *param_value(Ctx *ctx, const char *name, Instance **where)
 {
@@ -231,7 +286,10 @@ Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc)
   } else {
     Type *t = type_lookup(ctx, base);
     if (!t) {
-      diag_error(ctx, loc, "undefined type '%s'", base);
+      if (!type_poisoned(ctx, base)) {
+        diag_error(ctx, loc, "undefined type '%s'", base);
+        type_poison(ctx, base);
+      }
       return NULL;
     }
     d = t->root;
@@ -282,9 +340,11 @@ static Dim *build_dim(Ctx *ctx, Emitter *e, Type *t, DimSyn *syn, Dim *parent, i
       d->kids[k] = build_dim(ctx, e, t, syn->kids[k], d, k);
   }
   if (syn->size) {
-    d->size = size_poly(ctx, fragment_text(e, syn->size));
+    d->size = size_poly(ctx, fragment_text(e, syn->size), syn->loc);
     long long v;
-    if (poly_is_const(d->size, &v) && v <= 0)
+    if (!d->size)
+      d->size = poly_const(ctx, 1);
+    else if (poly_is_const(d->size, &v) && v <= 0)
       diag_error(ctx, syn->loc, "extent %lld is not positive", v);
   }
   if (syn->ref) {
@@ -387,7 +447,19 @@ static bool reserved_name(const char *s)
   return !strcmp(s, "tid") || !strcmp(s, "dim") || !strcmp(s, "size") || !strcmp(s, "cnt");
 }
 
+static Type *declare(Ctx *ctx, Emitter *e, Node *decl);
+
+/* Declares the type of a #parray; when that fails (reported), its name is
+ * poisoned so that its uses add nothing more. */
 Type *type_declare(Ctx *ctx, Emitter *e, Node *decl)
+{
+  Type *t = declare(ctx, e, decl);
+  if (!t && !type_lookup(ctx, decl->name))
+    type_poison(ctx, decl->name);
+  return t;
+}
+
+static Type *declare(Ctx *ctx, Emitter *e, Node *decl)
 {
   Type *t = ctx_alloc(ctx, sizeof *t);
   t->name = decl->name;
@@ -611,7 +683,7 @@ static char *strip_outer_parens(Ctx *ctx, char *text)
 static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
 {
   char *text = strip_outer_parens(ctx, str_trim(ctx, fragment_text(e, ix->expr)));
-  ConstParser cp = {text, true};
+  ConstParser cp = {.p = text, .ok = true};
   long long v = cp_expr(&cp);
   cp_skip(&cp);
   if (cp.ok && !*cp.p && v >= 0)

@@ -84,6 +84,10 @@ Ctx *ctx_new(const Options *opt, const char *src, size_t len)
   for (size_t i = 0; i < len; i++)
     if (!copy[i])
       copy[i] = ' ';
+  /* old Mac line ends: a CR not followed by LF ends a line too */
+  for (size_t i = 0; i < len; i++)
+    if (copy[i] == '\r' && (i + 1 == len || copy[i + 1] != '\n'))
+      copy[i] = '\n';
   ctx->src = copy;
   ctx->src_len = len;
   int n = 1;

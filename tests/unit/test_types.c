@@ -315,10 +315,10 @@ START_TEST(type_errors)
   ck_assert_int_eq(pa_error_count("#parray {paged float [1000000][1000000][1000000][1000000]} A\n"), 1);
   ck_assert_int_eq(pa_error_count("#parray {paged float [n][3037000500][3037000500]} A\n"), 1);
   ck_assert_int_eq(pa_error_count("#parray {paged float [3037000499][3037000499]} A\n"), 0);
-  /* constant folding never traps (LLONG_MIN / -1 once raised SIGFPE) and
-   * leaves numbers too large for it to the C compiler */
-  ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) / -1]} A\n"), 0);
-  ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) % -1]} A\n"), 0);
+  /* constant folding never traps (LLONG_MIN / -1 once raised SIGFPE); a
+   * constant size that does not fit in 64 bits is an error */
+  ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) / -1]} A\n"), 1);
+  ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) % -1]} A\n"), 1);
   ck_dollar("#parray {paged float [4]} A\n", "$A[99999999999999999999]$", "(99999999999999999999)");
   /* element type and memory inherited from the first reference */
   ck_assert_int_eq(pa_error_count("#parray {pinned double [4]} A\n#parray {[#A]} B\n"), 0);

@@ -1,0 +1,143 @@
+/* test_robust.c: inputs that once crashed, hung or flooded parrayc (issue
+ * 16): over-reads at the end of the input, deep '$' nesting, long chains of
+ * unary minus, CR-only line ends, the error limit, and names whose
+ * declaration failed. */
+#include "pa_test.h"
+
+/* The errors of src under an error limit, with stderr captured. */
+static int errors_limited(const char *src, int limit, char **err)
+{
+  fflush(stderr);
+  int saved = dup(2);
+  FILE *tmp = tmpfile();
+  dup2(fileno(tmp), 2);
+  Options opt = {.input = "t.pa", .display = "t.pa", .error_limit = limit};
+  Ctx *ctx = ctx_new(&opt, src, strlen(src));
+  char *out = parse_source(ctx) ? emit_program(ctx) : NULL;
+  int n = ctx->errors;
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  off_t len = lseek(fileno(tmp), 0, SEEK_END);
+  *err = calloc(1, (size_t)len + 1);
+  if (pread(fileno(tmp), *err, (size_t)len, 0) != (ssize_t)len)
+    (*err)[0] = 0;
+  fclose(tmp);
+  free(out);
+  ctx_free(ctx);
+  return n;
+}
+
+static char *repeat(const char *head, const char *unit, int n, const char *tail)
+{
+  size_t len = strlen(head) + strlen(unit) * (size_t)n + strlen(tail) + 1;
+  char *s = malloc(len), *p = s;
+  p = stpcpy(p, head);
+  for (int i = 0; i < n; i++)
+    p = stpcpy(p, unit);
+  strcpy(p, tail);
+  return s;
+}
+
+/* a file that ends in a backslash and one character, no newline: the scan
+ * for the last declaration once read past the end (ASan) */
+START_TEST(backslash_at_the_end)
+{
+  char *out = pa_translate("int x; // a\\b");
+  ck_assert_ptr_nonnull(out);
+  free(out);
+  out = pa_translate("#define A 1\\x");
+  ck_assert_ptr_nonnull(out);
+  free(out);
+}
+END_TEST
+
+/* past 64 nested '$', one error, and the lexer's depth stack never indexed
+ * at -1 (ASan/UBSan) */
+START_TEST(deep_dollar_nesting)
+{
+  char *src = repeat("#parray {paged float [4]} A\nint x = ", "$A[", 10000, "\n");
+  char *err;
+  ck_assert_int_eq(errors_limited(src, 20, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "nested too deeply"));
+  free(err);
+  free(src);
+}
+END_TEST
+
+/* 200,000 unary minus signs: no recursion per sign (a stack overflow
+ * without optimisation) */
+START_TEST(long_unary_minus_chain)
+{
+  char *src = repeat("#parray {paged float [", "-", 200000, "5]} A\n");
+  ck_assert_int_eq(pa_error_count(src), 0);
+  free(src);
+  src = repeat("#parray {paged float [", "-", 200001, "5]} A\n");
+  ck_assert_int_eq(pa_error_count(src), 1); /* extent -5 is not positive */
+  free(src);
+  /* negating LLONG_MIN is an overflow, not undefined behaviour */
+  ck_assert_int_eq(pa_error_count("#parray {paged float [-(-9223372036854775807-1)]} A\n"), 1);
+}
+END_TEST
+
+/* CR-only line ends: each CR ends a line, so directives are recognised */
+START_TEST(cr_line_ends)
+{
+  Ctx *ctx;
+  char *out = pa_translate_ctx("#parray {paged float [4]} A\r#mainhost {\r  #create A(x)\r  #destroy A(x)\r}\r",
+                               false, &ctx);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_int_eq(ctx->nlines, 6);
+  ck_assert_ptr_nonnull(strstr(out, "pa_alloc_host"));
+  ck_assert_ptr_null(strstr(out, "#create"));
+  free(out);
+  ctx_free(ctx);
+}
+END_TEST
+
+/* the error limit: 20 errors, then one line, and nothing more */
+START_TEST(error_limit_stops)
+{
+  char *src = repeat("", "int x = $B[1]$;\n#parray {paged float [0]} Z\n", 100, "");
+  char *err;
+  ck_assert_int_eq(errors_limited(src, 20, &err), 20);
+  ck_assert_ptr_nonnull(strstr(err, "too many errors emitted, stopping now [-ferror-limit=]"));
+  free(err);
+  ck_assert_int_eq(errors_limited(src, 0, &err), 101); /* 'B' once, each bad Z once */
+  ck_assert_ptr_null(strstr(err, "too many errors"));
+  free(err);
+  free(src);
+}
+END_TEST
+
+/* a #parray that failed is poisoned: its uses add no "undefined type" */
+START_TEST(failed_type_is_poisoned)
+{
+  ck_assert_int_eq(pa_error_count("#parray {paged float [0]} A\nint a = $A[1]$;\nint b = $dim(A)$;\n"), 1);
+  ck_assert_int_eq(pa_error_count("int a = $B[1]$;\nint b = $B[2]$;\nint c = $C[0]$;\n"), 2);
+  /* three independent mistakes, three errors */
+  ck_assert_int_eq(pa_error_count("#parray {paged float [0]} A\n#parray {paged float [4]} B\n"
+                                  "int a = $A[1]$ + $B[1][2]$;\n#mainhost {\n  #create C(c)\n  #create A(a)\n}\n"),
+                   3);
+}
+END_TEST
+
+static Suite *make(void)
+{
+  Suite *s = suite_create("robust");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, backslash_at_the_end);
+  tcase_add_test(tc, deep_dollar_nesting);
+  tcase_add_test(tc, long_unary_minus_chain);
+  tcase_add_test(tc, cr_line_ends);
+  tcase_add_test(tc, error_limit_stops);
+  tcase_add_test(tc, failed_type_is_poisoned);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void)
+{
+  return pa_run_suite(make());
+}
