@@ -4,6 +4,7 @@
  * top-level item that holds them. */
 #include "emit.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1166,6 +1167,70 @@ char *emit_program(Ctx *ctx)
 }
 
 /* ---- helpers the backends share ---- */
+
+/* The sizes only the program knows among the factors of span, each with
+ * the highest power it has in a term, and the sum of the coefficients'
+ * magnitudes: with every size >= 1, span <= bound * prod size^power. */
+static int span_sizes(Ctx *ctx, Poly *span, Atom ***atoms, int **powers, long long *bound)
+{
+  int cap = 0, n = 0;
+  for (int i = 0; i < span->n; i++)
+    cap += span->t[i].nf;
+  *atoms = ctx_alloc(ctx, sizeof(Atom *) * (cap + 1));
+  *powers = ctx_alloc(ctx, sizeof(int) * (cap + 1));
+  *bound = 0;
+  for (int i = 0; i < span->n; i++) {
+    Term *t = &span->t[i];
+    long long c = t->coef < 0 ? (t->coef == LLONG_MIN ? LLONG_MAX : -t->coef) : t->coef;
+    if (__builtin_add_overflow(*bound, c, bound))
+      *bound = LLONG_MAX;
+    for (int k = 0; k < t->nf; k++) {
+      Atom *a = t->f[k];
+      if (a->kind != A_SYM)
+        continue;
+      int power = 0, j = 0;
+      for (int m = 0; m < t->nf; m++)
+        power += t->f[m] == a;
+      while (j < n && (*atoms)[j] != a)
+        j++;
+      if (j == n) {
+        (*atoms)[n] = a;
+        (*powers)[n++] = 0;
+      }
+      if (power > (*powers)[j])
+        (*powers)[j] = power;
+    }
+  }
+  return n;
+}
+
+/* The span of d for #create, computed in 64 bits, after (when sizes only
+ * the program knows enter it) a run-time check that each such size is
+ * positive and the span fits: a clear error naming n's line rather than a
+ * wrapped-around allocation. */
+char *checked_span(Emitter *e, Node *n, Dim *d)
+{
+  Ctx *ctx = e->ctx;
+  Poly *span = dim_span(ctx, d);
+  Atom **atoms;
+  int *powers;
+  long long bound;
+  int k = span_sizes(ctx, span, &atoms, &powers, &bound);
+  if (k == 0)
+    return poly_text(e, span);
+  Buf b = {0};
+  buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
+             c_string(ctx, ctx->opt.display), n->loc.line, bound, k);
+  for (int i = 0; i < k; i++)
+    buf_printf(&b, ", %s, (long long)(%s), %d", c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
+  buf_puts(&b, ");\n");
+  out_gen(e, n->loc, "%s", b.data);
+  buf_free(&b);
+  poly_print(&b, span, true);
+  char *text = ctx_printf(ctx, "(%s)", b.data);
+  buf_free(&b);
+  return text;
+}
 
 /* Translates the body of detour n over thread array t (whose linear index
  * is tid_var) for an outlined function named fname; returns its text,

@@ -82,6 +82,9 @@ char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t);
 char *tidy_body(Ctx *ctx, const char *text);        /* drop the '{' line's rest */
 char *dedent_body(Ctx *ctx, const char *text, size_t k); /* shift left by k */
 const char *mem_enum(MemKind m);                    /* "PA_PAGED", ... */
+/* the span of d for #create n, in 64 bits, after a run-time check of the
+ * sizes only the program knows (written before it) */
+char *checked_span(Emitter *e, Node *n, Dim *d);
 /* the body of a CPU or MPI detour, translated for its outlined function */
 char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var);
 

@@ -213,7 +213,9 @@ START_TEST(symbolic_sizes)
   char *out = pa_translate(MACROS "void f(void) {\n#create PV(pv)\n#create QT(qt)\n}\n");
   ck_assert_ptr_nonnull(out);
   ck_contains(out, "\"PV\"");
-  ck_contains(out, "pa_alloc_host(PA_PAGED, ((N/16) * N), sizeof(float), \"QT\"");
+  /* computed in 64 bits, after a run-time check of each size (issue 16) */
+  ck_contains(out, "pa_check_sizes(\"QT\", \"t.pa\", 8, 1LL, 2, \"N/16\", (long long)(N/16), 1, \"N\", (long long)(N), 1);");
+  ck_contains(out, "pa_alloc_host(PA_PAGED, ((long long)(N/16) * N), sizeof(float), \"QT\"");
   free(out);
   /* a size with a variable is text too */
   ck_dollar("#parray {paged float [n][m]} A\n", "$A[i][j]$", "(i * m + j)");
