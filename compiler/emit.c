@@ -720,6 +720,48 @@ static void emit_memory(Emitter *e, Node *n)
     (cuda ? emit_cuda_destroy : emit_c_destroy)(e, n, d);
 }
 
+/* The constant extents of d's sub-dimensions, in order ("[3][4]"), or NULL. */
+static char *shape_of(Ctx *ctx, Dim *d, long long *sorted, int *n)
+{
+  *n = dim_nkids(d);
+  if (*n < 2 || *n > 8)
+    return NULL;
+  Buf b = {0};
+  for (int k = 0; k < *n; k++) {
+    if (!poly_is_const(dim_extent(dim_kid(d, k)), &sorted[k])) {
+      buf_free(&b);
+      return NULL;
+    }
+    buf_printf(&b, "[%lld]", sorted[k]);
+  }
+  for (int i = 1; i < *n; i++) /* insertion sort: compare as multisets */
+    for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+      long long t = sorted[j];
+      sorted[j] = sorted[j - 1];
+      sorted[j - 1] = t;
+    }
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
+}
+
+/* "#copy A(a) to B(b)" between [3][4] and [4][3]: a reshape, where a
+ * transpose was likely meant */
+static void check_reshape(Emitter *e, Node *n, Dim *s, Dim *d)
+{
+  long long ss[8], ds[8];
+  int ns, nd;
+  char *sh = shape_of(e->ctx, s, ss, &ns), *dh = shape_of(e->ctx, d, ds, &nd);
+  if (!sh || !dh || ns != nd || !strcmp(sh, dh) || memcmp(ss, ds, sizeof(long long) * ns))
+    return;
+  Buf v = {0};
+  for (int k = ns - 1; k >= 0; k--)
+    buf_printf(&v, "[#%s_%d]", n->name, k);
+  diag_warning(e->ctx, n->loc, "#copy from '%s' %s to '%s' %s reshapes (elements go in order); for a transpose "
+               "copy from a view '%s'", n->name, sh, n->name2, dh, v.data);
+  buf_free(&v);
+}
+
 static void emit_copy(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
@@ -739,6 +781,7 @@ static void emit_copy(Emitter *e, Node *n)
                de);
     return;
   }
+  check_reshape(e, n, s, d);
   if (strcmp(s->type->elem, d->type->elem)) {
     diag_error(ctx, n->loc, "#copy element types differ: '%s' holds %s, '%s' holds %s", n->name, s->type->elem,
                n->name2, d->type->elem);
@@ -928,12 +971,20 @@ static void emit_insert(Emitter *e, Node *n)
                n->nargs);
     return;
   }
+  /* a subprogram inserted inside itself, by any path, never ends: one
+   * error at the first repeat (not one per path, of which there can be
+   * exponentially many) */
   int depth = 0;
-  for (Instance *in = ctx->instance; in; in = in->parent)
-    if (++depth > 32 || in->insert->name == n->name) {
+  for (Instance *in = ctx->instance; in; in = in->parent) {
+    if (!strcmp(in->insert->name, n->name)) {
       diag_error(ctx, n->loc, "'#insert %s' inserts itself", n->name);
       return;
     }
+    if (++depth >= 32) {
+      diag_error(ctx, n->loc, "'#insert %s' is nested more than 32 deep", n->name);
+      return;
+    }
+  }
   Instance *in = ctx_alloc(ctx, sizeof *in);
   in->id = ++ctx->ninstances;
   in->insert = n;
@@ -1224,7 +1275,9 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   for (int i = 0; i < k; i++)
     buf_printf(&b, ", %s, (long long)(%s), %d", c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
   buf_puts(&b, ");\n");
-  out_gen(e, n->loc, "%s", b.data);
+  /* under the #parray's line: a size the C compiler rejects (an undeclared
+   * variable) is reported where it was written */
+  out_gen(e, d->type->loc, "%s", b.data);
   buf_free(&b);
   poly_print(&b, span, true);
   char *text = ctx_printf(ctx, "(%s)", b.data);

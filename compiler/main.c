@@ -416,10 +416,14 @@ int main(int argc, char **argv)
   if (parse_source(ctx))
     out = emit_program(ctx);
   if (!out) {
+    if (ctx->warnings)
+      fprintf(stderr, "%d warning%s and ", ctx->warnings, ctx->warnings == 1 ? "" : "s");
     fprintf(stderr, "%d error%s generated; no output written.\n", ctx->errors, ctx->errors == 1 ? "" : "s");
     ctx_free(ctx);
     return 1;
   }
+  if (ctx->warnings)
+    fprintf(stderr, "%d warning%s generated.\n", ctx->warnings, ctx->warnings == 1 ? "" : "s");
   if (cli.explain) {
     Dim *d = dim_resolve(ctx, cli.explain, (Loc){0, 0});
     rc = d ? 0 : 1;

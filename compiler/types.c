@@ -39,6 +39,43 @@ static ThreadKind kind_of_word(const char *w)
   return TK_NONE;
 }
 
+/* "{pagd float [4]}": a word like a memory or thread kind, followed by
+ * more words, becomes part of the element type; legal C perhaps, but
+ * hardly meant. */
+static void check_kind_like(Ctx *ctx, Node *decl, int w)
+{
+  static const char *const kinds[] = {"paged", "pinned", "dmem", "smem", "rmem", "pthd", "omp", "cuda", "mpi", NULL};
+  static const char *const c_words[] = {"const", "volatile", "signed", "unsigned", "struct", "union", "enum",
+                                        "long", "short", "static", "restrict", "int", "char", NULL};
+  if (w + 1 >= decl->nwords || !is_ident_start((unsigned char)decl->words[w][0]))
+    return;
+  for (int i = 0; c_words[i]; i++)
+    if (!strcmp(decl->words[w], c_words[i]))
+      return;
+  const char *near = nearest_word(decl->words[w], kinds);
+  if (near)
+    diag_warning(ctx, decl->loc, "'%s' is taken as part of the element type; did you mean the %s kind '%s'?",
+                 decl->words[w], mem_of_word(near) != MEM_NONE ? "memory" : "thread", near);
+}
+
+/* "[A_1]": a size that names a dimension of a declared type */
+static void check_unmarked_ref(Ctx *ctx, const char *size, Loc loc)
+{
+  char *base;
+  int *digits, n;
+  if (!is_ident_start((unsigned char)*size) || !text_is_simple(size) ||
+      !path_split(size, &base, &digits, &n, ctx))
+    return;
+  Type *t = type_lookup(ctx, base);
+  if (!t)
+    return;
+  Dim *d = t->root;
+  for (int k = 0; k < n && d; k++)
+    d = digits[k] < dim_nkids(d) ? dim_kid(d, digits[k]) : NULL;
+  if (d)
+    diag_warning(ctx, loc, "'%s' is taken as a size (a C expression); did you mean the reference '#%s'?", size, size);
+}
+
 /* "A_1_0" -> "A", {1, 0}.  The base is the longest prefix that leaves only
  * "_<digits>" groups. */
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx)
@@ -234,7 +271,7 @@ Type *type_lookup(Ctx *ctx, const char *name)
 
 /* A name whose declaration failed, or an undefined one once reported: its
  * uses resolve to nothing, silently (the first error said it all). */
-static void type_poison(Ctx *ctx, const char *name)
+void type_poison(Ctx *ctx, const char *name)
 {
   Type *t = ctx_alloc(ctx, sizeof *t);
   t->name = ctx_strdup(ctx, name);
@@ -341,6 +378,8 @@ static Dim *build_dim(Ctx *ctx, Emitter *e, Type *t, DimSyn *syn, Dim *parent, i
   }
   if (syn->size) {
     d->size = size_poly(ctx, fragment_text(e, syn->size), syn->loc);
+    if (d->size && !syn->ref)
+      check_unmarked_ref(ctx, str_trim(ctx, fragment_text(e, syn->size)), syn->loc);
     long long v;
     if (!d->size)
       d->size = poly_const(ctx, 1);
@@ -489,6 +528,7 @@ static Type *declare(Ctx *ctx, Emitter *e, Node *decl)
   else if (w < decl->nwords && (t->kind = kind_of_word(decl->words[w])) != TK_NONE)
     w++;
   if (w < decl->nwords) {
+    check_kind_like(ctx, decl, w);
     Buf b = {0};
     for (; w < decl->nwords; w++) {
       const char *word = decl->words[w];

@@ -4,17 +4,18 @@
  * declaration failed. */
 #include "pa_test.h"
 
-/* The errors of src under an error limit, with stderr captured. */
-static int errors_limited(const char *src, int limit, char **err)
+/* The errors of src under opt, with stderr captured; *warnings gets the
+ * warnings. */
+static int errors_with(Options opt, const char *src, char **err, int *warnings)
 {
   fflush(stderr);
   int saved = dup(2);
   FILE *tmp = tmpfile();
   dup2(fileno(tmp), 2);
-  Options opt = {.input = "t.pa", .display = "t.pa", .error_limit = limit};
   Ctx *ctx = ctx_new(&opt, src, strlen(src));
   char *out = parse_source(ctx) ? emit_program(ctx) : NULL;
   int n = ctx->errors;
+  *warnings = ctx->warnings;
   fflush(stderr);
   dup2(saved, 2);
   close(saved);
@@ -26,6 +27,12 @@ static int errors_limited(const char *src, int limit, char **err)
   free(out);
   ctx_free(ctx);
   return n;
+}
+
+static int errors_limited(const char *src, int limit, char **err)
+{
+  int w;
+  return errors_with((Options){.input = "t.pa", .display = "t.pa", .error_limit = limit}, src, err, &w);
 }
 
 static char *repeat(const char *head, const char *unit, int n, const char *tail)
@@ -122,6 +129,44 @@ START_TEST(failed_type_is_poisoned)
 }
 END_TEST
 
+/* the warnings: on by default, off with -w, errors with -Werror */
+START_TEST(warning_flags)
+{
+  const char *src = "#craete A(x)\n#parray {paged float [3][4]} B\n#parray {paged float [4][3]} C\n"
+                    "#parray {pinnd float [4]} D\n#parray {paged float [B_0]} E\n"
+                    "int x; #create B(x)\n"
+                    "void f(float *b, float *c) {\n#copy B(b) to C(c)\n}\n";
+  Options opt = {.input = "t.pa", .display = "t.pa"};
+  char *err;
+  int w;
+  ck_assert_int_eq(errors_with(opt, src, &err, &w), 0);
+  ck_assert_int_eq(w, 5);
+  ck_assert_ptr_nonnull(strstr(err, "did you mean '#create'?"));
+  ck_assert_ptr_nonnull(strstr(err, "did you mean the memory kind 'pinned'?"));
+  ck_assert_ptr_nonnull(strstr(err, "did you mean the reference '#B_0'?"));
+  ck_assert_ptr_nonnull(strstr(err, "for a transpose copy from a view '[#B_1][#B_0]'"));
+  ck_assert_ptr_nonnull(strstr(err, "after other text on a line is not a directive"));
+  free(err);
+  opt.no_warnings = true;
+  ck_assert_int_eq(errors_with(opt, src, &err, &w), 0);
+  ck_assert_int_eq(w, 0);
+  ck_assert_str_eq(err, "");
+  free(err);
+  opt.no_warnings = false;
+  opt.werror = true;
+  ck_assert_int_eq(errors_with(opt, src, &err, &w), 5);
+  ck_assert_ptr_nonnull(strstr(err, "t.pa:1:2: error: unknown directive '#craete'"));
+  free(err);
+  /* no false alarms: C directives, other words, real types */
+  opt.werror = false;
+  ck_assert_int_eq(errors_with(opt, "#if 0\n#endif\n#define S(x) #x\n#pragma once\n#parray {paged unsigned int [4]} A\n"
+                   "#parray {paged float [2][2]} B\n#parray {paged float [2][2]} C\n"
+                   "void f(float *b, float *c) {\n#copy B(b) to C(c)\n}\n", &err, &w), 0);
+  ck_assert_int_eq(w, 0);
+  free(err);
+}
+END_TEST
+
 static Suite *make(void)
 {
   Suite *s = suite_create("robust");
@@ -133,6 +178,7 @@ static Suite *make(void)
   tcase_add_test(tc, cr_line_ends);
   tcase_add_test(tc, error_limit_stops);
   tcase_add_test(tc, failed_type_is_poisoned);
+  tcase_add_test(tc, warning_flags);
   suite_add_tcase(s, tc);
   return s;
 }
