@@ -1255,6 +1255,34 @@ static int span_sizes(Ctx *ctx, Poly *span, Atom ***atoms, int **powers, long lo
   return n;
 }
 
+/* Is elem spelled with C's own type words only ("unsigned int", "float4",
+ * "size_t")?  Other names (typedefs, structs, typos) are worth a check. */
+static bool plain_c_type(const char *elem)
+{
+  static const char *const words[] = {"char", "short", "int", "long", "float", "double", "signed", "unsigned",
+                                      "const", "volatile", "_Bool", "bool", "half", NULL};
+  for (const char *p = elem; *p;) {
+    while (*p && !is_ident_start((unsigned char)*p))
+      p++;
+    const char *w = p;
+    while (is_ident_char((unsigned char)*p))
+      p++;
+    size_t n = (size_t)(p - w);
+    if (n == 0)
+      break;
+    if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
+      continue; /* size_t, int32_t */
+    while (n > 0 && w[n - 1] >= '0' && w[n - 1] <= '9')
+      n--; /* float4, int2 */
+    bool known = false;
+    for (int i = 0; words[i] && !known; i++)
+      known = strlen(words[i]) == n && !strncmp(w, words[i], n);
+    if (!known)
+      return false;
+  }
+  return true;
+}
+
 /* The span of d for #create, computed in 64 bits, after (when sizes only
  * the program knows enter it) a run-time check that each such size is
  * positive and the span fits: a clear error naming n's line rather than a
@@ -1267,6 +1295,9 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   int *powers;
   long long bound;
   int k = span_sizes(ctx, span, &atoms, &powers, &bound);
+  /* a misspelt element type is reported at the #parray, not here */
+  if (!plain_c_type(d->type->elem))
+    out_gen(e, d->type->loc, "%s(void)sizeof(%s);\n", indent_of(n), d->type->elem);
   if (k == 0)
     return poly_text(e, span);
   Buf b = {0};

@@ -167,6 +167,27 @@ START_TEST(warning_flags)
 }
 END_TEST
 
+/* the C compiler's errors for a misspelt element type or an undeclared
+ * size name the #parray's line, not the #create's */
+START_TEST(type_errors_at_the_declaration)
+{
+  Ctx *ctx;
+  char *out = pa_translate_ctx("#parray {paged flaot [nn]} A\nvoid f(void)\n{\n  #create A(a)\n}\n", true, &ctx);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_ptr_nonnull(strstr(out, "#line 1 \"t.pa\"\n  (void)sizeof(flaot);\n"
+                                    "  pa_check_sizes(\"A\", \"t.pa\", 4, 1LL, 1, \"nn\", (long long)(nn), 1);\n"
+                                    "#line 4 \"t.pa\"\n  flaot *a = "));
+  free(out);
+  ctx_free(ctx);
+  /* C's own types need no check */
+  out = pa_translate("#parray {paged unsigned int [4]} A\n#parray {paged float4 [4]} B\nvoid f(void)\n{\n"
+                     "  #create A(a)\n  #create B(b)\n}\n");
+  ck_assert_ptr_nonnull(out);
+  ck_assert_ptr_null(strstr(out, "(void)sizeof("));
+  free(out);
+}
+END_TEST
+
 static Suite *make(void)
 {
   Suite *s = suite_create("robust");
@@ -179,6 +200,7 @@ static Suite *make(void)
   tcase_add_test(tc, error_limit_stops);
   tcase_add_test(tc, failed_type_is_poisoned);
   tcase_add_test(tc, warning_flags);
+  tcase_add_test(tc, type_errors_at_the_declaration);
   suite_add_tcase(s, tc);
   return s;
 }
