@@ -4,6 +4,7 @@
  * top-level item that holds them. */
 #include "emit.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -835,7 +836,7 @@ static void emit_node(Emitter *e, Node *n);
 
 void emit_nodes(Emitter *e, Node *list)
 {
-  for (Node *n = list; n; n = n->next)
+  for (Node *n = list; n && !e->ctx->stopped; n = n->next)
     emit_node(e, n);
 }
 
@@ -989,11 +990,56 @@ static bool on_gpu(Dim *d)
   return m == MEM_DMEM || m == MEM_SMEM;
 }
 
+/* #create, #destroy, #copy and #detour are statements: at file scope they
+ * would make C the compiler rejects */
+static bool in_function(Emitter *e, Node *n, const char *what)
+{
+  if (e->detour || e->function_depth > 0)
+    return true;
+  diag_error(e->ctx, n->loc, "'#%s' at file scope: it must stand inside a function or '#mainhost'", what);
+  return false;
+}
+
+/* A second #create of the same plain name in one scope would assign over
+ * (and leak) the first block: an error, unless #destroy came between. */
+static bool track_created(Emitter *e, Node *n, bool create)
+{
+  char *p = str_trim(e->ctx, fragment_text(e, n->args[0]));
+  if (!text_is_simple(p))
+    return true;
+  /* up to the enclosing function: an outlined detour body has its own names */
+  for (Scope *s = e->scope; s; s = s->function ? NULL : s->parent)
+    for (int i = 0; i < s->ncreated; i++) {
+      Node *c = s->created[i];
+      if (strcmp(str_trim(e->ctx, fragment_text(e, c->args[0])), p))
+        continue;
+      if (!create) {
+        s->created[i] = s->created[--s->ncreated];
+        return true;
+      }
+      diag_error(e->ctx, n->args[0]->loc, "'%s' is already created; '#destroy %s(%s)' first or use another name",
+                 p, c->name, p);
+      diag_note(e->ctx, c->loc, "'%s' was created here", p);
+      return false;
+    }
+  if (create) {
+    Scope *s = e->scope;
+    Node **v = ctx_alloc(e->ctx, sizeof(Node *) * (s->ncreated + 1));
+    if (s->ncreated)
+      memcpy(v, s->created, sizeof(Node *) * s->ncreated);
+    v[s->ncreated++] = n;
+    s->created = v;
+  }
+  return true;
+}
+
 /* #create and #destroy: GPU memory (and pinned memory of CUDA programs)
  * belongs to the CUDA backend, the rest to the host */
 static void emit_memory(Emitter *e, Node *n)
 {
   bool create = n->kind == N_CREATE;
+  if (!in_function(e, n, create ? "create" : "destroy"))
+    return;
   Dim *d = resolve_data(e, n->name, n->name_loc);
   if (!d || !mem_allowed(e, n, d))
     return;
@@ -1001,6 +1047,8 @@ static void emit_memory(Emitter *e, Node *n)
     diag_error(e->ctx, n->loc, "'#%s %s(...)' needs the name of a pointer", create ? "create" : "destroy", n->name);
     return;
   }
+  if (!track_created(e, n, create))
+    return;
   bool cuda = on_gpu(d) || (e->cuda && d->type->mem == MEM_PINNED);
   note_used(e, d->type);
   if (create)
@@ -1011,9 +1059,53 @@ static void emit_memory(Emitter *e, Node *n)
     (cuda ? emit_cuda_destroy : emit_c_destroy)(e, n, d);
 }
 
+/* The constant extents of d's sub-dimensions, in order ("[3][4]"), or NULL. */
+static char *shape_of(Ctx *ctx, Dim *d, long long *sorted, int *n)
+{
+  *n = dim_nkids(d);
+  if (*n < 2 || *n > 8)
+    return NULL;
+  Buf b = {0};
+  for (int k = 0; k < *n; k++) {
+    if (!poly_is_const(dim_extent(dim_kid(d, k)), &sorted[k])) {
+      buf_free(&b);
+      return NULL;
+    }
+    buf_printf(&b, "[%lld]", sorted[k]);
+  }
+  for (int i = 1; i < *n; i++) /* insertion sort: compare as multisets */
+    for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+      long long t = sorted[j];
+      sorted[j] = sorted[j - 1];
+      sorted[j - 1] = t;
+    }
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
+}
+
+/* "#copy A(a) to B(b)" between [3][4] and [4][3]: a reshape, where a
+ * transpose was likely meant */
+static void check_reshape(Emitter *e, Node *n, Dim *s, Dim *d)
+{
+  long long ss[8], ds[8];
+  int ns, nd;
+  char *sh = shape_of(e->ctx, s, ss, &ns), *dh = shape_of(e->ctx, d, ds, &nd);
+  if (!sh || !dh || ns != nd || !strcmp(sh, dh) || memcmp(ss, ds, sizeof(long long) * ns))
+    return;
+  Buf v = {0};
+  for (int k = ns - 1; k >= 0; k--)
+    buf_printf(&v, "[#%s_%d]", n->name, k);
+  diag_warning(e->ctx, n->loc, "#copy from '%s' %s to '%s' %s reshapes (elements go in order); for a transpose "
+               "copy from a view '%s'", n->name, sh, n->name2, dh, v.data);
+  buf_free(&v);
+}
+
 static void emit_copy(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
+  if (!in_function(e, n, "copy"))
+    return;
   Dim *s = resolve_data(e, n->name, n->name_loc);
   Dim *d = resolve_data(e, n->name2, n->name2_loc);
   if (!s || !d)
@@ -1028,6 +1120,7 @@ static void emit_copy(Emitter *e, Node *n)
                de);
     return;
   }
+  check_reshape(e, n, s, d);
   if (strcmp(s->type->elem, d->type->elem)) {
     diag_error(ctx, n->loc, "#copy element types differ: '%s' holds %s, '%s' holds %s", n->name, s->type->elem,
                n->name2, d->type->elem);
@@ -1061,9 +1154,45 @@ static void emit_copy(Emitter *e, Node *n)
   }
 }
 
+/* The first 'return' in the C text of an mpi body (nested detours
+ * aside), with its location, and the first collective (#sync, #copy). */
+static void find_return(Node *list, Loc *ret, Node **collective)
+{
+  for (Node *n = list; n; n = n->next) {
+    if (n->kind == N_TEXT && !ret->line && mentions(n->text, "return")) {
+      *ret = n->loc;
+      for (const char *p = n->text; *p && strncmp(p, "return", 6); p++) {
+        ret->col = *p == '\n' ? 1 : ret->col + 1;
+        ret->line += *p == '\n';
+      }
+    }
+    if ((n->kind == N_SYNC || n->kind == N_COPY) && !*collective)
+      *collective = n;
+    if (n->kind == N_BLOCK)
+      find_return(n->body, ret, collective);
+  }
+}
+
+/* A process of an mpi body that returns while the others wait at a #sync
+ * (or a distributed #copy) would hang the job: SPEC promises it cannot. */
+static bool mpi_returns_early(Emitter *e, Node *n)
+{
+  Loc ret = {0, 0};
+  Node *coll = NULL;
+  find_return(n->body, &ret, &coll);
+  if (!ret.line || !coll)
+    return false;
+  diag_error(e->ctx, ret, "'return' in the body of mpi detour '%s', which has collective steps: a process "
+             "that returns early leaves the others waiting forever (set a flag and skip to the end instead)", n->name);
+  diag_note(e->ctx, coll->loc, "every process must reach this '#%s'", coll->kind == N_SYNC ? "sync" : "copy");
+  return true;
+}
+
 static void emit_detour(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
+  if (!in_function(e, n, "detour"))
+    return;
   Type *t = type_lookup(ctx, n->name);
   Dim *d = t ? t->root : resolve_node(e, n->name, n->name_loc);
   if (!d)
@@ -1092,7 +1221,8 @@ static void emit_detour(Emitter *e, Node *n)
     emit_cuda_detour(e, n, t);
     break;
   case TK_MPI:
-    emit_mpi_detour(e, n, t);
+    if (!mpi_returns_early(e, n))
+      emit_mpi_detour(e, n, t);
     break;
   default:
     break;
@@ -1185,12 +1315,20 @@ static void emit_insert(Emitter *e, Node *n)
                n->nargs);
     return;
   }
+  /* a subprogram inserted inside itself, by any path, never ends: one
+   * error at the first repeat (not one per path, of which there can be
+   * exponentially many) */
   int depth = 0;
-  for (Instance *in = ctx->instance; in; in = in->parent)
-    if (++depth > 32 || in->insert->name == n->name) {
+  for (Instance *in = ctx->instance; in; in = in->parent) {
+    if (!strcmp(in->insert->name, n->name)) {
       diag_error(ctx, n->loc, "'#insert %s' inserts itself", n->name);
       return;
     }
+    if (++depth >= 32) {
+      diag_error(ctx, n->loc, "'#insert %s' is nested more than 32 deep", n->name);
+      return;
+    }
+  }
   Instance *in = ctx_alloc(ctx, sizeof *in);
   in->id = ++ctx->ninstances;
   in->insert = n;
@@ -1252,6 +1390,12 @@ static void emit_node(Emitter *e, Node *n)
       diag_error(e->ctx, n->loc, "'#mainhost' must stand at file scope");
       break;
     }
+    if (e->mainhost) {
+      diag_error(e->ctx, n->loc, "a second '#mainhost': a program has one main function");
+      diag_note(e->ctx, e->mainhost->loc, "the first '#mainhost' is here");
+      break;
+    }
+    e->mainhost = n;
     if (e->mpi)
       emit_mpi_main(e, n);
     else
@@ -1303,8 +1447,11 @@ static long decl_boundary(const char *t)
     }
     if ((t[i] == '/' && t[i + 1] == '/') || (line_start && t[i] == '#')) {
       bool directive = t[i] == '#';
-      while (t[i + 1] && t[i + 1] != '\n')
-        i += t[i] == '\\' ? 2 : 1;
+      while (t[i + 1] && t[i + 1] != '\n') {
+        i++;
+        if (t[i] == '\\' && t[i + 1]) /* a continued line, or an escaped character */
+          i++;
+      }
       if (directive && t[i + 1])
         cut = i + 2;
       continue;
@@ -1382,7 +1529,7 @@ char *emit_program(Ctx *ctx)
   e.scope = &file;
   Out whole = {{0}, -1, 0};
   size_t cut = 0; /* where the current top-level declaration starts in whole */
-  for (Node *n = ctx->tree; n; n = n->next) {
+  for (Node *n = ctx->tree; n && !ctx->stopped; n = n->next) {
     Out item = {{0}, whole.line, 0};
     e.out = &item;
     emit_node(&e, n);
@@ -1425,6 +1572,103 @@ char *emit_program(Ctx *ctx)
 }
 
 /* ---- helpers the backends share ---- */
+
+/* The sizes only the program knows among the factors of span, each with
+ * the highest power it has in a term, and the sum of the coefficients'
+ * magnitudes: with every size >= 1, span <= bound * prod size^power. */
+static int span_sizes(Ctx *ctx, Poly *span, Atom ***atoms, int **powers, long long *bound)
+{
+  int cap = 0, n = 0;
+  for (int i = 0; i < span->n; i++)
+    cap += span->t[i].nf;
+  *atoms = ctx_alloc(ctx, sizeof(Atom *) * (cap + 1));
+  *powers = ctx_alloc(ctx, sizeof(int) * (cap + 1));
+  *bound = 0;
+  for (int i = 0; i < span->n; i++) {
+    Term *t = &span->t[i];
+    long long c = t->coef < 0 ? (t->coef == LLONG_MIN ? LLONG_MAX : -t->coef) : t->coef;
+    if (__builtin_add_overflow(*bound, c, bound))
+      *bound = LLONG_MAX;
+    for (int k = 0; k < t->nf; k++) {
+      Atom *a = t->f[k];
+      if (a->kind != A_SYM)
+        continue;
+      int power = 0, j = 0;
+      for (int m = 0; m < t->nf; m++)
+        power += t->f[m] == a;
+      while (j < n && (*atoms)[j] != a)
+        j++;
+      if (j == n) {
+        (*atoms)[n] = a;
+        (*powers)[n++] = 0;
+      }
+      if (power > (*powers)[j])
+        (*powers)[j] = power;
+    }
+  }
+  return n;
+}
+
+/* Is elem spelled with C's own type words only ("unsigned int", "float4",
+ * "size_t")?  Other names (typedefs, structs, typos) are worth a check. */
+static bool plain_c_type(const char *elem)
+{
+  static const char *const words[] = {"char", "short", "int", "long", "float", "double", "signed", "unsigned",
+                                      "const", "volatile", "_Bool", "bool", "half", NULL};
+  for (const char *p = elem; *p;) {
+    while (*p && !is_ident_start((unsigned char)*p))
+      p++;
+    const char *w = p;
+    while (is_ident_char((unsigned char)*p))
+      p++;
+    size_t n = (size_t)(p - w);
+    if (n == 0)
+      break;
+    if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
+      continue; /* size_t, int32_t */
+    while (n > 0 && w[n - 1] >= '0' && w[n - 1] <= '9')
+      n--; /* float4, int2 */
+    bool known = false;
+    for (int i = 0; words[i] && !known; i++)
+      known = strlen(words[i]) == n && !strncmp(w, words[i], n);
+    if (!known)
+      return false;
+  }
+  return true;
+}
+
+/* The span of d for #create, computed in 64 bits, after (when sizes only
+ * the program knows enter it) a run-time check that each such size is
+ * positive and the span fits: a clear error naming n's line rather than a
+ * wrapped-around allocation. */
+char *checked_span(Emitter *e, Node *n, Dim *d)
+{
+  Ctx *ctx = e->ctx;
+  Poly *span = dim_span(ctx, d);
+  Atom **atoms;
+  int *powers;
+  long long bound;
+  int k = span_sizes(ctx, span, &atoms, &powers, &bound);
+  /* a misspelt element type is reported at the #parray, not here */
+  if (!plain_c_type(d->type->elem))
+    out_gen(e, d->type->loc, "%s(void)sizeof(%s);\n", indent_of(n), d->type->elem);
+  if (k == 0)
+    return poly_text(e, span);
+  Buf b = {0};
+  buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
+             c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc), bound, k);
+  for (int i = 0; i < k; i++)
+    buf_printf(&b, ", %s, (long long)(%s), %d", c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
+  buf_puts(&b, ");\n");
+  /* under the #parray's line: a size the C compiler rejects (an undeclared
+   * variable) is reported where it was written */
+  out_gen(e, d->type->loc, "%s", b.data);
+  buf_free(&b);
+  poly_print(&b, span, true);
+  char *text = ctx_printf(ctx, "(%s)", b.data);
+  buf_free(&b);
+  return text;
+}
 
 /* Translates the body of detour n over thread array t (whose linear index
  * is tid_var) for an outlined function named fname; returns its text,

@@ -38,6 +38,8 @@ typedef struct Scope {
   char **decls;        /* their declarations ("float *a"), NULL if unknown */
   int nnames;
   struct Scope *launch; /* a detour body: the scope of its #detour */
+  Node **created;      /* #create of a plain name here, not destroyed since */
+  int ncreated;
   bool file_scope;
   bool function;       /* a function or detour body starts here */
 } Scope;
@@ -53,6 +55,7 @@ struct Emitter {
   bool mpi;
   int temp;            /* counter for generated names */
   int mpi_detours;     /* numbers the mpi detours of the program */
+  Node *mainhost;      /* the program's #mainhost, once seen */
 };
 
 /* ---- output ---- */
@@ -101,6 +104,9 @@ char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t);
 char *tidy_body(Ctx *ctx, const char *text);        /* drop the '{' line's rest */
 char *dedent_body(Ctx *ctx, const char *text, size_t k); /* shift left by k */
 const char *mem_enum(MemKind m);                    /* "PA_PAGED", ... */
+/* the span of d for #create n, in 64 bits, after a run-time check of the
+ * sizes only the program knows (written before it) */
+char *checked_span(Emitter *e, Node *n, Dim *d);
 /* the body of a CPU or MPI detour, translated for its outlined function;
  * dt receives what the body told about itself (used types, checks) */
 char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var, Detour *dt);

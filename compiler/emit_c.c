@@ -9,7 +9,7 @@ void emit_c_create(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
   char *p = str_trim(ctx, fragment_text(e, n->args[0]));
-  char *span = poly_text(e, dim_span(ctx, d));
+  char *span = checked_span(e, n, d);
   const char *elem = d->type->elem;
   if (d->type->mem == MEM_RMEM) {
     out_gen(e, n->loc, "%s%s %s[%s];\n", indent_of(n), elem, p, span);

@@ -488,7 +488,6 @@ void emit_cuda_create(Emitter *e, Node *n, Dim *d)
   MemKind m = d->type->mem;
   const char *elem = d->type->elem;
   char *p = str_trim(ctx, fragment_text(e, n->args[0]));
-  const char *span = poly_text(e, dim_span(ctx, d));
   bool in_kernel = false;
   for (Detour *x = e->detour; x; x = x->parent)
     in_kernel |= x->type->kind == TK_CUDA;
@@ -497,7 +496,7 @@ void emit_cuda_create(Emitter *e, Node *n, Dim *d)
       diag_error(ctx, n->loc, "'#create %s(%s)': shared memory needs a plain name to declare", n->name, p);
       return;
     }
-    out_gen(e, n->loc, "%s__shared__ %s %s[%s];\n", indent_of(n), elem, p, span);
+    out_gen(e, n->loc, "%s__shared__ %s %s[%s];\n", indent_of(n), elem, p, poly_text(e, dim_span(ctx, d)));
     scope_declare(e, p);
     return;
   }
@@ -506,6 +505,7 @@ void emit_cuda_create(Emitter *e, Node *n, Dim *d)
                n->name, mem_name(m));
     return;
   }
+  const char *span = checked_span(e, n, d);
   const char *decl = "";
   if (text_is_simple(p) && !name_declared(e, p)) {
     decl = ctx_printf(ctx, "%s *", elem);

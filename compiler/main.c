@@ -55,8 +55,9 @@ typedef struct Cli {
   bool deps_phony;   /* -MP */
   const char *dep_file, *dep_target;
   int color;         /* -1: auto */
-  int error_limit;
-  bool no_warnings, werror;
+  int error_limit;   /* -ferror-limit=N */
+  bool no_warnings;  /* -w */
+  bool werror;       /* -Werror */
   int nprocs;        /* --np for mpi programs, 0: from the program */
   char **run_args;
   int nrun_args;
@@ -101,7 +102,7 @@ static void usage(FILE *f)
         "  -w               no warnings\n"
         "  -Wall            accepted (warnings are on by default)\n"
         "  -Werror          warnings are errors\n"
-        "  -ferror-limit=N  stop after N errors (0: no limit)\n"
+        "  -ferror-limit=N  stop after N errors (default 20; 0: no limit)\n"
         "  -fdiagnostics-color[=auto|always|never]\n"
         "                   colours in messages (default auto: on a terminal)\n"
         "  -v, --verbose    print the compiler and run commands\n"
@@ -257,6 +258,7 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled)
 static int parse_cli(int argc, char **argv, Cli *cli)
 {
   cli->line_directives = true;
+  cli->error_limit = 20;
   cli->color = -1;
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--")) {
@@ -702,10 +704,15 @@ static bool translate(Cli *cli, Unit *u)
   free(src);
   if (include_headers(u->ctx) && parse_source(u->ctx))
     u->text = emit_program(u->ctx);
+  int w = u->ctx->warnings;
   if (!u->text) {
+    if (w)
+      fprintf(stderr, "%d warning%s and ", w, w == 1 ? "" : "s");
     fprintf(stderr, "%d error%s generated; no output written.\n", u->ctx->errors, u->ctx->errors == 1 ? "" : "s");
     return false;
   }
+  if (w)
+    fprintf(stderr, "%d warning%s generated.\n", w, w == 1 ? "" : "s");
   u->cuda = program_uses_cuda(u->ctx, u->ctx->tree);
   return true;
 }

@@ -52,6 +52,9 @@ bool is_ident_char(int c);
 char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
 bool text_is_simple(const char *s);       /* an identifier or a number */
 bool text_has_side_effects(const char *s);
+int edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
+/* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */
+const char *nearest_word(const char *w, const char *const *words);
 
 /* ---- diag.c: every message goes through here ---- */
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -227,6 +230,8 @@ struct Type {
 
 Type *type_declare(Ctx *ctx, Emitter *e, Node *decl);
 Type *type_lookup(Ctx *ctx, const char *name);
+/* name's declaration failed (reported): its uses report nothing more */
+void type_poison(Ctx *ctx, const char *name);
 /* Resolves "A_1_0" (or a subprogram parameter bound to a path); reports
  * errors at loc and returns NULL when it cannot. */
 Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc);
@@ -325,6 +330,9 @@ struct Ctx {
   int nlines;
   int errors;
   int warnings;
+  bool stopped;           /* the error limit was reached: report nothing more */
+  Type *poisoned;         /* names whose declaration failed (or that are undefined):
+                             their uses report nothing more */
   Node *tree;
   Type *types;            /* declared types, newest first */
   Subprog *subprogs;

@@ -35,6 +35,13 @@ void pa_free_host(pa_mem mem, void *p);
 /* Name of a memory kind: "paged", "pinned", "dmem", "smem", "rmem". */
 const char *pa_mem_name(pa_mem mem);
 
+/* #create of a type whose sizes only the program knows: the nsizes sizes
+ * follow as (const char *text, long long value, int power) triples.  Fails with
+ * "FILE:LINE: error: #create T: size 'n' is -5; sizes must be positive" or
+ * "... the size does not fit in 64 bits" unless each value is positive and
+ * bound * prod value^power fits in a long long. */
+void pa_check_sizes(const char *type, const char *file, int line, long long bound, int nsizes, ...);
+
 /* Flushes stdout, prints "FILE:LINE: error: <formatted>" to stderr and exits 1. */
 void pa_fail(const char *file, int line, const char *fmt, ...) PA_NORETURN_PRINTF(3, 4);
 

@@ -2,6 +2,7 @@
 #include "parray.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,6 +66,28 @@ void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type
                 count, count * elem_size, tname, pa_mem_name(mem),
                 strerror(errno ? errno : ENOMEM));
     return p;
+}
+
+void pa_check_sizes(const char *type, const char *file, int line, long long bound, int nsizes, ...)
+{
+    va_list ap;
+    va_start(ap, nsizes);
+    unsigned long long span = bound > 0 ? (unsigned long long)bound : 1;
+    int overflow = 0;
+    for (int k = 0; k < nsizes; k++) {
+        const char *text = va_arg(ap, const char *);
+        long long v = va_arg(ap, long long);
+        int power = va_arg(ap, int);
+        if (v <= 0) {
+            va_end(ap);
+            pa_fail(file, line, "#create %s: size '%s' is %lld; sizes must be positive", type, text, v);
+        }
+        for (int j = 0; j < power; j++)
+            overflow |= __builtin_mul_overflow(span, (unsigned long long)v, &span);
+    }
+    va_end(ap);
+    if (overflow || span > (unsigned long long)LLONG_MAX)
+        pa_fail(file, line, "#create %s: the size does not fit in 64 bits", type);
 }
 
 void pa_free_host(pa_mem mem, void *p)
