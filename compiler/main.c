@@ -1,5 +1,5 @@
 /* main.c: the parrayc command: translate, build, run, explain. */
-#include "parrayc.h"
+#include "explain.h"
 #include "parray_config.h"
 
 #include <errno.h>

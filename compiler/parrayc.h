@@ -255,7 +255,6 @@ typedef struct CopyDigit {
  * up. */
 bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *n);
 Type *dim_thread_type(Dim *d); /* the thread array a data node is distributed over, or NULL */
-void type_explain(Ctx *ctx, Dim *d, FILE *out);
 const char *mem_name(MemKind m);
 const char *thread_kind_name(ThreadKind k);
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
