@@ -1,9 +1,15 @@
-/* explain.h: --explain, the pictures of types parrayc can draw. */
+/* explain.h: --explain and --explain-access, the pictures of types and
+ * accesses parrayc can draw (text, SVG, HTML). */
 #ifndef PARRAYC_EXPLAIN_H
 #define PARRAYC_EXPLAIN_H
 
 #include "parrayc.h"
 
-void type_explain(Ctx *ctx, Dim *d, FILE *out);
+typedef enum ExplainFormat { FMT_TEXT, FMT_SVG, FMT_HTML, FMT_BAD } ExplainFormat;
+
+ExplainFormat explain_format(const char *name); /* "text", "svg", "html"; NULL: text */
+
+/* Prints d in the format of ctx->opt.explain_format; false after an error. */
+bool type_explain(Ctx *ctx, Dim *d, FILE *out);
 
 #endif

@@ -5,8 +5,8 @@
  * dimension trees and answers every question about offsets; expr.c holds the
  * offset expressions (sums of products, simplified before printing); emit.c
  * walks the tree and hands each construct to the backend of its target
- * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c).  All state lives in one
- * Ctx per compilation. */
+ * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c); explain.c draws types
+ * and accesses for --explain.  All state lives in one Ctx per compilation. */
 #ifndef PARRAYC_H
 #define PARRAYC_H
 
@@ -286,6 +286,9 @@ typedef struct Options {
   const char *display;    /* name used in messages and #line */
   bool line_directives;
   const char *explain;    /* --explain TYPE */
+  const char *explain_format; /* --format=text|svg|html; NULL: text */
+  const char *const *defines; /* -D NAME=VALUE, for --explain's sizes */
+  int ndefines;
   int error_limit;        /* stop after this many errors; 0: no limit */
   bool no_warnings;       /* -w */
   bool werror;            /* -Werror: warnings count as errors */
