@@ -938,15 +938,15 @@ static const char *svg_defs =
     "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#bbb\" stroke-width=\"2\"/></pattern></defs>\n";
 
 /* One or two grids side by side, notes underneath. */
-static void svg_picture(FILE *out, Grid **grids, int ngrids, char **notes, int nnotes, int cw, int ch)
+static void svg_picture(FILE *out, Grid **grids, int ngrids, char **notes, int nnotes, int cw, int ch, bool stack)
 {
-  Layout lo[2];
+  Layout lo[16];
   int width = 20, height = 0;
-  for (int k = 0; k < ngrids; k++) {
-    lo[k] = (Layout){cw, ch, width + 40, 60};
+  for (int k = 0; k < ngrids && k < 16; k++) {
+    lo[k] = (Layout){cw, ch, stack ? 60 : width + 40, stack ? height + 60 : 60};
     int w = grid_width(grids[k], &lo[k]), tw = (int)strlen(grids[k]->title) * 7 - 10;
-    width += (w > tw ? w : tw) + 40;
-    int h = 60 + (int)grids[k]->rows * ch;
+    width = stack ? (w + 80 > width ? w + 80 : width) : width + (w > tw ? w : tw) + 40;
+    int h = lo[k].y + (int)grids[k]->rows * ch;
     if (h > height)
       height = h;
   }
@@ -980,7 +980,7 @@ static void svg_picture(FILE *out, Grid **grids, int ngrids, char **notes, int n
  * shows its data-info in a box that follows the pointer.  No external
  * resource: it works offline. */
 static void html_page(FILE *out, const char *title, const char *text, Grid **grids, int ngrids, char **notes,
-                      int nnotes, int cw, int ch)
+                      int nnotes, int cw, int ch, bool stack)
 {
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
   xml_text(out, title);
@@ -991,7 +991,7 @@ static void html_page(FILE *out, const char *title, const char *text, Grid **gri
         "</style>\n</head>\n<body>\n<h1>", out);
   xml_text(out, title);
   fputs("</h1>\n<p>Hover a cell: its index path, offset and owner.</p>\n<div id=\"info\">&nbsp;</div>\n", out);
-  svg_picture(out, grids, ngrids, notes, nnotes, cw, ch);
+  svg_picture(out, grids, ngrids, notes, nnotes, cw, ch, stack);
   fputs("<pre>", out);
   xml_text(out, text);
   fputs("</pre>\n<div id=\"hover\"></div>\n<script>\n"
@@ -1066,9 +1066,405 @@ bool type_explain(Ctx *ctx, Dim *d, FILE *out)
   int n = v.mem.rows ? 2 : 1;
   int cw = v.grid.c[0].label2 ? 44 : 32, ch = v.grid.c[0].label2 ? 30 : 22;
   if (fmt == FMT_SVG)
-    svg_picture(out, grids, n, v.notes, v.nnotes, cw, ch);
+    svg_picture(out, grids, n, v.notes, v.nnotes, cw, ch, false);
   else
-    html_page(out, ctx_printf(ctx, "parrayc --explain %s", d->path), s, grids, n, v.notes, v.nnotes, cw, ch);
+    html_page(out, ctx_printf(ctx, "parrayc --explain %s", d->path), s, grids, n, v.notes, v.nnotes, cw, ch, false);
   free(s);
   return true;
+}
+
+/* ---- --explain-access: one warp of a cuda detour ---- */
+
+#define WARP 32
+#define SECTOR 32              /* bytes: the unit global memory moves in */
+#define BANKS 32               /* shared memory: 32 banks of 4-byte words */
+
+void explain_note_access(Emitter *e, Node *n, Dim *d, Poly *off)
+{
+  Ctx *ctx = e->ctx;
+  Access *a = ctx_alloc(ctx, sizeof *a);
+  *a = (Access){n, d, off, e->detour ? e->detour->type : NULL, ctx->instance, NULL};
+  Access **tail = &ctx->accesses;
+  while (*tail)
+    tail = &(*tail)->next;
+  *tail = a;
+}
+
+/* bytes of an element type parrayc can name; 0 when it cannot */
+static int elem_size(const char *elem)
+{
+  static const struct {
+    const char *name;
+    int size;
+  } sizes[] = {{"char", 1},   {"short", 2},   {"half", 2},    {"__half", 2},   {"int", 4},     {"unsigned", 4},
+               {"float", 4},  {"int2", 8},    {"float2", 8},  {"double", 8},   {"long", 8},    {"long long", 8},
+               {"int4", 16},  {"float4", 16}, {"double2", 16}, {"unsigned int", 4}, {"size_t", 8}};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+    if (elem && !strcmp(elem, sizes[k].name))
+      return sizes[k].size;
+  return 0;
+}
+
+typedef enum AccessKind { ACC_LOAD, ACC_STORE, ACC_OFFSET } AccessKind;
+
+/* The source of one access: "tile[$B[...]$]" and whether it is loaded,
+ * stored (an '=' follows its ']') or a pointer offset ("a += $A[..]$"). */
+static const char *access_text(Ctx *ctx, Node *n, AccessKind *kind)
+{
+  bool st = false, *store = &st;
+  *kind = ACC_OFFSET;
+  int line = n->loc.line;
+  if (line < 1 || line > ctx->nlines)
+    return "?";
+  const char *s = ctx->lines[line - 1], *eol = strchr(s, '\n');
+  const char *p = s + n->loc.col - 1;
+  while (p > s && *p != '$')
+    p--;
+  const char *start = p;
+  while (start > s && start[-1] == ' ')
+    start--;
+  if (start > s && start[-1] == '[') {
+    start--;
+    while (start > s && is_ident_char(start[-1]))
+      start--;
+  } else
+    start = p;
+  /* the closing '$': a '$' after an unclosed [ or ( opens a nested one */
+  int depth[16] = {0}, level = 0;
+  const char *q = p + 1;
+  for (; *q && q != eol; q++) {
+    if (*q == '[' || *q == '(')
+      depth[level]++;
+    else if (*q == ']' || *q == ')')
+      depth[level]--;
+    else if (*q == '$' && depth[level] > 0 && level < 15)
+      depth[++level] = 0;
+    else if (*q == '$' && level > 0)
+      level--;
+    else if (*q == '$')
+      break;
+  }
+  const char *end = *q == '$' ? q + 1 : q;
+  if (start < p) {
+    while (*end == ' ')
+      end++;
+    if (*end == ']')
+      end++;
+    const char *r = end;
+    while (*r == ' ')
+      r++;
+    *store = (r[0] == '=' && r[1] != '=') || (r[0] && strchr("+-*/%&|^", r[0]) && r[1] == '=');
+    *kind = *store ? ACC_STORE : ACC_LOAD;
+  }
+  return ctx_strndup(ctx, start, end - start);
+}
+
+typedef struct Lane {
+  long long off, addr;
+  char *who;           /* "threadIdx.y 1, threadIdx.x 3" */
+} Lane;
+
+/* Binds the thread indices of lane t of block 0: pa_tx... (and pa_tid). */
+static void bind_lane(Env *env, Launch *l, long long t, Binding *b, char **who)
+{
+  Ctx *ctx = env->ctx;
+  int n = 0;
+  Buf w = {0};
+  if (l->tiled) {
+    b[n++] = (Binding){"pa_tid", t};
+    b[n++] = (Binding){"pa_tx", t};
+    buf_printf(&w, "threadIdx.x %lld", t);
+  } else {
+    long long digits[3] = {0};
+    level_coords(env, l, 1, t, digits);
+    for (int j = 0; j < l->nax[1]; j++) {
+      char c = axis_letter(l, 1, j);
+      b[n++] = (Binding){ctx_printf(ctx, "pa_t%c", c), digits[j]};
+      b[n++] = (Binding){ctx_printf(ctx, "threadIdx.%c", c), digits[j]};
+      buf_printf(&w, "%sthreadIdx.%c %lld", j ? ", " : "", c, digits[j]);
+    }
+    for (int j = 0; j < l->nax[0]; j++) {
+      char c = axis_letter(l, 0, j);
+      b[n++] = (Binding){ctx_printf(ctx, "pa_b%c", c), 0};
+      b[n++] = (Binding){ctx_printf(ctx, "blockIdx.%c", c), 0};
+    }
+  }
+  env->bind = b;
+  env->nbind = n;
+  *who = ctx_strdup(ctx, w.data);
+  buf_free(&w);
+}
+
+typedef struct Verdict {
+  int lanes;
+  long long units, ideal; /* sectors or wavefronts, and the fewest possible */
+  Grid grid;              /* the picture: banks or sectors */
+} Verdict;
+
+/* dmem: the distinct 32-byte sectors the warp's request touches */
+static void global_verdict(Ctx *ctx, Lane *ln, int lanes, int size, Verdict *v, FILE *out)
+{
+  long long sec[WARP * 4];
+  int ns = 0;
+  long long lo = -1, hi = -1, bytes = 0;
+  for (int k = 0; k < lanes; k++) {
+    bool dup = false;
+    for (int j = 0; j < k; j++)
+      dup |= ln[j].addr == ln[k].addr;
+    if (!dup)
+      bytes += size;
+    for (long long a = ln[k].addr / SECTOR; a <= (ln[k].addr + size - 1) / SECTOR; a++) {
+      int j = 0;
+      while (j < ns && sec[j] != a)
+        j++;
+      if (j == ns && ns < WARP * 4)
+        sec[ns++] = a;
+    }
+    lo = lo < 0 || ln[k].addr < lo ? ln[k].addr : lo;
+    hi = ln[k].addr + size > hi ? ln[k].addr + size : hi;
+  }
+  v->units = ns;
+  v->ideal = (bytes + SECTOR - 1) / SECTOR;
+  fprintf(out, "    global memory: %d lanes x %d bytes, %lld distinct bytes in [%lld, %lld): %d %s of %d bytes "
+               "(ideal %lld), %.0f%% of the bytes moved are used%s\n",
+          lanes, size, bytes, lo, hi, ns, ns == 1 ? "sector" : "sectors", SECTOR, v->ideal, 100.0 * bytes / (ns * SECTOR),
+          ns == v->ideal ? ": coalesced" : ": not coalesced");
+  /* the picture: one column per sector, the lanes in it */
+  for (int a = 1; a < ns; a++)
+    for (int b = a; b > 0 && sec[b - 1] > sec[b]; b--) {
+      long long t = sec[b];
+      sec[b] = sec[b - 1];
+      sec[b - 1] = t;
+    }
+  Grid *g = &v->grid;
+  g->rows = 1;
+  g->cols = ns;
+  g->c = ctx_alloc(ctx, sizeof(Cell) * (ns ? ns : 1));
+  for (int s = 0; s < ns; s++) {
+    Buf lanes_in = {0};
+    int first = -1, count = 0;
+    for (int k = 0; k < lanes; k++)
+      if (ln[k].addr / SECTOR <= sec[s] && (ln[k].addr + size - 1) / SECTOR >= sec[s]) {
+        buf_printf(&lanes_in, "%s%d", count++ ? "," : "", k);
+        first = first < 0 ? k : first;
+      }
+    Cell *c = &g->c[s];
+    c->off = sec[s];
+    c->colour = (int)((sec[s] * SECTOR / 128) % 8);
+    c->label = ctx_printf(ctx, "%lld", sec[s] * SECTOR);
+    bool run = true; /* lanes first .. first + count - 1 */
+    for (int k = first; k < first + count && k < lanes; k++)
+      run &= ln[k].addr / SECTOR <= sec[s] && (ln[k].addr + size - 1) / SECTOR >= sec[s];
+    c->label2 = count == 1 ? ctx_printf(ctx, "l%d", first)
+                : run      ? ctx_printf(ctx, "l%d-%d", first, first + count - 1)
+                           : ctx_printf(ctx, "%dl", count);
+    c->info = ctx_printf(ctx, "sector at byte %lld (128-byte line %lld): lanes %s", sec[s] * SECTOR,
+                         sec[s] * SECTOR / 128, lanes_in.data ? lanes_in.data : "");
+    buf_free(&lanes_in);
+  }
+  g->title = "the 32-byte sectors one request touches (label: first byte, lanes in it)";
+  g->cols_name = "sectors, by address";
+}
+
+/* smem: the accesses of a warp go in phases of 128 bytes (a half warp for
+ * 8-byte elements, a quarter for 16); in each phase the lanes that need
+ * different words of one bank are served one after the other. */
+static void shared_verdict(Ctx *ctx, Lane *ln, int lanes, int size, Verdict *v, FILE *out)
+{
+  int per_phase = size <= 4 ? WARP : WARP * 4 / size;
+  int phases = (lanes + per_phase - 1) / per_phase, depth_max = 1;
+  long long wave = 0;
+  /* words[phase][bank][k]: the distinct words a bank serves in a phase */
+  enum { MAXW = WARP * 4 };
+  typedef struct BankUse {
+    long long word[MAXW];
+    int lane[MAXW];
+    int n;
+  } BankUse;
+  BankUse *use = calloc((size_t)phases * BANKS, sizeof(BankUse));
+  for (int p = 0; p < phases; p++) {
+    int depth = 1;
+    for (int k = p * per_phase; k < lanes && k < (p + 1) * per_phase; k++)
+      for (long long w = ln[k].addr / 4; w <= (ln[k].addr + size - 1) / 4; w++) {
+        BankUse *b = &use[p * BANKS + (int)(w % BANKS)];
+        int j = 0;
+        while (j < b->n && b->word[j] != w)
+          j++;
+        if (j == b->n && b->n < MAXW) {
+          b->word[b->n] = w;
+          b->lane[b->n++] = k;
+        }
+        depth = b->n > depth ? b->n : depth;
+      }
+    wave += depth;
+    depth_max = depth > depth_max ? depth : depth_max;
+  }
+  v->units = wave;
+  v->ideal = phases;
+  bool uniform = true;
+  for (int k = 1; k < lanes; k++)
+    uniform &= ln[k].addr == ln[0].addr;
+  fprintf(out, "    shared memory: %d lanes x %d bytes in %d phase%s of %d lanes: %lld wavefront%s (ideal %d)%s\n", lanes,
+          size, phases, phases == 1 ? "" : "s", per_phase, wave, wave == 1 ? "" : "s", phases,
+          wave == phases ? (uniform ? ": no bank conflicts (one word for all: a broadcast)" : ": no bank conflicts")
+                         : ctx_printf(ctx, ": bank conflicts, %lld extra wavefront%s (up to %d-way)", wave - phases,
+                                      wave - phases == 1 ? "" : "s", depth_max));
+  /* the picture: one column per bank, one row per word served in turn */
+  Grid *g = &v->grid;
+  g->cols = BANKS;
+  g->rows = 0;
+  for (int p = 0; p < phases; p++) {
+    int depth = 1;
+    for (int b = 0; b < BANKS; b++)
+      depth = use[p * BANKS + b].n > depth ? use[p * BANKS + b].n : depth;
+    g->rows += depth;
+  }
+  g->c = ctx_alloc(ctx, sizeof(Cell) * g->rows * BANKS);
+  long long row = 0;
+  for (int p = 0; p < phases; p++) {
+    int depth = 1;
+    for (int b = 0; b < BANKS; b++)
+      depth = use[p * BANKS + b].n > depth ? use[p * BANKS + b].n : depth;
+    for (int r = 0; r < depth; r++, row++)
+      for (int b = 0; b < BANKS; b++) {
+        BankUse *u = &use[p * BANKS + b];
+        Cell *c = &g->c[row * BANKS + b];
+        c->colour = -1;
+        c->label = "";
+        c->info = ctx_printf(ctx, "phase %d, bank %d: idle", p, b);
+        if (r >= u->n)
+          continue;
+        c->colour = r ? 7 : (int)(p % 2 ? 2 : 0);
+        c->label = ctx_printf(ctx, "l%d", u->lane[r]);
+        c->label2 = ctx_printf(ctx, "w%lld", u->word[r]);
+        c->info = ctx_printf(ctx, "phase %d, bank %d, turn %d: word %lld (byte %lld) for lane %d%s", p, b, r,
+                             u->word[r], u->word[r] * 4, u->lane[r], r ? " (a conflict: waits)" : "");
+      }
+  }
+  free(use);
+  g->title = "shared memory banks (columns) and the words each serves in turn (rows; red: conflicts)";
+  g->cols_name = "bank";
+}
+
+static void print_lanes(FILE *out, Lane *ln, int lanes)
+{
+  for (int k = 0; k < lanes; k += 8) {
+    fprintf(out, "    lanes %2d-%2d offsets:", k, k + 7 < lanes ? k + 7 : lanes - 1);
+    for (int j = k; j < k + 8 && j < lanes; j++)
+      fprintf(out, " %6lld", ln[j].off);
+    fputc('\n', out);
+  }
+}
+
+/* one access: false when it is not one the explainer can predict */
+static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
+{
+  AccessKind kind;
+  const char *text = access_text(ctx, a->node, &kind);
+  Type *t = a->dim->type;
+  const char *inst = "";
+  if (a->instance) {
+    Buf b = {0};
+    buf_printf(&b, " (in #insert %s(", a->instance->insert->name);
+    for (int k = 0; k < a->instance->n; k++)
+      buf_printf(&b, "%s%s", k ? ", " : "", str_trim(ctx, a->instance->values[k]));
+    buf_printf(&b, ") at line %d)", a->instance->insert->loc.line);
+    inst = ctx_strdup(ctx, b.data);
+    buf_free(&b);
+  }
+  if (kind == ACC_OFFSET)
+    fprintf(out, "  %s%s: an offset into %s %s (%s): the element each lane reaches at it\n", text, inst,
+            mem_name(t->mem), t->elem, a->dim->path);
+  else
+    fprintf(out, "  %s%s: %s of %s %s through %s\n", text, inst, kind == ACC_STORE ? "store" : "load",
+            mem_name(t->mem), t->elem, a->dim->path);
+  if (t->mem != MEM_DMEM && t->mem != MEM_SMEM) {
+    fprintf(out, "    %s memory: not predicted (only dmem and smem are)\n", mem_name(t->mem));
+    return false;
+  }
+  if (!a->threads || a->threads->kind != TK_CUDA) {
+    fputs("    not in a cuda detour: there is no warp to predict\n", out);
+    return false;
+  }
+  int size = elem_size(t->elem);
+  if (!size) {
+    fprintf(out, "    the size of '%s' is unknown to parrayc: not predicted\n", t->elem);
+    return false;
+  }
+  Env env = {.ctx = ctx, .unknown_is_zero = true};
+  Launch l;
+  if (!launch_of(&env, a->threads->root, &l))
+    return false;
+  long long block = l.tiled ? l.tile : size_of(&env, l.lv[1]->extent);
+  if (block <= 0) {
+    fprintf(out, "    the block size of '%s' is not known (give it with -D NAME=VALUE)\n", a->threads->name);
+    return false;
+  }
+  int lanes = block < WARP ? (int)block : WARP;
+  Lane ln[WARP];
+  Binding b[16];
+  for (int k = 0; k < lanes; k++) {
+    bind_lane(&env, &l, k, b, &ln[k].who);
+    if (!eval_poly(&env, a->off, &ln[k].off)) {
+      fputs("    the offsets cannot be evaluated\n", out);
+      return false;
+    }
+    ln[k].addr = ln[k].off * size;
+  }
+  fprintf(out, "    warp 0 of block 0: lane 0 is %s, lane %d is %s\n", ln[0].who, lanes - 1, ln[lanes - 1].who);
+  if (env.nzeroed) {
+    fputs("    taken as 0:", out);
+    for (int k = 0; k < env.nzeroed; k++)
+      fprintf(out, "%s %s", k ? "," : "", env.zeroed[k]);
+    fputs(" (set them with -D NAME=VALUE)\n", out);
+  }
+  print_lanes(out, ln, lanes);
+  Verdict v = {0};
+  if (t->mem == MEM_DMEM)
+    global_verdict(ctx, ln, lanes, size, &v, out);
+  else
+    shared_verdict(ctx, ln, lanes, size, &v, out);
+  *pic = v.grid;
+  pic->title = ctx_printf(ctx, "%s%s: %s", text, inst, pic->title);
+  *note = ctx_printf(ctx, "%s: %lld %s (ideal %lld)", text, v.units, t->mem == MEM_DMEM ? "sectors" : "wavefronts",
+                     v.ideal);
+  return true;
+}
+
+bool explain_access(Ctx *ctx, FILE *out)
+{
+  ExplainFormat fmt = explain_format(ctx->opt.explain_format);
+  FILE *text = fmt == FMT_TEXT ? out : tmpfile();
+  if (!text) {
+    diag_error(ctx, (Loc){0, 0}, "cannot create a temporary file for --explain-access");
+    return false;
+  }
+  if (!ctx->accesses) {
+    diag_error(ctx, (Loc){ctx->opt.access_line, 1}, "no '$T[...]$' access on line %d to explain", ctx->opt.access_line);
+    if (text != out)
+      fclose(text);
+    return false;
+  }
+  fprintf(text, "%s:%d:\n", ctx->opt.display, ctx->opt.access_line);
+  Grid pics[16];
+  char *notes[16];
+  int npics = 0;
+  for (Access *a = ctx->accesses; a; a = a->next)
+    if (explain_one(ctx, a, text, &pics[npics], &notes[npics]) && npics < 15)
+      npics++;
+  if (fmt == FMT_TEXT)
+    return true;
+  char *s = captured(text);
+  fclose(text);
+  Grid *grids[16];
+  for (int k = 0; k < npics; k++)
+    grids[k] = &pics[k];
+  /* one picture per access, stacked */
+  if (fmt == FMT_HTML)
+    html_page(out, ctx_printf(ctx, "parrayc --explain-access %s:%d", ctx->opt.display, ctx->opt.access_line), s,
+              grids, npics, notes, npics, 40, 30, true);
+  else
+    svg_picture(out, grids, npics, notes, npics, 40, 30, true);
+  free(s);
+  return npics > 0;
 }

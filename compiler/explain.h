@@ -12,4 +12,21 @@ ExplainFormat explain_format(const char *name); /* "text", "svg", "html"; NULL: 
 /* Prints d in the format of ctx->opt.explain_format; false after an error. */
 bool type_explain(Ctx *ctx, Dim *d, FILE *out);
 
+/* ---- --explain-access FILE.pa:LINE ---- */
+
+/* An offset expression met on the explained line. */
+struct Access {
+  Node *node;          /* the $...$ */
+  Dim *dim;            /* the type it indexes */
+  Poly *off;           /* its offset */
+  Type *threads;       /* the innermost detour's thread array, or NULL */
+  Instance *instance;  /* the #insert being expanded, or NULL */
+  Access *next;
+};
+
+/* Called by the walk for each $T[...]$ on opt.access_line. */
+void explain_note_access(Emitter *e, Node *n, Dim *d, Poly *off);
+/* Reports, for one warp, what each access met does; false if none. */
+bool explain_access(Ctx *ctx, FILE *out);
+
 #endif

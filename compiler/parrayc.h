@@ -25,6 +25,7 @@ typedef struct Poly Poly;
 typedef struct Atom Atom;
 typedef struct Buf Buf;
 typedef struct Emitter Emitter;
+typedef struct Access Access;
 
 typedef struct Loc {
   int line, col; /* 1-based; line 0 means "no location" */
@@ -292,6 +293,7 @@ typedef struct Options {
   int error_limit;        /* stop after this many errors; 0: no limit */
   bool no_warnings;       /* -w */
   bool werror;            /* -Werror: warnings count as errors */
+  int access_line;        /* --explain-access FILE:LINE: the line; 0: none */
 } Options;
 
 struct Ctx {
@@ -310,6 +312,7 @@ struct Ctx {
   Atom *atoms;
   int natoms;
   bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
+  Access *accesses;       /* --explain-access: what the walk met on its line */
   struct Arena *arena;
 };
 
