@@ -17,6 +17,10 @@ typedef struct Cli {
   const char *input;
   const char *output;
   const char *explain;
+  const char *format;  /* --format for --explain */
+  const char *defines[64]; /* -D NAME=VALUE */
+  int ndefines;
+  int access_line;     /* --explain-access FILE:LINE */
   bool line_directives;
   bool verbose;
   int nprocs;        /* --np for mpi programs, 0: from the program */
@@ -37,7 +41,15 @@ static void usage(FILE *f)
         "  --run            build, then run it with ARGS (mpi programs under mpirun);\n"
         "                   the exit status is the program's\n"
         "  --explain TYPE   print TYPE's dimension tree, extents and offset functions\n"
-        "                   (and, for a small 2-D type, its physical offsets)\n"
+        "                   and a grid: each element's physical offset (or owner),\n"
+        "                   each thread's block and thread (or rank)\n"
+        "  --format=F       --explain's output: text (default), svg (a picture) or html\n"
+        "                   (a self-contained page; hover a cell for its index path)\n"
+        "  -D NAME=VALUE    a size for --explain (the program's own #define is read too)\n"
+        "  --explain-access FILE.pa:LINE\n"
+        "                   for the $T[...]$ of dmem and smem on LINE of a cuda detour,\n"
+        "                   one warp's offsets, its 32-byte sectors (dmem) or bank\n"
+        "                   conflicts (smem); --format and -D apply\n"
         "\n"
         "options:\n"
         "  -o OUT           the output: the translated file, or the executable with\n"
@@ -78,6 +90,31 @@ static int parse_cli(int argc, char **argv, Cli *cli)
       cli->line_directives = false;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
       cli->verbose = true;
+    } else if (!strncmp(a, "--format=", 9)) {
+      cli->format = a + 9;
+      if (explain_format(cli->format) == FMT_BAD) {
+        fprintf(stderr, "parrayc: error: '%s': the format is text, svg or html\n", a);
+        return 2;
+      }
+    } else if (!strncmp(a, "-D", 2)) {
+      const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
+      if (!v || !is_ident_start(*v) || cli->ndefines == 64) {
+        fprintf(stderr, "parrayc: error: '-D' needs NAME or NAME=VALUE (at most 64 of them)\n");
+        return 2;
+      }
+      cli->defines[cli->ndefines++] = v;
+    } else if (!strcmp(a, "--explain-access")) {
+      char *v = i + 1 < argc ? argv[++i] : NULL, *colon = v ? strrchr(v, ':') : NULL;
+      if (!colon || (cli->access_line = atoi(colon + 1)) <= 0) {
+        fprintf(stderr, "parrayc: error: '--explain-access' needs FILE.pa:LINE\n");
+        return 2;
+      }
+      *colon = 0;
+      if (cli->input && strcmp(cli->input, v)) {
+        fprintf(stderr, "parrayc: error: more than one input file ('%s' and '%s')\n", cli->input, v);
+        return 2;
+      }
+      cli->input = v;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--explain") || !strcmp(a, "--np")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "parrayc: error: '%s' needs an argument\n", a);
@@ -95,10 +132,10 @@ static int parse_cli(int argc, char **argv, Cli *cli)
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "parrayc: error: unknown option '%s' (see parrayc --help)\n", a);
       return 2;
-    } else if (cli->input) {
+    } else if (cli->input && (!cli->access_line || strcmp(cli->input, a))) {
       fprintf(stderr, "parrayc: error: more than one input file ('%s' and '%s')\n", cli->input, a);
       return 2;
-    } else {
+    } else if (!cli->input) {
       cli->input = a;
     }
   }
@@ -386,7 +423,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "parrayc: error: cannot read '%s': %s\n", cli.input, strerror(errno));
     return 1;
   }
-  Options opt = {.input = cli.input, .display = cli.input, .line_directives = cli.line_directives, .explain = cli.explain};
+  Options opt = {.input = cli.input, .display = cli.input, .line_directives = cli.line_directives, .explain = cli.explain,
+                 .explain_format = cli.format, .defines = cli.defines, .ndefines = cli.ndefines,
+                 .access_line = cli.access_line};
   Ctx *ctx = ctx_new(&opt, src, len);
   free(src);
   char *out = NULL;
@@ -397,11 +436,15 @@ int main(int argc, char **argv)
     ctx_free(ctx);
     return 1;
   }
+  if (cli.access_line) {
+    rc = explain_access(ctx, stdout) ? 0 : 1;
+    free(out);
+    ctx_free(ctx);
+    return rc;
+  }
   if (cli.explain) {
     Dim *d = dim_resolve(ctx, cli.explain, (Loc){0, 0});
-    rc = d ? 0 : 1;
-    if (d)
-      type_explain(ctx, d, stdout);
+    rc = d && type_explain(ctx, d, stdout) ? 0 : 1;
     free(out);
     ctx_free(ctx);
     return rc;
