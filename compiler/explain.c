@@ -906,6 +906,11 @@ static void svg_grid(FILE *out, Grid *g, Layout *lo)
     for (long long c = 0; c < g->cols; c++) {
       Cell *cell = &g->c[r * g->cols + c];
       int x = lo->x + (int)c * lo->cw;
+      if (!cell->info) { /* an empty place: a plain hatched square */
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"url(#pad)\"/>\n", x, y, lo->cw,
+                lo->ch);
+        continue;
+      }
       fprintf(out, "<g class=\"c\" data-info=\"");
       xml_text(out, cell->info);
       fprintf(out, "\"><title>");
@@ -1331,7 +1336,6 @@ static void shared_verdict(Ctx *ctx, Lane *ln, int lanes, int size, Verdict *v, 
         Cell *c = &g->c[row * BANKS + b];
         c->colour = -1;
         c->label = "";
-        c->info = ctx_printf(ctx, "phase %d, bank %d: idle", p, b);
         if (r >= u->n)
           continue;
         c->colour = r ? 7 : (int)(p % 2 ? 2 : 0);
