@@ -11,6 +11,10 @@
 #   OUTPUT...                (stdout, then stderr)
 #   ```
 #
+#   ```diff parray-diff OLD NEW   the output of diff -U2 OLD NEW (files of
+#   ...                           SRCDIR) without its two header lines
+#   ```
+#
 # Other blocks are not run. Exits 77 (skipped) when FILE has no marked block.
 parrayc=$1
 src=$2
@@ -22,6 +26,7 @@ awk -v dir="$tmp" '
   /^```c parray-run/ { n++; f = dir "/prog" n ".pa"; mode = "prog"; last = n; next }
   /^```text parray-output/ { if (after == last) { f = dir "/prog" last ".expected"; mode = "out" } else mode = "skip"; next }
   /^```console parray-check/ { n++; f = dir "/check" n ".txt"; mode = "check"; next }
+  /^```diff parray-diff / { n++; f = dir "/diff" n ".txt"; print $3, $4 > (dir "/diff" n ".files"); printf "" > f; mode = "check"; next }
   /^```/ { if (mode == "prog") after = last; else after = -1; if (mode != "") { mode = ""; next } mode = "other"; next }
   mode == "other" { next }
   mode == "prog" || mode == "out" || mode == "check" { print > f; next }
@@ -64,5 +69,15 @@ for c in "$tmp"/check*.txt; do
       fail=1
     fi
   done
+done
+for d in "$tmp"/diff*.txt; do
+  [ -e "$d" ] || continue
+  # shellcheck disable=SC2046
+  set -- $(cat "${d%.txt}.files")
+  diff -U2 "$1" "$2" | tail -n +3 >"$d.got"
+  if ! diff -u "$d" "$d.got" >&2; then
+    echo "check_doc: $doc: the diff of $1 and $2 is not the one shown" >&2
+    fail=1
+  fi
 done
 exit $fail
