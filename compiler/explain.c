@@ -1008,7 +1008,11 @@ static void html_page(FILE *out, const char *title, const char *text, Grid **gri
         "    info.textContent = c.getAttribute('data-info');\n"
         "  });\n"
         "  c.addEventListener('mouseleave', function () { hover.style.display = 'none'; });\n"
-        "});\n</script>\n</body>\n</html>\n",
+        "});\n"
+        "/* page.html#selftest: hover the first cell (tests/check_html.sh) */\n"
+        "if (location.hash === '#selftest')\n"
+        "  document.querySelector('[data-info]').dispatchEvent(new MouseEvent('mousemove', {clientX: 5, clientY: 5}));\n"
+        "</script>\n</body>\n</html>\n",
         out);
 }
 
