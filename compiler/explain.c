@@ -13,6 +13,7 @@
 #include "emit.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,8 +188,12 @@ static long long tp_name(TextParser *tp)
 static long long tp_unary(TextParser *tp)
 {
   tp_skip(tp);
-  if (tp_eat(tp, "-"))
-    return -tp_unary(tp);
+  if (tp_eat(tp, "-")) {
+    long long v = tp_unary(tp);
+    if (v == LLONG_MIN)
+      tp->ok = false;
+    return v == LLONG_MIN ? 0 : -v;
+  }
   if (tp_eat(tp, "+"))
     return tp_unary(tp);
   if (tp_eat(tp, "!"))
@@ -225,6 +230,19 @@ static const char *levels[][5] = {
 
 static long long apply(TextParser *tp, const char *op, long long a, long long b)
 {
+  long long r;
+  bool over = false;
+  switch (op[0]) {
+  case '+': over = __builtin_add_overflow(a, b, &r); break;
+  case '-': over = __builtin_sub_overflow(a, b, &r); break;
+  case '*': over = op[1] == 0 && __builtin_mul_overflow(a, b, &r); break;
+  case '<': case '>': over = op[1] == op[0] && (b < 0 || b > 62 || a < 0); break;
+  case '/': case '%': over = b == -1 && a == LLONG_MIN; break;
+  }
+  if (over) { /* beyond 64 bits: no value */
+    tp->ok = false;
+    return 0;
+  }
   switch (op[0]) {
   case '|': return op[1] ? a || b : a | b;
   case '&': return op[1] ? a && b : a & b;
@@ -312,11 +330,11 @@ static bool eval_poly(Env *env, const Poly *p, long long *out)
   for (int i = 0; i < p->n; i++) {
     long long t = p->t[i].coef, v;
     for (int k = 0; k < p->t[i].nf; k++) {
-      if (!eval_atom(env, p->t[i].f[k], &v))
+      if (!eval_atom(env, p->t[i].f[k], &v) || __builtin_mul_overflow(t, v, &t))
         return false;
-      t *= v;
     }
-    sum += t;
+    if (__builtin_add_overflow(sum, t, &sum))
+      return false;
   }
   *out = sum;
   return true;
@@ -463,9 +481,10 @@ static Dim *storage_of(Dim *d)
 
 static bool alloc_grid(View *v, Grid *g, long long rows, long long cols)
 {
+  long long n;
   g->rows = rows;
   g->cols = cols;
-  if (rows <= 0 || cols <= 0 || rows * cols > MAX_DRAW_CELLS)
+  if (rows <= 0 || cols <= 0 || __builtin_mul_overflow(rows, cols, &n) || n > MAX_DRAW_CELLS)
     return false;
   g->c = ctx_alloc(v->ctx, sizeof(Cell) * rows * cols);
   for (long long k = 0; k < rows * cols; k++)
@@ -550,7 +569,8 @@ static void memory_cells(View *v)
   bool other = base->type != v->d->type;
   if (other) {
     grid_shape(env, base, &rows, &cols, &rdim, &cdim);
-    if (rows * cols < span || rows * cols > MAX_DRAW_CELLS)
+    if (rows <= 0 || cols <= 0 || rows > MAX_DRAW_CELLS || cols > MAX_DRAW_CELLS || rows * cols < span ||
+        rows * cols > MAX_DRAW_CELLS)
       return;
     span = rows * cols;
   } else {
@@ -1064,8 +1084,8 @@ bool type_explain(Ctx *ctx, Dim *d, FILE *out)
   if (!have) {
     fputs(s, stderr);
     if (v.grid.rows > 0 && v.grid.cols > 0)
-      diag_error(ctx, (Loc){0, 0}, "'%s' has %lld elements, too many to draw (at most %d): make it smaller with -D NAME=VALUE",
-                 d->path, v.grid.rows * v.grid.cols, MAX_DRAW_CELLS);
+      diag_error(ctx, (Loc){0, 0}, "'%s' has %lld x %lld elements, too many to draw (at most %d): make it smaller with -D NAME=VALUE",
+                 d->path, v.grid.rows, v.grid.cols, MAX_DRAW_CELLS);
     else
       diag_error(ctx, (Loc){0, 0}, "cannot draw '%s': its sizes are not known (give them with -D NAME=VALUE)", d->path);
     free(s);
