@@ -3,6 +3,7 @@
  * target.  Detour bodies are outlined into functions placed before the
  * top-level item that holds them. */
 #include "emit.h"
+#include "explain.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -789,6 +790,8 @@ char *dollar_text(Emitter *e, Node *n)
     }
     check_thread_indices(e, d, dx->index);
     Poly *p = dim_eval(ctx, d, dx->index, e);
+    if (p && ctx->opt.access_line && n->loc.line == ctx->opt.access_line)
+      explain_note_access(e, n, d, p);
     return p ? print_once(e, p, first) : "0";
   }
   default:

@@ -1,6 +1,6 @@
 /* main.c: the parrayc command, a compiler driver in the manner of gcc:
  * translate, compile (-c), build, run, explain, dependency output. */
-#include "parrayc.h"
+#include "explain.h"
 #include "parray_config.h"
 
 #include <errno.h>
@@ -47,6 +47,11 @@ typedef struct Cli {
   const char *output;
   const char *explain;
   const char *arch;  /* --arch: nvcc's -arch */
+  const char *format;  /* --format for --explain */
+  const char *defines[64]; /* -D NAME=VALUE, also sizes for --explain */
+  int ndefines;
+  const char *access_file; /* --explain-access FILE:LINE */
+  int access_line;
   bool line_directives;
   bool verbose;
   bool print_backends;
@@ -80,7 +85,14 @@ static void usage(FILE *f)
         "  --run            build, then run it with ARGS (mpi programs under mpirun);\n"
         "                   the exit status is the program's\n"
         "  --explain TYPE   print TYPE's dimension tree, extents and offset functions\n"
-        "                   (and, for a small 2-D type, its physical offsets)\n"
+        "                   and a grid: each element's physical offset (or owner),\n"
+        "                   each thread's block and thread (or rank)\n"
+        "  --format=F       --explain's output: text (default), svg (a picture) or html\n"
+        "                   (a self-contained page; hover a cell for its index path)\n"
+        "  --explain-access FILE.pa:LINE\n"
+        "                   for the $T[...]$ of dmem and smem on LINE of a cuda detour,\n"
+        "                   one warp's offsets, its 32-byte sectors (dmem) or bank\n"
+        "                   conflicts (smem); --format and -D apply\n"
         "  -M               print the make rule of the inputs' dependencies, nothing else\n"
         "  --print-backends print the back ends the program uses (cuda mpi omp pthd)\n"
         "\n"
@@ -90,7 +102,8 @@ static void usage(FILE *f)
         "                   translation is then OUT.c or OUT.cu)\n"
         "  -I DIR           search DIR for #include \"NAME.pah\"; passed to the compiler\n"
         "  -D NAME[=V], -U NAME, -O[N], -g, -fFLAG, -WFLAG\n"
-        "                   passed to the C compiler (-c, --build, --run)\n"
+        "                   passed to the C compiler (-c, --build, --run); -D also\n"
+        "                   gives --explain a size (the program's own #define is read too)\n"
         "  -l LIB, -L DIR   libraries, after the translation (--build, --run)\n"
         "  --arch=sm_XX     the GPU architecture for nvcc (default sm_" PARRAY_CUDA_ARCH ")\n"
         "  -MD              also write the dependencies to OUT.d (or -MF FILE)\n"
@@ -153,6 +166,7 @@ static bool is_compiler_input(const char *path)
 enum {
   OPT_BUILD = 256, OPT_RUN, OPT_EXPLAIN, OPT_NO_LINE, OPT_NP, OPT_VERSION, OPT_ARCH, OPT_MD,
   OPT_MF, OPT_MT, OPT_MP, OPT_WALL, OPT_WERROR, OPT_COLOR, OPT_ERROR_LIMIT, OPT_PRINT_BACKENDS,
+  OPT_FORMAT, OPT_EXPLAIN_ACCESS,
 };
 
 static const struct option long_options[] = {
@@ -175,6 +189,8 @@ static const struct option long_options[] = {
   {"fdiagnostics-color", optional_argument, 0, OPT_COLOR},
   {"ferror-limit", required_argument, 0, OPT_ERROR_LIMIT},
   {"print-backends", no_argument, 0, OPT_PRINT_BACKENDS},
+  {"format", required_argument, 0, OPT_FORMAT},
+  {"explain-access", required_argument, 0, OPT_EXPLAIN_ACCESS},
   {0, 0, 0, 0},
 };
 
@@ -213,6 +229,21 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled)
   case OPT_WALL: break;
   case OPT_WERROR: cli->werror = true; break;
   case OPT_PRINT_BACKENDS: cli->print_backends = true; break;
+  case OPT_FORMAT:
+    cli->format = v;
+    if (explain_format(v) == FMT_BAD)
+      return cli_error("'--format=%s': the format is text, svg or html%s", v, "");
+    break;
+  case OPT_EXPLAIN_ACCESS: {
+    char *file = strdup(v), *colon = strrchr(file, ':');
+    if (!colon || (cli->access_line = atoi(colon + 1)) <= 0) {
+      free(file);
+      return cli_error("'--explain-access %s': expected FILE.pa:LINE%s", v, "");
+    }
+    *colon = 0;
+    cli->access_file = file;
+    break;
+  }
   case OPT_NP:
     if (!parse_count(v, &cli->nprocs) || cli->nprocs == 0)
       return cli_error("'--np %s': expected a positive number%s", v, "");
@@ -235,6 +266,11 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled)
     arg(&cli->incdirs, v);
     /* fall through */
   case 'D': case 'U': case 'O': case 'g': case 'f': case 'W':
+    if (c == 'D') {
+      if (!is_ident_start((unsigned char)*v) || cli->ndefines == 64)
+        return cli_error("'-D%s': expected NAME or NAME=VALUE (at most 64)%s", v, "");
+      cli->defines[cli->ndefines++] = v;
+    }
     snprintf(buf, sizeof buf, "-%c%s", c, v ? v : "");
     if (c == 'W' && !strncmp(v, "l,", 2))
       arg(&cli->link, buf); /* -Wl,...: a linker option */
@@ -280,6 +316,13 @@ static int parse_cli(int argc, char **argv, Cli *cli)
       arg(&cli->link, a);
     else
       arg(&cli->inputs, a);
+  }
+  if (cli->access_file) {
+    /* the file of --explain-access is the input */
+    if (cli->inputs.n > 1 || (cli->inputs.n == 1 && strcmp(cli->inputs.v[0], cli->access_file)))
+      return cli_error("'--explain-access' names '%s'; no other input file is taken%s", cli->access_file, "");
+    if (!cli->inputs.n)
+      arg(&cli->inputs, cli->access_file);
   }
   if (!cli->inputs.n && !(cli->mode == MODE_BUILD && cli->link.n))
     return cli_error("no Parray input file (see parrayc --help)%s%s", "", "");
@@ -696,6 +739,8 @@ static bool translate(Cli *cli, Unit *u)
   Options opt = {
     .input = u->input, .display = from_stdin ? "<stdin>" : u->input,
     .line_directives = cli->line_directives, .explain = cli->explain,
+    .explain_format = cli->format, .defines = cli->defines, .ndefines = cli->ndefines,
+    .access_line = cli->access_line,
     .error_limit = cli->error_limit, .no_warnings = cli->no_warnings, .werror = cli->werror,
     .color = use_color(cli->color),
     .include_dirs = (const char **)cli->incdirs.v, .ninclude_dirs = cli->incdirs.n,
@@ -820,14 +865,14 @@ static bool overwrites_input(Cli *cli, const char *out)
 static int explain(Unit *u, const char *name)
 {
   Dim *d = dim_resolve(u->ctx, name, (Loc){0, 0});
-  if (d)
-    type_explain(u->ctx, d, stdout);
-  return d ? 0 : 1;
+  return d && type_explain(u->ctx, d, stdout) ? 0 : 1;
 }
 
 /* Names, checks, dependency rules, translations, compiler runs. */
 static int drive(Cli *cli, Unit *units, int n)
 {
+  if (cli->access_line && n)
+    return explain_access(units[0].ctx, stdout) ? 0 : 1;
   if (cli->explain && n)
     return explain(&units[0], cli->explain);
   if (cli->print_backends) {

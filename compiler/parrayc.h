@@ -5,8 +5,8 @@
  * dimension trees and answers every question about offsets; expr.c holds the
  * offset expressions (sums of products, simplified before printing); emit.c
  * walks the tree and hands each construct to the backend of its target
- * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c).  All state lives in one
- * Ctx per compilation. */
+ * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c); explain.c draws types
+ * and accesses for --explain.  All state lives in one Ctx per compilation. */
 #ifndef PARRAYC_H
 #define PARRAYC_H
 
@@ -25,6 +25,7 @@ typedef struct Poly Poly;
 typedef struct Atom Atom;
 typedef struct Buf Buf;
 typedef struct Emitter Emitter;
+typedef struct Access Access;
 
 typedef struct Loc {
   int line, col; /* 1-based; line 0 means "no location" */
@@ -272,7 +273,6 @@ typedef struct ExtentCheck {
 } ExtentCheck;
 /* The checks of t's own nodes, to be made at run time. */
 int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out);
-void type_explain(Ctx *ctx, Dim *d, FILE *out);
 const char *mem_name(MemKind m);
 const char *thread_kind_name(ThreadKind k);
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
@@ -306,12 +306,16 @@ typedef struct Options {
   const char *display;    /* name used in messages and #line */
   bool line_directives;
   const char *explain;    /* --explain TYPE */
+  const char *explain_format; /* --format=text|svg|html; NULL: text */
+  const char *const *defines; /* -D NAME=VALUE, for --explain's sizes */
+  int ndefines;
   int error_limit;        /* stop after this many errors; 0: no limit */
   bool no_warnings;       /* -w */
   bool werror;            /* -Werror: warnings count as errors */
   bool color;             /* -fdiagnostics-color: ANSI colours in messages */
   const char **include_dirs; /* -I: where #include "NAME.pah" is searched */
   int ninclude_dirs;
+  int access_line;        /* --explain-access FILE:LINE: the line; 0: none */
 } Options;
 
 /* Line `line` of the spliced source and those after it, up to the next
@@ -345,6 +349,7 @@ struct Ctx {
   int nsegs;
   const char **deps;      /* files read for this input, for -M (include.c) */
   int ndeps;
+  Access *accesses;       /* --explain-access: what the walk met on its line */
   struct Arena *arena;
 };
 
