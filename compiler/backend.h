@@ -35,6 +35,7 @@ typedef struct Emitter {
   bool cuda;           /* the output is CUDA C++ */
   bool mpi;
   int mpi_detours;     /* numbers the mpi detours of the program */
+  Node *mainhost;      /* the program's #mainhost, once seen */
 } Emitter;
 
 /* A target.  An operation the target has no construct for is NULL; the

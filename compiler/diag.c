@@ -21,17 +21,36 @@ static void show_line(Ctx *ctx, Loc loc)
 
 static void report(Ctx *ctx, Loc loc, const char *kind, const char *fmt, va_list ap)
 {
+  /* gcc's colours: bold location, red errors, magenta warnings, cyan notes */
+  bool c = ctx->opt.color;
+  const char *hue = kind[0] == 'e' ? "\033[01;31m" : kind[0] == 'w' ? "\033[01;35m" : "\033[01;36m";
+  int line;
+  const char *file = src_file(ctx, loc.line, &line);
   if (loc.line > 0)
-    fprintf(stderr, "%s:%d:%d: %s: ", ctx->opt.display, loc.line, loc.col, kind);
+    fprintf(stderr, "%s%s:%d:%d:%s ", c ? "\033[01m" : "", file, line, loc.col, c ? "\033[m" : "");
   else
-    fprintf(stderr, "%s: %s: ", ctx->opt.display, kind);
+    fprintf(stderr, "%s%s:%s ", c ? "\033[01m" : "", file, c ? "\033[m" : "");
+  fprintf(stderr, "%s%s:%s ", c ? hue : "", kind, c ? "\033[m" : "");
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   show_line(ctx, loc);
 }
 
+/* After opt.error_limit errors, one last line; the stages see ctx->stopped
+ * and wind down, and every later message is dropped. */
+static void count_error(Ctx *ctx)
+{
+  ctx->errors++;
+  if (ctx->opt.error_limit > 0 && ctx->errors >= ctx->opt.error_limit && !ctx->stopped) {
+    fprintf(stderr, "%s: fatal error: too many errors emitted, stopping now [-ferror-limit=]\n", ctx->opt.display);
+    ctx->stopped = true;
+  }
+}
+
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
+  if (ctx->stopped)
+    return;
   /* inside a subprogram instance, the error is in the inserted text */
   va_list ap;
   va_start(ap, fmt);
@@ -39,11 +58,13 @@ void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
   va_end(ap);
   for (Instance *in = ctx->instance; in; in = in->parent)
     diag_note(ctx, in->insert->loc, "in the subprogram inserted here");
-  ctx->errors++;
+  count_error(ctx);
 }
 
 void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
+  if (ctx->stopped)
+    return;
   va_list ap;
   va_start(ap, fmt);
   report(ctx, loc, "note", fmt, ap);
@@ -52,14 +73,14 @@ void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
 
 void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
-  if (ctx->opt.no_warnings)
+  if (ctx->opt.no_warnings || ctx->stopped)
     return;
   va_list ap;
   va_start(ap, fmt);
   report(ctx, loc, ctx->opt.werror ? "error" : "warning", fmt, ap);
   va_end(ap);
   if (ctx->opt.werror)
-    ctx->errors++;
+    count_error(ctx);
   else
     ctx->warnings++;
 }

@@ -3,6 +3,7 @@
  * $tid...$ means comes from the innermost detour as plain data (a
  * ThreadView), so this module, like types.c, knows nothing of the printer
  * or the targets. */
+#include "explain.h"
 #include "parrayc.h"
 
 #include <string.h>
@@ -190,6 +191,100 @@ static char *tid_text(Ctx *ctx, ThreadView *here, Dx *dx)
   return print_once(ctx, p, first);
 }
 
+/* ---- what the body uses: checked at the launch ---- */
+
+bool type_declared_outside(const Type *a, const ThreadView *v)
+{
+  for (const ThreadView *x = v; x; x = x->parent)
+    if (a->detour == x->node)
+      return true;
+  return a->detour == NULL;
+}
+
+/* The innermost detour's body uses type t: its extents are checked before
+ * the launch, where t is declared outside the body. */
+void view_note_used(Ctx *ctx, ThreadView *v, Type *t)
+{
+  if (!v || t->kind != TK_NONE)
+    return;
+  for (int i = 0; i < v->nused; i++)
+    if (v->used[i] == t)
+      return;
+  Type **u = ctx_alloc(ctx, sizeof(Type *) * (v->nused + 1));
+  if (v->nused)
+    memcpy(u, v->used, sizeof(Type *) * v->nused);
+  u[v->nused++] = t;
+  v->used = u;
+}
+
+/* The one $tid...$ an index expression consists of, or NULL. */
+static Node *lone_tid(Node *expr)
+{
+  Node *tid = NULL;
+  for (Node *x = expr; x; x = x->next) {
+    if (x->kind == N_DOLLAR && x->dx->kind == DX_TID && !tid)
+      tid = x;
+    else if (x->kind != N_TEXT || x->text[strspn(x->text, " \t\r\n")])
+      return NULL;
+  }
+  return tid;
+}
+
+/* A thread index used alone as the index of a dimension ($A[$tid_0$][i]$)
+ * must range over exactly that dimension: fewer threads leave part of it
+ * untouched (Fig 21's grid for N = 1000), more index past its end. */
+static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
+{
+  if (!dt || !ix)
+    return;
+  while (!ix->expr && ix->nitems == 1 && ix->items[0]->expr)
+    ix = ix->items[0];
+  if (!ix->expr) {
+    if (ix->nitems == dim_nkids(d))
+      for (int k = 0; k < ix->nitems; k++)
+        check_thread_indices(ctx, dt, dim_kid(d, k), ix->items[k]);
+    return;
+  }
+  Node *tid = lone_tid(ix->expr);
+  if (!tid)
+    return;
+  char *base;
+  int *digits, nd;
+  if (!path_split(ctx_printf(ctx, "T%s", tid->dx->path + 3), &base, &digits, &nd, ctx))
+    return;
+  Dim *td = dt->type->root;
+  for (int k = 0; k < nd; k++) {
+    if (digits[k] >= dim_nkids(td))
+      return; /* reported where the $tid$ is translated */
+    td = dim_kid(td, digits[k]);
+  }
+  long long a, b;
+  if (poly_equal(td->extent, d->extent))
+    return;
+  /* a scratch tile in shared memory or registers may have more room than
+   * the threads use (padding: Fig 7's [16][17]); data may not */
+  MemKind m = d->type->mem;
+  if ((m == MEM_SMEM || m == MEM_RMEM) && poly_provably_less(ctx, td->extent, poly_add(ctx, d->extent, poly_const(ctx, 1))))
+    return;
+  if (poly_is_const(td->extent, &a) && poly_is_const(d->extent, &b)) {
+    if (a < b && (m == MEM_SMEM || m == MEM_RMEM))
+      return;
+    diag_error(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
+               "has %lld: the threads would %s", tid->dx->path, a, td->path, d->path, b,
+               a < b ? "leave part of it untouched" : "index past its end");
+    return;
+  }
+  if (!type_declared_outside(d->type, dt->parent) || m == MEM_SMEM || m == MEM_RMEM)
+    return;
+  /* checked at the launch (hostc.c: once for each pair, the first use
+   * naming the line) */
+  ThreadCheck *c = ctx_alloc(ctx, sizeof(ThreadCheck) * (dt->nchecks + 1));
+  if (dt->nchecks)
+    memcpy(c, dt->checks, sizeof(ThreadCheck) * dt->nchecks);
+  c[dt->nchecks++] = (ThreadCheck){td->extent, d->extent, tid->dx->path, d->path, tid->dx->path_loc};
+  dt->checks = c;
+}
+
 /* ---- $...$ and fragments ---- */
 
 char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
@@ -200,6 +295,7 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
   Dim *d = dim_resolve(ctx, dx->path, dx->path_loc);
   if (!d)
     return "0";
+  view_note_used(ctx, here, d->type);
   int first = ctx->natoms;
   switch (dx->kind) {
   case DX_DIM:
@@ -221,7 +317,10 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
                  dx->path);
       return "0";
     }
+    check_thread_indices(ctx, here, d, dx->index);
     Poly *p = dim_eval(ctx, d, dx->index, here);
+    if (p && ctx->opt.access_line && n->loc.line == ctx->opt.access_line)
+      explain_note_access(ctx, here, n, d, p);
     return p ? print_once(ctx, p, first) : "0";
   }
   default:

@@ -4,7 +4,9 @@
  * Detour bodies are walked here, into text the backend outlines into a
  * function placed before the top-level item that holds the detour. */
 #include "backend.h"
+#include "hostc.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +57,7 @@ static void emit_node(Emitter *e, Node *n);
 
 static void emit_nodes(Emitter *e, Node *list)
 {
-  for (Node *n = list; n; n = n->next)
+  for (Node *n = list; n && !e->ctx->stopped; n = n->next)
     emit_node(e, n);
 }
 
@@ -202,10 +204,97 @@ static bool mem_allowed(Emitter *e, Node *n, Dim *d)
   return true;
 }
 
+/* #create, #destroy, #copy and #detour are statements: at file scope they
+ * would make C the compiler rejects */
+static bool in_function(Emitter *e, Node *n, const char *what)
+{
+  if (e->detour || e->function_depth > 0)
+    return true;
+  diag_error(e->ctx, n->loc, "'#%s' at file scope: it must stand inside a function or '#mainhost'", what);
+  return false;
+}
+
+/* A second #create of the same plain name in one scope would assign over
+ * (and leak) the first block: an error, unless #destroy came between. */
+static bool track_created(Emitter *e, Node *n, bool create)
+{
+  char *p = str_trim(e->ctx, frag_text(e, n->args[0]));
+  if (!text_is_simple(p))
+    return true;
+  /* up to the enclosing function: an outlined detour body has its own names */
+  for (Scope *s = e->scope; s; s = s->function ? NULL : s->parent)
+    for (int i = 0; i < s->ncreated; i++) {
+      Node *c = s->created[i];
+      if (strcmp(str_trim(e->ctx, frag_text(e, c->args[0])), p))
+        continue;
+      if (!create) {
+        s->created[i] = s->created[--s->ncreated];
+        return true;
+      }
+      diag_error(e->ctx, n->args[0]->loc, "'%s' is already created; '#destroy %s(%s)' first or use another name",
+                 p, c->name, p);
+      diag_note(e->ctx, c->loc, "'%s' was created here", p);
+      return false;
+    }
+  if (create) {
+    Scope *s = e->scope;
+    Node **v = ctx_alloc(e->ctx, sizeof(Node *) * (s->ncreated + 1));
+    if (s->ncreated)
+      memcpy(v, s->created, sizeof(Node *) * s->ncreated);
+    v[s->ncreated++] = n;
+    s->created = v;
+  }
+  return true;
+}
+
+/* The constant extents of d's sub-dimensions, in order ("[3][4]"), or NULL. */
+static char *shape_of(Ctx *ctx, Dim *d, long long *sorted, int *n)
+{
+  *n = dim_nkids(d);
+  if (*n < 2 || *n > 8)
+    return NULL;
+  Buf b = {0};
+  for (int k = 0; k < *n; k++) {
+    if (!poly_is_const(dim_extent(dim_kid(d, k)), &sorted[k])) {
+      buf_free(&b);
+      return NULL;
+    }
+    buf_printf(&b, "[%lld]", sorted[k]);
+  }
+  for (int i = 1; i < *n; i++) /* insertion sort: compare as multisets */
+    for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+      long long t = sorted[j];
+      sorted[j] = sorted[j - 1];
+      sorted[j - 1] = t;
+    }
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
+}
+
+/* "#copy A(a) to B(b)" between [3][4] and [4][3]: a reshape, where a
+ * transpose was likely meant */
+static void check_reshape(Emitter *e, Node *n, Dim *s, Dim *d)
+{
+  long long ss[8], ds[8];
+  int ns, nd;
+  char *sh = shape_of(e->ctx, s, ss, &ns), *dh = shape_of(e->ctx, d, ds, &nd);
+  if (!sh || !dh || ns != nd || !strcmp(sh, dh) || memcmp(ss, ds, sizeof(long long) * ns))
+    return;
+  Buf v = {0};
+  for (int k = ns - 1; k >= 0; k--)
+    buf_printf(&v, "[#%s_%d]", n->name, k);
+  diag_warning(e->ctx, n->loc, "#copy from '%s' %s to '%s' %s reshapes (elements go in order); for a transpose "
+               "copy from a view '%s'", n->name, sh, n->name2, dh, v.data);
+  buf_free(&v);
+}
+
 /* #create and #destroy */
 static void emit_memory(Emitter *e, Node *n)
 {
   bool create = n->kind == N_CREATE;
+  if (!in_function(e, n, create ? "create" : "destroy"))
+    return;
   Dim *d = resolve_data(e, n->name, n->name_loc);
   if (!d || !mem_allowed(e, n, d))
     return;
@@ -213,7 +302,12 @@ static void emit_memory(Emitter *e, Node *n)
     diag_error(e->ctx, n->loc, "'#%s %s(...)' needs the name of a pointer", create ? "create" : "destroy", n->name);
     return;
   }
+  if (!track_created(e, n, create))
+    return;
   const Backend *b = pick_backend(e, TK_NONE, d->type->mem);
+  view_note_used(e->ctx, here(e), d->type);
+  if (create)
+    hostc_type_checks(e, n, d->type);
   if (create)
     b->create(e, n, d);
   else
@@ -223,6 +317,8 @@ static void emit_memory(Emitter *e, Node *n)
 static void emit_copy(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
+  if (!in_function(e, n, "copy"))
+    return;
   Dim *s = resolve_data(e, n->name, n->name_loc);
   Dim *d = resolve_data(e, n->name2, n->name2_loc);
   if (!s || !d)
@@ -237,6 +333,7 @@ static void emit_copy(Emitter *e, Node *n)
                de);
     return;
   }
+  check_reshape(e, n, s, d);
   if (strcmp(s->type->elem, d->type->elem)) {
     diag_error(ctx, n->loc, "#copy element types differ: '%s' holds %s, '%s' holds %s", n->name, s->type->elem,
                n->name2, d->type->elem);
@@ -247,6 +344,11 @@ static void emit_copy(Emitter *e, Node *n)
   fake.name_loc = n->name2_loc;
   if (!mem_allowed(e, n, s) || !mem_allowed(e, &fake, d))
     return;
+  view_note_used(ctx, here(e), s->type);
+  view_note_used(ctx, here(e), d->type);
+  hostc_type_checks(e, n, s->type);
+  if (d->type != s->type)
+    hostc_type_checks(e, n, d->type);
   CopySite site = {s, d, e->detour ? e->detour->type : NULL};
   CopyBy by = copy_by(&site);
   char *sp, *dp;
@@ -272,6 +374,8 @@ static void emit_copy(Emitter *e, Node *n)
 static void emit_detour(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
+  if (!in_function(e, n, "detour"))
+    return;
   Type *t = type_lookup(ctx, n->name);
   Dim *d = t ? t->root : dim_resolve(ctx, n->name, n->name_loc);
   if (!d)
@@ -410,12 +514,20 @@ static void emit_insert(Emitter *e, Node *n)
                n->nargs);
     return;
   }
+  /* a subprogram inserted inside itself, by any path, never ends: one
+   * error at the first repeat (not one per path, of which there can be
+   * exponentially many) */
   int depth = 0;
-  for (Instance *in = ctx->instance; in; in = in->parent)
-    if (++depth > 32 || in->insert->name == n->name) {
+  for (Instance *in = ctx->instance; in; in = in->parent) {
+    if (!strcmp(in->insert->name, n->name)) {
       diag_error(ctx, n->loc, "'#insert %s' inserts itself", n->name);
       return;
     }
+    if (++depth >= 32) {
+      diag_error(ctx, n->loc, "'#insert %s' is nested more than 32 deep", n->name);
+      return;
+    }
+  }
   Instance *in = ctx_alloc(ctx, sizeof *in);
   in->id = ++ctx->ninstances;
   in->insert = n;
@@ -453,9 +565,12 @@ static void emit_node(Emitter *e, Node *n)
     out_src(e->out, t, n->loc);
     break;
   }
-  case N_PARRAY:
-    type_declare(e->ctx, here(e), n);
+  case N_PARRAY: {
+    Type *t = type_declare(e->ctx, here(e), n);
+    if (t)
+      t->detour = e->detour ? e->detour->node : NULL;
     break;
+  }
   case N_CREATE:
   case N_DESTROY:
     emit_memory(e, n);
@@ -474,6 +589,12 @@ static void emit_node(Emitter *e, Node *n)
       diag_error(e->ctx, n->loc, "'#mainhost' must stand at file scope");
       break;
     }
+    if (e->mainhost) {
+      diag_error(e->ctx, n->loc, "a second '#mainhost': a program has one main function");
+      diag_note(e->ctx, e->mainhost->loc, "the first '#mainhost' is here");
+      break;
+    }
+    e->mainhost = n;
     emit_main(e, n);
     break;
   case N_GLOBAL:
@@ -520,8 +641,11 @@ static long decl_boundary(const char *t)
     }
     if ((t[i] == '/' && t[i + 1] == '/') || (line_start && t[i] == '#')) {
       bool directive = t[i] == '#';
-      while (t[i + 1] && t[i + 1] != '\n')
-        i += t[i] == '\\' ? 2 : 1;
+      while (t[i + 1] && t[i + 1] != '\n') {
+        i++;
+        if (t[i] == '\\' && t[i + 1]) /* a continued line, or an escaped character */
+          i++;
+      }
       if (directive && t[i + 1])
         cut = i + 2;
       continue;
@@ -565,16 +689,19 @@ static void insert_hoist(Ctx *ctx, Out *whole, size_t cut, Out *hoist)
     buf_putc(&b, '\n');
   /* the line of offset cut: the last #line before it plus the newlines since */
   int line = 0;
+  const char *file = "";
+  int file_len = 0;
   for (size_t i = cut; i-- > 0;)
     if ((i == 0 || w[i - 1] == '\n') && !strncmp(w + i, "#line ", 6)) {
       const char *nl = strchr(w + i, '\n');
-      line = atoi(w + i + 6);
+      line = (int)strtol(w + i + 6, (char **)&file, 10);
+      file_len = (int)((nl ? nl : w + cut) - file); /* ` "NAME"` as it was written */
       for (const char *p = nl ? nl + 1 : w + cut; p < w + cut; p++)
         line += *p == '\n';
       break;
     }
   if (line > 0 && ctx->opt.line_directives)
-    buf_printf(&b, "#line %d \"%s\"\n", line, ctx->opt.display);
+    buf_printf(&b, "#line %d%.*s\n", line, file_len, file);
   buf_puts(&b, w + cut);
   buf_free(&whole->b);
   whole->b = b;
@@ -596,7 +723,7 @@ char *emit_program(Ctx *ctx)
   e.scope = &file;
   Out whole = out_new(ctx, -1);
   size_t cut = 0; /* where the current top-level declaration starts in whole */
-  for (Node *n = ctx->tree; n; n = n->next) {
+  for (Node *n = ctx->tree; n && !ctx->stopped; n = n->next) {
     Out item = out_new(ctx, whole.line);
     e.out = &item;
     emit_node(&e, n);

@@ -9,7 +9,7 @@ static void create(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
   char *p = str_trim(ctx, frag_text(e, n->args[0]));
-  char *span = poly_text(e->ctx, dim_span(ctx, d));
+  char *span = checked_span(e, n, d);
   const char *elem = d->type->elem;
   if (d->type->mem == MEM_RMEM) {
     out_gen(e->out, n->loc, "%s%s %s[%s];\n", indent_of(n), elem, p, span);
@@ -22,8 +22,8 @@ static void create(Emitter *e, Node *n, Dim *d)
     scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s%s", decl, p));
   }
   out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_alloc_host(%s, %s, sizeof(%s), %s, %s, %d);\n", indent_of(n), decl, p,
-          elem, mem_enum(d->type->mem), span, elem, c_string(ctx, n->name), c_string(ctx, ctx->opt.display),
-          n->loc.line);
+          elem, mem_enum(d->type->mem), span, elem, c_string(ctx, n->name), c_string(ctx, loc_file(ctx, n->loc)),
+          loc_line(ctx, n->loc));
 }
 
 static void destroy(Emitter *e, Node *n, Dim *d)
@@ -42,7 +42,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   const char *in = indent_of(n);
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_text(ctx, p->src->extent),
-            poly_text(ctx, p->dst->extent), c_string(ctx, ctx->opt.display), n->loc.line);
+            poly_text(ctx, p->dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%smemcpy(%s, %s, (size_t)%s * sizeof(%s));\n", in, p->dp, p->sp,
             poly_text(ctx, p->src->extent), p->src->type->elem);

@@ -130,11 +130,12 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   long long nthreads;
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
                                                               : ctx_printf(ctx, "|%s|", t->name);
+  hostc_launch_checks(e, n, dt);
   out_gen(e->out, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
   if (args.len)
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
   out_gen(e->out, n->loc, "%s  %s(%s, %s, %s, %s, %d);\n", in, t->kind == TK_OMP ? "pa_omp_run" : "pa_pthd_run", count,
-          fname, args.len ? "&pa_args" : "NULL", c_string(ctx, ctx->opt.display), n->loc.line);
+          fname, args.len ? "&pa_args" : "NULL", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
 
@@ -202,7 +203,7 @@ static void sync(Emitter *e, Node *n)
   }
   /* groups of |K| threads: those that differ only in $tid_K$ */
   out_gen(e->out, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: threads differing only in $tid%s$ */\n",
-          in, bare(ctx, poly_text(e->ctx, w)), bare(ctx, poly_text(e->ctx, ext)), c_string(ctx, ctx->opt.display), n->loc.line,
+          in, bare(ctx, poly_text(e->ctx, w)), bare(ctx, poly_text(e->ctx, ext)), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
           suffix, suffix);
 }
 

@@ -55,7 +55,7 @@ typedef struct CudaDetour {
 /* "file.pa", line: the place a run-time failure names */
 static const char *where(Emitter *e, Node *n)
 {
-  return ctx_printf(e->ctx, "%s, %d", c_string(e->ctx, e->ctx->opt.display), n->loc.line);
+  return ctx_printf(e->ctx, "%s, %d", c_string(e->ctx, loc_file(e->ctx, n->loc)), loc_line(e->ctx, n->loc));
 }
 
 /* C text of an extent or stride without the outer parentheses */
@@ -190,12 +190,14 @@ static Poly *level_index(Ctx *ctx, Level *lv)
 /* What the launch shape knows directly, for the body's $tid...$: the
  * linear index, each level and each axis; deeper nodes are digits of these
  * (dollar.c, view_index). */
-static void set_view(Ctx *ctx, CudaDetour *cd, Node *n, Type *t)
+static void set_view(Ctx *ctx, CudaDetour *cd, Node *n, Type *t, ThreadView *parent)
 {
   ThreadView *v = &cd->dt.view;
   Shape *sh = &cd->sh;
   Dim *root = t->root;
   v->type = t;
+  v->node = n;
+  v->parent = parent;
   v->grid = "the CUDA grid";
   v->loc = n->loc;
   if (sh->tiled) {
@@ -302,9 +304,9 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
    * newline ends it */
   int first = n->loc.line - npro + 1;
   if (ctx->opt.line_directives && npro > 0 && first >= 1)
-    buf_printf(&k.b, "#line %d %s\n", first, c_string(ctx, ctx->opt.display));
+    buf_printf(&k.b, "%s\n", line_directive(ctx, first));
   else if (ctx->opt.line_directives)
-    buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_string(ctx, ctx->opt.display));
+    buf_printf(&k.b, "%s\n", line_directive(ctx, n->loc.line));
   if (npro > 0 && first < 1) {
     /* too near the top of the file for one line each: one line */
     for (const char *p = pro; *p; p++)
@@ -318,7 +320,7 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
     if (npro > 0)
       buf_putc(&k.b, '\n');
     if (ctx->opt.line_directives && npro > 0)
-      buf_printf(&k.b, "#line %d %s\n", n->loc.line, c_string(ctx, ctx->opt.display));
+      buf_printf(&k.b, "%s\n", line_directive(ctx, n->loc.line));
     buf_printf(&k.b, "  %s\n", str_trim(ctx, text));
   } else {
     buf_puts(&k.b, text);
@@ -346,7 +348,7 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   cd->dt.parent = e->detour;
   cd->dt.name = unique_name(e->ctx, ctx_printf(ctx, "pa_kernel_%s", t->cname), n);
   cd->dt.body_line = n->loc.line;
-  set_view(ctx, cd, n, t);
+  set_view(ctx, cd, n, t, here(e));
   return &cd->dt;
 }
 
@@ -407,6 +409,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     block = dim3_text(e, &cd->sh.lv[1]);
   }
   const char *in = indent_of(n);
+  hostc_launch_checks(e, n, dt);
   out_gen(e->out, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
   out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
   buf_free(&args);
@@ -454,7 +457,6 @@ static void create(Emitter *e, Node *n, Dim *d)
   MemKind m = d->type->mem;
   const char *elem = d->type->elem;
   char *p = str_trim(ctx, frag_text(e, n->args[0]));
-  const char *span = poly_text(e->ctx, dim_span(ctx, d));
   bool in_kernel = false;
   for (Detour *x = e->detour; x; x = x->parent)
     in_kernel |= x->type->kind == TK_CUDA;
@@ -463,7 +465,7 @@ static void create(Emitter *e, Node *n, Dim *d)
       diag_error(ctx, n->loc, "'#create %s(%s)': shared memory needs a plain name to declare", n->name, p);
       return;
     }
-    out_gen(e->out, n->loc, "%s__shared__ %s %s[%s];\n", indent_of(n), elem, p, span);
+    out_gen(e->out, n->loc, "%s__shared__ %s %s[%s];\n", indent_of(n), elem, p, poly_text(e->ctx, dim_span(ctx, d)));
     scope_declare(e->ctx, e->scope, p);
     return;
   }
@@ -472,6 +474,7 @@ static void create(Emitter *e, Node *n, Dim *d)
                n->name, mem_name(m));
     return;
   }
+  const char *span = checked_span(e, n, d);
   const char *decl = "";
   if (text_is_simple(p) && !name_declared(e->scope, p)) {
     decl = ctx_printf(ctx, "%s *", elem);
@@ -608,9 +611,41 @@ static const char *element_copy_kernel(Emitter *e, const char *kname, const char
   return s;
 }
 
+/* The locals of the enclosing function that kernel text k uses (its sizes:
+ * [n][m] with n, m variables) become parameters after pa_dst; *extra
+ * receives the matching launch arguments.  NULL after an error. */
+static const char *with_captures(Emitter *e, Node *n, const char *k, const char **extra)
+{
+  Ctx *ctx = e->ctx;
+  Capture *caps;
+  int ncaps = find_captures(ctx, e->scope, n, k, NULL, 0, &caps);
+  *extra = "";
+  if (ncaps <= 0)
+    return ncaps < 0 ? NULL : k;
+  const char *open = strstr(k, ")\n{");
+  Buf params = {0}, args = {0};
+  for (int i = 0; i < ncaps; i++) {
+    if (caps[i].array) {
+      diag_error(ctx, n->loc, "'%s', an array of the enclosing function, sizes this #copy: a copy kernel cannot "
+                 "read host memory", caps[i].name);
+      buf_free(&params);
+      buf_free(&args);
+      return NULL;
+    }
+    buf_printf(&params, ", %s", caps[i].decl);
+    buf_printf(&args, ", %s", caps[i].name);
+  }
+  char *r = ctx_printf(ctx, "%.*s%s%s", (int)(open - k), k, params.data, open);
+  *extra = ctx_strdup(ctx, args.data);
+  buf_free(&params);
+  buf_free(&args);
+  return r;
+}
+
 /* Generates (into hoist) a device kernel copying src's layout to dst's;
- * returns its name and launch configuration. */
-static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch)
+ * returns its name and launch configuration, and in *extra the launch
+ * arguments after the two pointers; NULL after an error. */
+static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
 {
   Ctx *ctx = e->ctx;
   Dim *src = p->src, *dst = p->dst;
@@ -619,6 +654,9 @@ static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const cha
     unique_name(e->ctx, ctx_printf(ctx, "pa_copy_%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst)), n);
   const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, kname, elem, launch)
                                               : element_copy_kernel(e, kname, elem, src, dst, p->dg, p->nd, launch);
+  text = with_captures(e, n, text, extra);
+  if (!text)
+    return NULL;
   Out k = out_new(e->ctx, -1);
   Out *saved = e->out;
   e->out = &k;
@@ -660,10 +698,12 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
             num(e, dg[0].extent), kind_name(dir), in, where(e, n));
     return;
   }
-  const char *launch;
-  const char *kname = copy_kernel(e, n, p, &launch);
+  const char *launch, *extra;
+  const char *kname = copy_kernel(e, n, p, &launch, &extra);
+  if (!kname)
+    return;
   if (!p->staged) {
-    out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, %s);\n", in, kname, launch, sp, dp);
+    out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, %s%s);\n", in, kname, launch, sp, dp, extra);
     out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
     return;
   }
@@ -683,9 +723,9 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
   if (dir == COPY_H2D)
-    out_gen(e->out, n->loc, "%s  %s<<<%s>>>(pa_stage, %s);\n", in, kname, launch, dp);
+    out_gen(e->out, n->loc, "%s  %s<<<%s>>>(pa_stage, %s%s);\n", in, kname, launch, dp, extra);
   else
-    out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_stage);\n", in, kname, launch, sp);
+    out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_stage%s);\n", in, kname, launch, sp, extra);
   out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
   if (dir == COPY_D2H)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_host, pa_stage, %s, cudaMemcpyDeviceToHost), \"cudaMemcpy\", %s);\n",
@@ -709,7 +749,7 @@ Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d)
   CudaDetour *cd = ctx_alloc(ctx, sizeof *cd);
   if (!shape_of(&e, &n, t, &cd->sh))
     return NULL;
-  set_view(ctx, cd, &n, t);
+  set_view(ctx, cd, &n, t, NULL);
   return view_index(ctx, &cd->dt.view, d);
 }
 

@@ -122,9 +122,43 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   }
   out_gen(e->out, loc, "PA_MPI_REGISTER(%d, %s)\n\n", id, rname);
 }
+/* The first 'return' in the C text of an mpi body (nested detours
+ * aside), with its location, and the first collective (#sync, #copy). */
+static void find_return(Node *list, Loc *ret, Node **collective)
+{
+  for (Node *n = list; n; n = n->next) {
+    if (n->kind == N_TEXT && !ret->line && mentions(n->text, "return")) {
+      *ret = n->loc;
+      for (const char *p = n->text; *p && strncmp(p, "return", 6); p++) {
+        ret->col = *p == '\n' ? 1 : ret->col + 1;
+        ret->line += *p == '\n';
+      }
+    }
+    if ((n->kind == N_SYNC || n->kind == N_COPY) && !*collective)
+      *collective = n;
+    if (n->kind == N_BLOCK)
+      find_return(n->body, ret, collective);
+  }
+}
+
+/* A process of an mpi body that returns while the others wait at a #sync
+ * (or a distributed #copy) would hang the job: SPEC promises it cannot. */
+static bool mpi_returns_early(Emitter *e, Node *n)
+{
+  Loc ret = {0, 0};
+  Node *coll = NULL;
+  find_return(n->body, &ret, &coll);
+  if (!ret.line || !coll)
+    return false;
+  diag_error(e->ctx, ret, "'return' in the body of mpi detour '%s', which has collective steps: a process "
+             "that returns early leaves the others waiting forever (set a flag and skip to the end instead)", n->name);
+  diag_note(e->ctx, coll->loc, "every process must reach this '#%s'", coll->kind == N_SYNC ? "sync" : "copy");
+  return true;
+}
+
 static Detour *detour_open(Emitter *e, Node *n, Type *t)
 {
-  if (!detour_ok(e, n, t))
+  if (mpi_returns_early(e, n) || !detour_ok(e, n, t))
     return NULL;
   int id = ++e->mpi_detours;
   const char *fname = detour_name(e->ctx, "pa_detour", n, t);
@@ -162,6 +196,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   long long np;
   char *how_many = poly_is_const(t->root->extent, &np) ? ctx_printf(ctx, "%lld", np)
                                                         : ctx_printf(ctx, "|%s|", t->name);
+  hostc_launch_checks(e, n, dt);
   out_gen(e->out, n->loc, "%s{ /* #detour %s: %s MPI processes */\n", in, n->name, how_many);
   if (send) {
     /* arrays cannot be initialised from arrays: copied after */
@@ -173,7 +208,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
           send ? "sizeof pa_args" : "0", bare(ctx, poly_text(e->ctx, t->root->extent)), c_string(ctx, t->name),
-          c_string(ctx, ctx->opt.display), n->loc.line);
+          c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
 
@@ -238,7 +273,7 @@ static void main_close(Emitter *e, Node *n)
     long long np;
     if (t->kind == TK_MPI && poly_is_const(t->root->extent, &np))
       out_gen(e->out, n->loc, "  pa_mpi_expect(%lld, %s, %s, %d);\n", np, c_string(ctx, t->name),
-              c_string(ctx, ctx->opt.display), t->loc.line);
+              c_string(ctx, loc_file(ctx, t->loc)), loc_line(ctx, t->loc));
   }
   out_gen(e->out, n->loc,
           "  int status = pa_mpi_rank() == 0 ? pa_main(argc, argv) : pa_mpi_serve();\n"
@@ -320,7 +355,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   const char *what = whats[how];
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, bare(ctx, poly_text(ctx, src->extent)),
-            bare(ctx, poly_text(ctx, dst->extent)), c_string(ctx, ctx->opt.display), n->loc.line);
+            bare(ctx, poly_text(ctx, dst->extent)), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *elem = dst->type->elem;
   bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s */\n", in, n->name, show ? sp : "..", n->name2,
@@ -369,7 +404,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     break;
   }
   out_gen(e->out, n->loc, "%s  const %s *pa_rbuf = (const %s *)pa_mpi_xchg_run(pa_x, %s, %s, %d);\n", in, elem, elem,
-          how_name(how), c_string(ctx, ctx->opt.display), n->loc.line);
+          how_name(how), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   switch (how) {
   case COLL_SCATTER:
   case COLL_ALLTOALL:

@@ -23,6 +23,7 @@ typedef struct PtrVec {
 } PtrVec;
 
 #define MAX_DOLLAR_NESTING 64
+#define MAX_BRACE_NOTES 256
 
 typedef struct LexState {
   Ctx *ctx;
@@ -39,6 +40,16 @@ typedef struct LexState {
   int subprog_depth;
   Loc subprog_loc;        /* of the outermost open #subprog */
   bool fatal;             /* an error the parser cannot recover from */
+  int dir_kind;           /* token of the directive being read */
+  bool dir_failed;        /* it has had its error: report nothing more for it */
+  bool in_dir;            /* a directive is being read */
+  Loc quiet_loc;          /* an EOL the lexer reported: the parser says nothing */
+  bool closing;           /* at the end: '}' stand in for the unclosed blocks */
+  int pending_dclose;     /* closing '$' owed to the parser for abandoned ones */
+  bool dollar_failed;     /* the open '$' expression has had its error */
+  char *dir_last_ident;   /* its last identifier: a #parray's name */
+  Loc brace_loc[MAX_BRACE_NOTES]; /* the '{' still open, outermost first */
+  int nbraces;            /* how many are open (may exceed MAX_BRACE_NOTES) */
   Buf ws;
   char *pp_stash;
 } LexState;

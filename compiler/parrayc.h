@@ -13,7 +13,8 @@
  * the backend that pick_backend chooses through one interface (backend.h):
  * emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c, which share hostc.c and
  * capture.c (the caller's locals a detour body uses) and never call each
- * other.  All state lives in one Ctx per compilation. */
+ * other.  explain.c draws types and accesses for --explain.  All state
+ * lives in one Ctx per compilation. */
 #ifndef PARRAYC_H
 #define PARRAYC_H
 
@@ -31,6 +32,7 @@ typedef struct Type Type;
 typedef struct Poly Poly;
 typedef struct Atom Atom;
 typedef struct Buf Buf;
+typedef struct Access Access;
 
 typedef struct Loc {
   int line, col; /* 1-based; line 0 means "no location" */
@@ -58,6 +60,9 @@ bool is_ident_char(int c);
 char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
 bool text_is_simple(const char *s);       /* an identifier or a number */
 bool text_has_side_effects(const char *s);
+int edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
+/* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */
+const char *nearest_word(const char *w, const char *const *words);
 
 /* ---- diag.c: every message goes through here ---- */
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -194,18 +199,30 @@ bool poly_fits_int(const Poly *p); /* every constant fits in int */
 void poly_print(Buf *b, const Poly *p, bool wide);
 char *poly_str(Ctx *ctx, const Poly *p);
 
-/* ---- what $tid...$ means in the innermost detour (dollar.c) ----
+/* ---- what the innermost detour means to the model (dollar.c) ----
  * Plain data the walk hands to the model: the thread array, the nodes whose
- * index is known directly (searched from a node upwards), and every index
- * handed out (the CUDA target declares the thread indices the body used). */
+ * index is known directly (searched from a node upwards), and what the
+ * body tells about itself as it is translated: every index handed out (the
+ * CUDA target declares the thread indices the body used), the data types
+ * it uses and the thread-index extents to check at the launch. */
 typedef struct KnownIndex {
   Dim *node;
   Poly *index;         /* or NULL: the variable var, bounded by node's extent */
   const char *var;
 } KnownIndex;
 
+/* A thread index used alone to index a dimension whose extent parrayc
+ * cannot compare with the thread count: checked at the launch. */
+typedef struct ThreadCheck {
+  Poly *threads, *extent;
+  const char *tid, *dim; /* "tid_0", "A_0" */
+  Loc loc;
+} ThreadCheck;
+
 typedef struct ThreadView {
   Type *type;          /* the thread array of the innermost detour */
+  Node *node;          /* the #detour */
+  struct ThreadView *parent; /* of the enclosing detour, or NULL */
   KnownIndex *known;
   int nknown;
   const char *grid;    /* non-NULL: a node without a known ancestor is an error
@@ -213,6 +230,10 @@ typedef struct ThreadView {
   Loc loc;             /* where that error is reported */
   Poly **given;        /* the indices handed out, in order */
   int ngiven;
+  Type **used;         /* data types the body uses, checked at the launch */
+  int nused;
+  ThreadCheck *checks; /* in the order met */
+  int nchecks;
 } ThreadView;
 
 /* ---- the type model (types.c) ---- */
@@ -229,6 +250,7 @@ struct Dim {
   RefKind ref_kind;
   Dim *ref;
   Poly *size;      /* written size of a leaf or of [n #R] */
+  bool divides;    /* the size is written with a division (N/16): a tile count */
   Poly *extent;
   Loc loc;
   char *path;      /* "A_0_1" */
@@ -247,12 +269,15 @@ struct Type {
   Dim *root;
   Loc loc;
   int scope;         /* 0 file-wide, else the #insert instance */
+  Node *detour;      /* the innermost detour whose body declares it, or NULL */
   Type *next;
 };
 
 /* here: the innermost detour's thread view for $tid$ in sizes, or NULL */
 Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl);
 Type *type_lookup(Ctx *ctx, const char *name);
+/* name's declaration failed (reported): its uses report nothing more */
+void type_poison(Ctx *ctx, const char *name);
 /* Resolves "A_1_0" (or a subprogram parameter bound to a path); reports
  * errors at loc and returns NULL when it cannot. */
 Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc);
@@ -283,7 +308,16 @@ typedef struct CopyDigit {
  * up. */
 bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *n);
 Type *dim_thread_type(Dim *d); /* the thread array a data node is distributed over, or NULL */
-void type_explain(Ctx *ctx, Dim *d, FILE *out);
+/* An extent relation parrayc cannot decide, because sizes are symbols: a
+ * split d whose sizes divide (a tiling) must have exactly d->ref's extent
+ * (exact); other splits and sized references at most that. */
+typedef struct ExtentCheck {
+  Dim *d;
+  Poly *have, *want;
+  bool exact;
+} ExtentCheck;
+/* The checks of t's own nodes, to be made at run time. */
+int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out);
 const char *mem_name(MemKind m);
 const char *thread_kind_name(ThreadKind k);
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
@@ -291,6 +325,11 @@ bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *
 /* ---- C fragments as C text (dollar.c) ---- */
 void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var);
 Poly *view_index(Ctx *ctx, ThreadView *v, Dim *d); /* $tid_K$ of node d */
+/* the body of v's detour uses type t (nothing for thread arrays, or v NULL) */
+void view_note_used(Ctx *ctx, ThreadView *v, Type *t);
+/* is a declared outside the body of v's detour and of those around it
+ * (v NULL: anywhere but in a detour body)? */
+bool type_declared_outside(const Type *a, const ThreadView *v);
 char *poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
 char *dollar_text(Ctx *ctx, ThreadView *here, Node *n);
 /* C text with the parameters of the current #insert replaced */
@@ -323,10 +362,25 @@ typedef struct Options {
   const char *display;    /* name used in messages and #line */
   bool line_directives;
   const char *explain;    /* --explain TYPE */
+  const char *explain_format; /* --format=text|svg|html; NULL: text */
+  const char *const *defines; /* -D NAME=VALUE, for --explain's sizes */
+  int ndefines;
   int error_limit;        /* stop after this many errors; 0: no limit */
   bool no_warnings;       /* -w */
   bool werror;            /* -Werror: warnings count as errors */
+  bool color;             /* -fdiagnostics-color: ANSI colours in messages */
+  const char **include_dirs; /* -I: where #include "NAME.pah" is searched */
+  int ninclude_dirs;
+  int access_line;        /* --explain-access FILE:LINE: the line; 0: none */
 } Options;
+
+/* Line `line` of the spliced source and those after it, up to the next
+ * segment, are lines `file_line`... of `file` (include.c). */
+typedef struct SrcSeg {
+  int line;
+  const char *file;
+  int file_line;
+} SrcSeg;
 
 struct Ctx {
   Options opt;
@@ -336,6 +390,9 @@ struct Ctx {
   int nlines;
   int errors;
   int warnings;
+  bool stopped;           /* the error limit was reached: report nothing more */
+  Type *poisoned;         /* names whose declaration failed (or that are undefined):
+                             their uses report nothing more */
   Node *tree;
   Type *types;            /* declared types, newest first */
   Subprog *subprogs;
@@ -344,11 +401,26 @@ struct Ctx {
   Atom *atoms;
   int natoms;
   bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
+  SrcSeg *segs;           /* where each line of src came from; NULL: all opt.display */
+  int nsegs;
+  const char **deps;      /* files read for this input, for -M (include.c) */
+  int ndeps;
+  Access *accesses;       /* --explain-access: what the walk met on its line */
   struct Arena *arena;
 };
 
 Ctx *ctx_new(const Options *opt, const char *src, size_t len);
 void ctx_free(Ctx *ctx);
+void ctx_set_source(Ctx *ctx, const char *src, size_t len); /* replaces src and lines */
+
+/* ---- include.c: Parray headers ----
+ * Splices every `#include "NAME.pah"` (searched next to the including file,
+ * then in opt.include_dirs; each header once) into src, and lists in deps
+ * the input, the headers and every `#include "..."` file found. */
+bool include_headers(Ctx *ctx);
+/* The file and line in it of line `line` of src. */
+const char *src_file(Ctx *ctx, int line, int *file_line);
+bool src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at line */
 
 /* ---- front end (lexer.l, parser.y) ---- */
 Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */

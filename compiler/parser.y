@@ -9,7 +9,8 @@ typedef void *yyscan_t;
 %code {
 #include <string.h>
 
-int yylex(YYSTYPE *lval, yyscan_t scanner);
+int pa_lex(YYSTYPE *lval, yyscan_t scanner);
+#define yylex pa_lex
 static void yyerror(yyscan_t scanner, Ctx *ctx, LexState *ls, const char *msg);
 
 static NodeList list_empty(void) { NodeList l = {0, 0}; return l; }
@@ -89,6 +90,7 @@ static DimSyn *dimsyn(Ctx *ctx, Loc loc)
 %token <tok> IDENT "identifier" NUMBER "number" OTHER "symbol" TO "keyword to"
 %token <tok> '[' ']' '(' ')' ',' '#'
 %token <tok> EOL "end of line"
+%token <tok> NL "newline"
 %token <tok> D_PARRAY "#parray" D_CREATE "#create" D_DESTROY "#destroy"
 %token <tok> D_DETOUR "#detour" D_COPY "#copy" D_SYNC "#sync" D_MAINHOST "#mainhost"
 %token <tok> D_GLOBAL "#global" D_SUBPROG "#subprog" D_END "#end" D_INSERT "#insert"
@@ -111,6 +113,7 @@ items: %empty { $$ = list_empty(); }
   ;
 
 item: TEXT { $$ = list_of(text_node(ctx, $1.text, $1.loc)); }
+  | NL { $$ = list_of(text_node(ctx, $1.text, $1.loc)); }
   | LBRACE items RBRACE {
       Node *n = node_new(ctx, N_BLOCK, $1.loc);
       n->body = $2.head;
@@ -119,7 +122,14 @@ item: TEXT { $$ = list_of(text_node(ctx, $1.text, $1.loc)); }
     }
   | dollar { $$ = list_of($1); }
   | directive { $$ = list_of($1); }
-  | error EOL { $$ = list_empty(); yyerrok; }
+  | error EOL {
+      /* a #parray that failed to parse: its uses report nothing more */
+      if (ls->dir_kind == D_PARRAY && ls->dir_last_ident)
+        type_poison(ctx, ls->dir_last_ident);
+      $$ = list_empty();
+      yyerrok;
+    }
+  | error NL { $$ = list_of(text_node(ctx, $2.text, $2.loc)); yyerrok; } /* in C text: at the end of the line */
   ;
 
 block_items: LBRACE items RBRACE { $$ = $2; }
@@ -130,6 +140,8 @@ dollar: DOPEN dexpr DCLOSE {
       $$->dx = $2;
       $$->text = $1.ws;
     }
+  /* resynchronise at the closing '$'; a stand-in keeps the tree whole */
+  | DOPEN error DCLOSE { $$ = text_node(ctx, "0", $1.loc); yyerrok; }
   ;
 
 dexpr: IDENT brackets {
@@ -341,9 +353,14 @@ dimspec: cfirst cany { $$ = dimsyn(ctx, $1.head->loc); $$->size = list_cat($1, $
 static void yyerror(yyscan_t scanner, Ctx *ctx, LexState *ls, const char *msg)
 {
   (void)scanner;
-  if (ls->fatal)
+  /* where the lexer said what went wrong, once is enough */
+  if (ls->fatal || (ls->quiet_loc.line == ls->last_loc.line && ls->quiet_loc.col == ls->last_loc.col))
     return;
   diag_error(ctx, ls->last_loc, "%s", msg);
+  if (ls->in_dir && ls->last_loc.line != ls->dir_loc.line)
+    diag_note(ctx, ls->dir_loc, "in the directive that starts here");
+  ls->dir_failed |= ls->in_dir;
+  ls->dollar_failed |= ls->ndollar > 0;
 }
 
 void nodelist_add(NodeList *l, Node *n)

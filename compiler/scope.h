@@ -14,6 +14,8 @@ typedef struct Scope {
   char **decls;        /* their declarations ("float *a"), NULL if unknown */
   int nnames;
   struct Scope *launch; /* a detour body: the scope of its #detour */
+  Node **created;      /* #create of a plain name here, not destroyed since */
+  int ncreated;
   bool file_scope;
   bool function;       /* a function or detour body starts here */
 } Scope;

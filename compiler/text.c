@@ -9,7 +9,7 @@
 
 Out out_new(Ctx *ctx, int line)
 {
-  Out o = {{0}, line, 0, &ctx->opt};
+  Out o = {{0}, line, 0, ctx};
   return o;
 }
 
@@ -20,10 +20,12 @@ bool out_at_bol(const Out *o)
 
 static void sync_line(Out *o, int line)
 {
-  if (!o->opt->line_directives || line <= 0 || o->line == line)
+  if (!o->ctx->opt.line_directives || line <= 0 || o->line == line)
     return;
-  buf_printf(&o->b, "#line %d \"", line);
-  for (const char *p = o->opt->display; *p; p++) {
+  int fline;
+  const char *file = src_file(o->ctx, line, &fline);
+  buf_printf(&o->b, "#line %d \"", fline);
+  for (const char *p = file; *p; p++) {
     if (*p == '"' || *p == '\\')
       buf_putc(&o->b, '\\');
     buf_putc(&o->b, *p);
@@ -47,8 +49,8 @@ void out_src(Out *o, const char *text, Loc loc)
     if (out_at_bol(o))
       sync_line(o, line);
     put_char(o, *p);
-    if (*p == '\n')
-      line++;
+    if (*p == '\n' && src_seg_start(o->ctx, ++line))
+      o->line = -1; /* another file, or a jump: a new #line */
   }
 }
 
@@ -232,6 +234,26 @@ char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole)
   char *r = ctx_strdup(ctx, b.data ? b.data : "");
   buf_free(&b);
   return r;
+}
+
+const char *loc_file(Ctx *ctx, Loc loc)
+{
+  int line;
+  return src_file(ctx, loc.line, &line);
+}
+
+int loc_line(Ctx *ctx, Loc loc)
+{
+  int line;
+  src_file(ctx, loc.line, &line);
+  return line;
+}
+
+char *line_directive(Ctx *ctx, int line)
+{
+  int fline;
+  const char *file = src_file(ctx, line, &fline);
+  return ctx_printf(ctx, "#line %d %s", fline, c_string(ctx, file));
 }
 
 /* ---- generated names ---- */

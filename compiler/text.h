@@ -12,7 +12,7 @@ typedef struct Out {
   Buf b;
   int line;           /* source line of the current output line, -1 if unknown */
   int gen_line;       /* the directive whose generated code is being written */
-  const Options *opt; /* #line directives on or off, the file name they give */
+  Ctx *ctx;           /* #line on or off (opt), and the files source lines come from */
 } Out;
 
 Out out_new(Ctx *ctx, int line);
@@ -27,6 +27,9 @@ bool out_at_bol(const Out *o);
 /* the indentation of a directive line, for the code that replaces it */
 const char *indent_of(Node *n);
 char *c_string(Ctx *ctx, const char *s);       /* a C string literal of s */
+char *line_directive(Ctx *ctx, int line);      /* #line of a source line (its file) */
+const char *loc_file(Ctx *ctx, Loc loc);       /* the file of loc (a header or the input) */
+int loc_line(Ctx *ctx, Loc loc);               /* loc's line in that file */
 char *bare(Ctx *ctx, char *s);                 /* "(4)" -> "4" */
 bool mentions(const char *text, const char *name); /* generated code uses identifier name */
 char *tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */

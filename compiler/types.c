@@ -39,6 +39,43 @@ static ThreadKind kind_of_word(const char *w)
   return TK_NONE;
 }
 
+/* "{pagd float [4]}": a word like a memory or thread kind, followed by
+ * more words, becomes part of the element type; legal C perhaps, but
+ * hardly meant. */
+static void check_kind_like(Ctx *ctx, Node *decl, int w)
+{
+  static const char *const kinds[] = {"paged", "pinned", "dmem", "smem", "rmem", "pthd", "omp", "cuda", "mpi", NULL};
+  static const char *const c_words[] = {"const", "volatile", "signed", "unsigned", "struct", "union", "enum",
+                                        "long", "short", "static", "restrict", "int", "char", NULL};
+  if (w + 1 >= decl->nwords || !is_ident_start((unsigned char)decl->words[w][0]))
+    return;
+  for (int i = 0; c_words[i]; i++)
+    if (!strcmp(decl->words[w], c_words[i]))
+      return;
+  const char *near = nearest_word(decl->words[w], kinds);
+  if (near)
+    diag_warning(ctx, decl->loc, "'%s' is taken as part of the element type; did you mean the %s kind '%s'?",
+                 decl->words[w], mem_of_word(near) != MEM_NONE ? "memory" : "thread", near);
+}
+
+/* "[A_1]": a size that names a dimension of a declared type */
+static void check_unmarked_ref(Ctx *ctx, const char *size, Loc loc)
+{
+  char *base;
+  int *digits, n;
+  if (!is_ident_start((unsigned char)*size) || !text_is_simple(size) ||
+      !path_split(size, &base, &digits, &n, ctx))
+    return;
+  Type *t = type_lookup(ctx, base);
+  if (!t)
+    return;
+  Dim *d = t->root;
+  for (int k = 0; k < n && d; k++)
+    d = digits[k] < dim_nkids(d) ? dim_kid(d, digits[k]) : NULL;
+  if (d)
+    diag_warning(ctx, loc, "'%s' is taken as a size (a C expression); did you mean the reference '#%s'?", size, size);
+}
+
 /* "A_1_0" -> "A", {1, 0}.  The base is the longest prefix that leaves only
  * "_<digits>" groups. */
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx)
@@ -74,6 +111,8 @@ bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *
 typedef struct ConstParser {
   const char *p;
   bool ok;
+  const char *bad;  /* why a literal expression has no value: "divides by zero", ... */
+  int depth;        /* of parentheses: bounds the recursion */
 } ConstParser;
 
 static long long cp_expr(ConstParser *cp);
@@ -84,22 +123,44 @@ static void cp_skip(ConstParser *cp)
     cp->p++;
 }
 
+static long long cp_value(ConstParser *cp);
+
+static void cp_overflow(ConstParser *cp)
+{
+  if (cp->ok && !cp->bad)
+    cp->bad = "does not fit in a 64-bit integer";
+  cp->ok = false;
+}
+
+/* unary minus, counted rather than recursed on: a long chain of them must
+ * not exhaust the stack */
 static long long cp_primary(ConstParser *cp)
 {
-  cp_skip(cp);
+  bool negate = false;
+  for (cp_skip(cp); *cp->p == '-' || *cp->p == '+'; cp_skip(cp))
+    negate ^= *cp->p++ == '-';
+  long long v = cp_value(cp);
+  if (negate && __builtin_sub_overflow(0, v, &v))
+    cp_overflow(cp);
+  return v;
+}
+
+static long long cp_value(ConstParser *cp)
+{
   if (*cp->p == '(') {
+    if (++cp->depth > 256) {
+      cp->ok = false;
+      return 0;
+    }
     cp->p++;
     long long v = cp_expr(cp);
+    cp->depth--;
     cp_skip(cp);
     if (*cp->p != ')')
       cp->ok = false;
     else
       cp->p++;
     return v;
-  }
-  if (*cp->p == '-') {
-    cp->p++;
-    return -cp_primary(cp);
   }
   if (!isdigit((unsigned char)*cp->p)) {
     cp->ok = false;
@@ -109,7 +170,7 @@ static long long cp_primary(ConstParser *cp)
   errno = 0;
   long long v = strtoll(cp->p, &end, 0);
   if (errno == ERANGE)
-    cp->ok = false; /* too large for us: the C compiler will say so */
+    cp_overflow(cp);
   while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
     end++;
   if (is_ident_char((unsigned char)*end))
@@ -130,8 +191,12 @@ static long long cp_term(ConstParser *cp)
     long long w = cp_primary(cp);
     if (op == '*') {
       if (__builtin_mul_overflow(v, w, &v))
-        cp->ok = false;
+        cp_overflow(cp);
     } else if (w == 0 || (w == -1 && v == LLONG_MIN)) {
+      if (w == 0 && cp->ok)
+        cp->bad = "divides by zero";
+      else
+        cp_overflow(cp);
       cp->ok = false;
     } else {
       v = op == '/' ? v / w : v % w;
@@ -150,15 +215,22 @@ static long long cp_expr(ConstParser *cp)
     cp->p++;
     long long w = cp_term(cp);
     if (op == '+' ? __builtin_add_overflow(v, w, &v) : __builtin_sub_overflow(v, w, &v))
-      cp->ok = false;
+      cp_overflow(cp);
   }
 }
 
-static Poly *size_poly(Ctx *ctx, const char *text)
+/* The size of a dimension: a constant when its text is integer arithmetic
+ * on literals (NULL after an error at loc), else a symbol for the C compiler
+ * (and for the run-time checks of #create). */
+static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
 {
-  ConstParser cp = {text, true};
+  ConstParser cp = {.p = text, .ok = true};
   long long v = cp_expr(&cp);
   cp_skip(&cp);
+  if (cp.bad && !*cp.p) {
+    diag_error(ctx, loc, "size '%s' %s", str_trim(ctx, text), cp.bad);
+    return NULL;
+  }
   if (cp.ok && !*cp.p)
     return poly_const(ctx, v);
   return poly_sym(ctx, str_trim(ctx, text));
@@ -206,6 +278,29 @@ Type *type_lookup(Ctx *ctx, const char *name)
   return type_in_scope(ctx, name, 0);
 }
 
+/* A name whose declaration failed, or an undefined one once reported: its
+ * uses resolve to nothing, silently (the first error said it all). */
+void type_poison(Ctx *ctx, const char *name)
+{
+  Type *t = ctx_alloc(ctx, sizeof *t);
+  t->name = ctx_strdup(ctx, name);
+  t->scope = ctx->instance ? ctx->instance->id : 0;
+  t->next = ctx->poisoned;
+  ctx->poisoned = t;
+}
+
+static bool type_poisoned(Ctx *ctx, const char *name)
+{
+  for (Type *t = ctx->poisoned; t; t = t->next) {
+    bool visible = t->scope == 0;
+    for (Instance *in = ctx->instance; in && !visible; in = in->parent)
+      visible = t->scope == in->id;
+    if (visible && !strcmp(t->name, name))
+      return true;
+  }
+  return false;
+}
+
 /* A parameter of the innermost instance, or NULL.  Only the innermost: as
  * in a C macro, a subprogram's body sees its own parameters, never those
  * of the subprogram it is inserted in (their values reach it through its
@@ -243,7 +338,10 @@ Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc)
   } else {
     Type *t = type_lookup(ctx, base);
     if (!t) {
-      diag_error(ctx, loc, "undefined type '%s'", base);
+      if (!type_poisoned(ctx, base)) {
+        diag_error(ctx, loc, "undefined type '%s'", base);
+        type_poison(ctx, base);
+      }
       return NULL;
     }
     d = t->root;
@@ -279,6 +377,78 @@ static void check_not_larger(Ctx *ctx, Dim *d, Loc loc)
                d->ref->path, r);
 }
 
+/* Is some size of d's subtree written with a division? */
+static bool sizes_divide(const Dim *d)
+{
+  if (d->divides)
+    return true;
+  for (int k = 0; k < d->nkids; k++)
+    if (sizes_divide(d->kids[k]))
+      return true;
+  return false;
+}
+
+/* A split whose sizes divide ([[N/16][16] #R]) tiles all of R: with
+ * N = 1000 it would cover 992 of R's 1000 elements and leave 8 out, so its
+ * extent must be R's.  Without a division it may view the first elements
+ * of R only (Fig 21's [[4][4] #S_1] over 17 padded columns), but never more
+ * than R has.  Symbolic extents are compared at run time
+ * (type_extent_checks). */
+static void check_split_covers(Ctx *ctx, Dim *d, Loc loc)
+{
+  long long n, r;
+  if (!poly_is_const(d->extent, &n) || !poly_is_const(d->ref->extent, &r) || n == r)
+    return;
+  bool tiles = sizes_divide(d);
+  if (!tiles && n < r)
+    return;
+  Buf b = {0};
+  for (int k = 0; k < d->nkids; k++) {
+    long long e;
+    if (poly_is_const(d->kids[k]->extent, &e))
+      buf_printf(&b, "%s%lld", k ? " x " : "", e);
+  }
+  if (n > r)
+    diag_error(ctx, loc, "'%s' splits '%s' into %s = %lld elements, more than the %lld '%s' has", d->path,
+               d->ref->path, b.data ? b.data : "?", n, r, d->ref->path);
+  else
+    diag_error(ctx, loc, "'%s' splits '%s' into %s = %lld elements, but '%s' has %lld: a size written with a "
+               "division truncates, and %lld elements would be left out (a split whose sizes divide must tile "
+               "what it splits exactly)", d->path, d->ref->path, b.data ? b.data : "?", n, d->ref->path, r, r - n);
+  buf_free(&b);
+}
+
+static void add_check(Ctx *ctx, ExtentCheck **out, int *n, Dim *d, Poly *have, bool exact)
+{
+  ExtentCheck *c = ctx_alloc(ctx, sizeof *c * (*n + 1));
+  if (*n)
+    memcpy(c, *out, sizeof *c * *n);
+  c[*n] = (ExtentCheck){d, have, d->ref->extent, exact};
+  *out = c;
+  ++*n;
+}
+
+static void collect_checks(Ctx *ctx, Dim *d, ExtentCheck **out, int *n)
+{
+  long long x;
+  bool symbolic = !(poly_is_const(d->extent, &x) && poly_is_const(d->ref ? d->ref->extent : d->extent, &x));
+  bool tiles = d->ref_kind == REF_SPLIT && sizes_divide(d);
+  if (d->ref_kind != REF_NONE && d->ref_kind != REF_FULL && symbolic && !poly_equal(d->extent, d->ref->extent) &&
+      (tiles || !poly_provably_less(ctx, poly_sub(ctx, d->extent, poly_const(ctx, 1)), d->ref->extent)))
+    add_check(ctx, out, n, d, d->extent, tiles);
+  for (int k = 0; k < d->nkids; k++)
+    collect_checks(ctx, d->kids[k], out, n);
+}
+
+int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out)
+{
+  int n = 0;
+  *out = NULL;
+  if (t->root)
+    collect_checks(ctx, t->root, out, &n);
+  return n;
+}
+
 static Dim *build_dim(Ctx *ctx, ThreadView *here, Type *t, DimSyn *syn, Dim *parent, int index)
 {
   Dim *d = ctx_alloc(ctx, sizeof *d);
@@ -294,9 +464,15 @@ static Dim *build_dim(Ctx *ctx, ThreadView *here, Type *t, DimSyn *syn, Dim *par
       d->kids[k] = build_dim(ctx, here, t, syn->kids[k], d, k);
   }
   if (syn->size) {
-    d->size = size_poly(ctx, fragment_text(ctx, here, syn->size));
+    char *text = fragment_text(ctx, here, syn->size);
+    d->size = size_poly(ctx, text, syn->loc);
+    d->divides = strchr(text, '/') != NULL;
+    if (d->size && !syn->ref)
+      check_unmarked_ref(ctx, str_trim(ctx, text), syn->loc);
     long long v;
-    if (poly_is_const(d->size, &v) && v <= 0)
+    if (!d->size)
+      d->size = poly_const(ctx, 1);
+    else if (poly_is_const(d->size, &v) && v <= 0)
       diag_error(ctx, syn->loc, "extent %lld is not positive", v);
   }
   if (syn->ref) {
@@ -308,7 +484,7 @@ static Dim *build_dim(Ctx *ctx, ThreadView *here, Type *t, DimSyn *syn, Dim *par
     if (syn->nkids) {
       d->ref_kind = REF_SPLIT;
       d->extent = product_of_kids(ctx, d);
-      check_not_larger(ctx, d, syn->loc);
+      check_split_covers(ctx, d, syn->loc);
     } else if (syn->size) {
       d->ref_kind = REF_SIZED;
       d->extent = d->size;
@@ -399,7 +575,19 @@ static bool reserved_name(const char *s)
   return !strcmp(s, "tid") || !strcmp(s, "dim") || !strcmp(s, "size") || !strcmp(s, "cnt");
 }
 
+static Type *declare(Ctx *ctx, ThreadView *here, Node *decl);
+
+/* Declares the type of a #parray; when that fails (reported), its name is
+ * poisoned so that its uses add nothing more. */
 Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl)
+{
+  Type *t = declare(ctx, here, decl);
+  if (!t && !type_lookup(ctx, decl->name))
+    type_poison(ctx, decl->name);
+  return t;
+}
+
+static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
 {
   Type *t = ctx_alloc(ctx, sizeof *t);
   t->name = decl->name;
@@ -429,6 +617,7 @@ Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl)
   else if (w < decl->nwords && (t->kind = kind_of_word(decl->words[w])) != TK_NONE)
     w++;
   if (w < decl->nwords) {
+    check_kind_like(ctx, decl, w);
     Buf b = {0};
     for (; w < decl->nwords; w++) {
       const char *word = decl->words[w];
@@ -623,7 +812,7 @@ static char *strip_outer_parens(Ctx *ctx, char *text)
 static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
 {
   char *text = strip_outer_parens(ctx, str_trim(ctx, fragment_text(ctx, here, ix->expr)));
-  ConstParser cp = {text, true};
+  ConstParser cp = {.p = text, .ok = true};
   long long v = cp_expr(&cp);
   cp_skip(&cp);
   if (cp.ok && !*cp.p && v >= 0)
@@ -998,58 +1187,4 @@ bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *nout)
   *out = dg;
   *nout = m;
   return true;
-}
-
-
-/* ---- --explain ---- */
-
-static void explain_node(Ctx *ctx, Dim *d, const char *path, int depth, FILE *out)
-{
-  Poly *var = poly_var(ctx, "i", d->extent);
-  const char *ref = "";
-  if (d->ref_kind == REF_FULL)
-    ref = ctx_printf(ctx, "  (= #%s)", d->ref->path);
-  else if (d->ref_kind == REF_SIZED || d->ref_kind == REF_SPLIT)
-    ref = ctx_printf(ctx, "  (view of #%s)", d->ref->path);
-  fprintf(out, "  %*s%-*s extent %-8s off(i) = %s%s\n", depth * 2, "", 12 - depth * 2, path,
-          poly_str(ctx, d->extent), poly_str(ctx, dim_offset(ctx, d, var)), ref);
-  int m = dim_nkids(d);
-  for (int k = 0; k < m; k++)
-    explain_node(ctx, dim_kid(d, k), ctx_printf(ctx, "%s_%d", path, k), depth + 1, out);
-}
-
-void type_explain(Ctx *ctx, Dim *d, FILE *out)
-{
-  Type *t = d->type;
-  if (t->kind != TK_NONE)
-    fprintf(out, "%s: %s thread array, %s threads\n", d->path, thread_kind_name(t->kind), poly_str(ctx, d->extent));
-  else
-    fprintf(out, "%s: %s %s, extent %s, span %s, contiguous %s\n", d->path, mem_name(t->mem), t->elem,
-            poly_str(ctx, d->extent), poly_str(ctx, dim_span(ctx, d)), ({
-              char *c;
-              int r = dim_contiguous(ctx, d, &c);
-              r == 1 ? "yes" : r == 0 ? "no" : c ? c : "unknown";
-            }));
-  explain_node(ctx, d, d->path, 0, out);
-  /* a 2-D type of small constant extents: its physical offsets */
-  long long rows, cols;
-  if (dim_nkids(d) != 2 || !poly_is_const(dim_kid(d, 0)->extent, &rows) ||
-      !poly_is_const(dim_kid(d, 1)->extent, &cols) || rows > 32 || cols > 32)
-    return;
-  fprintf(out, "offsets of %s[r][c] (rows r = %s, columns c = %s):\n", d->path, dim_kid(d, 0)->path,
-          dim_kid(d, 1)->path);
-  Poly *var = poly_var(ctx, "pa_explain_i", d->extent);
-  Atom *a = var->t[0].f[0];
-  Poly *off = dim_offset(ctx, d, var);
-  for (long long r = 0; r < rows; r++) {
-    fputs("  ", out);
-    for (long long c = 0; c < cols; c++) {
-      long long v;
-      if (poly_eval(off, a, r * cols + c, &v))
-        fprintf(out, "%5lld", v);
-      else
-        fputs("    ?", out);
-    }
-    fputc('\n', out);
-  }
 }

@@ -79,11 +79,21 @@ Ctx *ctx_new(const Options *opt, const char *src, size_t len)
   Ctx *ctx = xmalloc(sizeof *ctx);
   memset(ctx, 0, sizeof *ctx);
   ctx->opt = *opt;
+  ctx_set_source(ctx, src, len);
+  return ctx;
+}
+
+void ctx_set_source(Ctx *ctx, const char *src, size_t len)
+{
   char *copy = ctx_strndup(ctx, src, len);
   /* NUL bytes would cut the text short: show them as blanks */
   for (size_t i = 0; i < len; i++)
     if (!copy[i])
       copy[i] = ' ';
+  /* old Mac line ends: a CR not followed by LF ends a line too */
+  for (size_t i = 0; i < len; i++)
+    if (copy[i] == '\r' && (i + 1 == len || copy[i + 1] != '\n'))
+      copy[i] = '\n';
   ctx->src = copy;
   ctx->src_len = len;
   int n = 1;
@@ -95,7 +105,6 @@ Ctx *ctx_new(const Options *opt, const char *src, size_t len)
   for (size_t i = 0; i < len; i++)
     if (copy[i] == '\n')
       ctx->lines[ctx->nlines++] = copy + i + 1;
-  return ctx;
 }
 
 void ctx_free(Ctx *ctx)
@@ -238,4 +247,47 @@ bool text_has_side_effects(const char *s)
     }
   }
   return false;
+}
+
+/* Levenshtein distance of a and b, counted up to limit + 1: enough to say
+ * "did you mean" for short words. */
+int edit_distance(const char *a, const char *b, int limit)
+{
+  size_t n = strlen(a), m = strlen(b);
+  if (n > 32 || m > 32)
+    return limit + 1;
+  int row[33];
+  for (size_t j = 0; j <= m; j++)
+    row[j] = (int)j;
+  for (size_t i = 1; i <= n; i++) {
+    int diag = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= m; j++) {
+      int up = row[j];
+      int best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[m] > limit ? limit + 1 : row[m];
+}
+
+/* The word of words[] (NULL-terminated) nearest to w within distance 2, or
+ * NULL. */
+const char *nearest_word(const char *w, const char *const *words)
+{
+  const char *best = NULL;
+  int bd = 3;
+  for (int i = 0; words[i]; i++) {
+    int d = edit_distance(w, words[i], 2);
+    if (d < bd) {
+      bd = d;
+      best = words[i];
+    }
+  }
+  return best;
 }

@@ -35,12 +35,29 @@ void pa_free_host(pa_mem mem, void *p);
 /* Name of a memory kind: "paged", "pinned", "dmem", "smem", "rmem". */
 const char *pa_mem_name(pa_mem mem);
 
+/* #create of a type whose sizes only the program knows: the nsizes sizes
+ * follow as (const char *text, long long value, int power) triples.  Fails with
+ * "FILE:LINE: error: #create T: size 'n' is -5; sizes must be positive" or
+ * "... the size does not fit in 64 bits" unless each value is positive and
+ * bound * prod value^power fits in a long long. */
+void pa_check_sizes(const char *type, const char *file, int line, long long bound, int nsizes, ...);
+
 /* Flushes stdout, prints "FILE:LINE: error: <formatted>" to stderr and exits 1. */
 void pa_fail(const char *file, int line, const char *fmt, ...) PA_NORETURN_PRINTF(3, 4);
 
 /* #copy: fails with "FILE:LINE: error: #copy extent mismatch: source has N elements,
  * destination M" unless src == dst. */
 void pa_check_copy_extent(long long src, long long dst, const char *file, int line);
+
+/* A split or sized reference whose sizes parrayc could not compare: fails with
+ * "FILE:LINE: error: extent mismatch: ..." (LINE: the declaration) unless have == want, or
+ * have < want where the view may be a sub-range (exact == 0). */
+void pa_check_extent(long long have, long long want, int exact, const char *node, const char *ref,
+                     const char *file, int line);
+/* A thread index used alone as the index of a dimension: the thread array must have as many
+ * threads along it as the dimension has elements. */
+void pa_check_threads(long long threads, long long extent, const char *tid, const char *node,
+                      const char *file, int line);
 
 /* Wall-clock time in seconds (CLOCK_MONOTONIC). */
 double pa_wtime(void);

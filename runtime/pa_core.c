@@ -2,6 +2,7 @@
 #include "parray.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +68,28 @@ void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type
     return p;
 }
 
+void pa_check_sizes(const char *type, const char *file, int line, long long bound, int nsizes, ...)
+{
+    va_list ap;
+    va_start(ap, nsizes);
+    unsigned long long span = bound > 0 ? (unsigned long long)bound : 1;
+    int overflow = 0;
+    for (int k = 0; k < nsizes; k++) {
+        const char *text = va_arg(ap, const char *);
+        long long v = va_arg(ap, long long);
+        int power = va_arg(ap, int);
+        if (v <= 0) {
+            va_end(ap);
+            pa_fail(file, line, "#create %s: size '%s' is %lld; sizes must be positive", type, text, v);
+        }
+        for (int j = 0; j < power; j++)
+            overflow |= __builtin_mul_overflow(span, (unsigned long long)v, &span);
+    }
+    va_end(ap);
+    if (overflow || span > (unsigned long long)LLONG_MAX)
+        pa_fail(file, line, "#create %s: the size does not fit in 64 bits", type);
+}
+
 void pa_free_host(pa_mem mem, void *p)
 {
     if (mem == PA_PAGED || mem == PA_PINNED)
@@ -78,6 +101,28 @@ void pa_check_copy_extent(long long src, long long dst, const char *file, int li
     if (src != dst)
         pa_fail(file, line, "#copy extent mismatch: source has %lld elements, destination %lld",
                 src, dst);
+}
+
+void pa_check_extent(long long have, long long want, int exact, const char *node, const char *ref,
+                     const char *file, int line)
+{
+    if (have == want || (!exact && have < want))
+        return;
+    if (have > want)
+        pa_fail(file, line, "extent mismatch: '%s' has %lld elements, more than the %lld of '%s', which it "
+                "views", node, have, want, ref);
+    pa_fail(file, line, "extent mismatch: '%s' splits '%s' into %lld elements, but '%s' has %lld: a size "
+            "written with a division truncates, and %lld elements would be left out", node, ref, have, ref,
+            want, want - have);
+}
+
+void pa_check_threads(long long threads, long long extent, const char *tid, const char *node,
+                      const char *file, int line)
+{
+    if (threads != extent)
+        pa_fail(file, line, "extent mismatch: '$%s$' takes %lld values, but it indexes '%s', which has "
+                "%lld: the threads would %s", tid, threads, node, extent,
+                threads < extent ? "leave part of it untouched" : "index past its end");
 }
 
 double pa_wtime(void)

@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake flex bison check pkg-config libopenmpi-dev openmpi-bin libopenblas-dev)
+# the browser test of --explain's HTML (tests/check_html.sh) only when asked for
+if [ "${PARRAY_BROWSER_TEST:-0}" = 1 ]; then packages+=(chromium); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -11,6 +11,10 @@ set -u
 parrayc=$1 file=$2
 [ -x "$parrayc" ] || { echo "run_fails.sh: parrayc not found: $parrayc" >&2; exit 2; }
 name=$(basename "$file" .pa)
+here=$(cd "$(dirname "$0")" && pwd)
+if sed -n 1p "$file" | grep -q 'parrayc-test:.*cuda' && ! sh "$here/run_gpu.sh" --probe; then
+  echo "SKIPPED: no GPU"; exit 77
+fi
 expected=${file%.pa}.err
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT

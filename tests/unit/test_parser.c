@@ -279,7 +279,7 @@ START_TEST(syntax_errors_located)
   ck_syntax_error("x = $foo(A)$;\n", "t.pa:1:6: error: unknown function 'foo'");
   ck_syntax_error("x = $tid[1]$;\n", "t.pa:1:6: error: '$tid$' takes no index");
   ck_syntax_error("#end\n", "t.pa:1:1: error: '#end' without a matching '#subprog'");
-  ck_syntax_error("#mainhost x\n", "t.pa:1:1: error: expected '{' after this directive");
+  ck_syntax_error("#mainhost x\n", "t.pa:1:11: error: syntax error, unexpected identifier, expecting opening brace");
   /* the parser goes on after an error in a directive line */
   char *err;
   ck_assert_int_eq(pa_translate_err("#create A x\n#create B y\nint ok;\n", &err), 2);

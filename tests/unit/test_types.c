@@ -213,7 +213,9 @@ START_TEST(symbolic_sizes)
   char *out = pa_translate(MACROS "void f(void) {\n#create PV(pv)\n#create QT(qt)\n}\n");
   ck_assert_ptr_nonnull(out);
   ck_contains(out, "\"PV\"");
-  ck_contains(out, "pa_alloc_host(PA_PAGED, ((N/16) * N), sizeof(float), \"QT\"");
+  /* computed in 64 bits, after a run-time check of each size (issue 16) */
+  ck_contains(out, "pa_check_sizes(\"QT\", \"t.pa\", 8, 1LL, 2, \"N/16\", (long long)(N/16), 1, \"N\", (long long)(N), 1);");
+  ck_contains(out, "pa_alloc_host(PA_PAGED, ((long long)(N/16) * N), sizeof(float), \"QT\"");
   free(out);
   /* a size with a variable is text too */
   ck_dollar("#parray {paged float [n][m]} A\n", "$A[i][j]$", "(i * m + j)");
@@ -315,10 +317,10 @@ START_TEST(type_errors)
   ck_assert_int_eq(pa_error_count("#parray {paged float [1000000][1000000][1000000][1000000]} A\n"), 1);
   ck_assert_int_eq(pa_error_count("#parray {paged float [n][3037000500][3037000500]} A\n"), 1);
   ck_assert_int_eq(pa_error_count("#parray {paged float [3037000499][3037000499]} A\n"), 0);
-  /* constant folding never traps (LLONG_MIN / -1 once raised SIGFPE) and
-   * leaves numbers too large for it to the C compiler */
-  ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) / -1]} A\n"), 0);
-  ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) % -1]} A\n"), 0);
+  /* constant folding never traps (LLONG_MIN / -1 once raised SIGFPE); a
+   * constant size that does not fit in 64 bits is an error */
+  ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) / -1]} A\n"), 1);
+  ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) % -1]} A\n"), 1);
   ck_dollar("#parray {paged float [4]} A\n", "$A[99999999999999999999]$", "(99999999999999999999)");
   /* element type and memory inherited from the first reference */
   ck_assert_int_eq(pa_error_count("#parray {pinned double [4]} A\n#parray {[#A]} B\n"), 0);

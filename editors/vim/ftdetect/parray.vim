@@ -1,0 +1,2 @@
+" Parray programs (.pa) and Parray headers (.pah)
+autocmd BufRead,BufNewFile *.pa,*.pah set filetype=parray

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# driver.sh PARRAYC TESTS_DIR WORKDIR
+# The command as build systems use it: several inputs sharing a Parray header,
+# -I, -c, -o -, stdin, -M/-MD/-MF/-MT, -l/-L and PARRAY_CFLAGS after the
+# translation, --arch, diagnostics colour, exit statuses, and make and ninja
+# rebuilding after an included header changes.
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 PARRAYC TESTS_DIR WORKDIR" >&2; exit 2; }
+P=$1 T=$2 W=$3
+case $P in /*) ;; *) P=$(pwd)/$P ;; esac
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 2
+cp -r "$T/multi" src && cp "$T/../samples/fig1_natural.pa" fig1.pa || exit 2
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+check() { local what=$1; shift; "$@" >/dev/null 2>&1 || fail "$what"; }
+
+# several inputs, one header included twice, -I for the C header it includes
+"$P" --run -I src/inc src/main.pa src/trace.pa -o multi >out.txt 2>err.txt || fail "--run main.pa trace.pa: $(cat err.txt)"
+grep -qx 'trace 66, transpose ok' out.txt || fail "multi-file program output: $(cat out.txt)"
+# -c each, then link the objects
+check "-c main.pa" "$P" -c -I src/inc src/main.pa -o main.o
+check "-c trace.pa" "$P" -c -I src/inc src/trace.pa
+[ -f main.o ] && [ -f trace.o ] || fail "-c wrote no objects"
+check "--build from objects" "$P" --build -I src/inc src/main.pa trace.o -o fromobj
+[ "$(./fromobj 2>&1)" = "trace 66, transpose ok" ] || fail "program linked from an object"
+
+# dependency output: the .pa, the Parray header, the C header it includes
+"$P" -M -I src/inc src/main.pa >deps.txt || fail "-M"
+for f in src/main.pa src/layout.pah src/inc/sizes.h; do grep -q "$f" deps.txt || fail "-M does not list $f"; done
+grep -q '^src/main.c:' deps.txt || fail "-M target is not the translation: $(head -1 deps.txt)"
+check "-c -MD -MF -MT" "$P" -c -MD -MF dep.d -MT obj.o -I src/inc src/main.pa -o main2.o
+grep -q '^obj.o:' dep.d && grep -q layout.pah dep.d || fail "-MD -MF -MT: $(cat dep.d)"
+check "-c -MD -MP" "$P" -c -MD -MP -I src/inc src/trace.pa -o t.o
+grep -q '^src/layout.pah:$' t.d || fail "-MD writes OUT.d with -MP phony targets: $(cat t.d)"
+
+# standard input and output
+"$P" - -o - <fig1.pa >stdout.c 2>err.txt || fail "stdin to stdout: $(cat err.txt)"
+grep -q 'pa_main' stdout.c && grep -q '#line 1 "<stdin>"' stdout.c || fail "stdin to stdout: no translation"
+[ ! -e ./- ] || fail "-o - wrote a file named -"
+
+# never overwrite an input; usage errors exit 1 as gcc's
+cp fig1.pa self.c && cp self.c self.c.orig
+"$P" self.c 2>err.txt; [ $? -eq 1 ] || fail "parrayc self.c: exit status not 1"
+cmp -s self.c self.c.orig || fail "parrayc self.c overwrote its input"
+grep -q 'would overwrite the input' err.txt || fail "parrayc self.c: no clear error: $(cat err.txt)"
+cp fig1.pa self.pa
+"$P" -o self.pa self.pa 2>/dev/null; [ $? -eq 1 ] || fail "-o self.pa self.pa: exit status not 1"
+cmp -s self.pa fig1.pa || fail "-o self.pa self.pa overwrote its input"
+"$P" --frobnicate fig1.pa 2>/dev/null; [ $? -eq 1 ] || fail "unknown option: exit status not 1"
+"$P" -I 2>/dev/null; [ $? -eq 1 ] || fail "missing argument: exit status not 1"
+"$P" --version | grep -q 'back ends: c' || fail "--version names no back ends"
+
+# --run's exit status is the program's; arguments after --
+printf '#include <stdlib.h>\n#mainhost {\n  return atoi(argv[1]);\n}\n' >exit.pa
+"$P" --run exit.pa -- 7 >/dev/null 2>&1; [ $? -eq 7 ] || fail "--run exit status"
+
+# libraries after the translation; PARRAY_CFLAGS quoted as in the shell
+printf 'int extra(void) { return 42; }\n' >extra.c
+cc -c extra.c -o extra.o && ar rc libextra.a extra.o || exit 2
+printf '#include <stdio.h>\nint extra(void);\n#mainhost {\n  printf("%%s %%d\\n", MSG, extra());\n}\n' >uselib.pa
+PARRAY_CFLAGS='-O1 -DMSG="\"two words\""' "$P" --build uselib.pa -L. -lextra -o uselib 2>err.txt ||
+  fail "--build -L. -lextra: $(cat err.txt)"
+[ "$(./uselib)" = "two words 42" ] || fail "-lextra / quoted PARRAY_CFLAGS: $(./uselib)"
+PARRAY_CFLAGS="-DMSG=\\\"env\\\" -L$W -lextra" "$P" --build uselib.pa -o uselib2 2>err.txt ||
+  fail "-l in PARRAY_CFLAGS: $(cat err.txt)"
+[ "$(./uselib2)" = "env 42" ] || fail "-l in PARRAY_CFLAGS goes after the translation"
+check "extra .c source" "$P" --build uselib.pa extra.c -DMSG='"src"' -o uselib3
+[ "$(./uselib3)" = "src 42" ] || fail "an extra .c source"
+
+# --arch / -arch reach nvcc (NVCC=echo: the command is printed, not run)
+gpu=$T/../samples/gpu_fig7_transpose.pa
+NVCC=echo "$P" --build --arch=sm_80 "$gpu" -o g1 >arch.txt 2>&1 || fail "--arch=sm_80"
+grep -q -- '-arch=sm_80' arch.txt || fail "--arch=sm_80 not passed to nvcc: $(cat arch.txt)"
+NVCC=echo "$P" --build -arch 75 "$gpu" -o g2 >arch.txt 2>&1 || fail "-arch 75"
+grep -q -- '-arch=sm_75' arch.txt || fail "-arch 75 not passed to nvcc as sm_75"
+
+# diagnostics colour
+printf '#mainhost {\n  int x = $dim(Nope)$;\n}\n' >bad.pa
+"$P" -fdiagnostics-color=always bad.pa 2>err.txt
+grep -q $'\033\\[01;31merror' err.txt || fail "-fdiagnostics-color=always: no colour"
+"$P" -fdiagnostics-color=never bad.pa 2>err.txt
+! grep -q $'\033' err.txt || fail "-fdiagnostics-color=never: colour"
+"$P" bad.pa 2>err.txt   # auto, not a terminal
+! grep -q $'\033' err.txt || fail "-fdiagnostics-color=auto: colour on a file"
+
+# make: objects with -MD dependencies; editing the header rebuilds both
+rm -f main.o trace.o main.d trace.d prog
+cat >Makefile <<EOF
+prog: main.o trace.o
+	"$P" --build \$^ -o \$@
+%.o: src/%.pa
+	"$P" -c -MD -I src/inc \$< -o \$@
+-include main.d trace.d
+EOF
+check "make" make -s
+[ "$(./prog)" = "trace 66, transpose ok" ] || fail "make: program output"
+make -q || fail "make: not up to date after a build"
+sleep 1 && touch src/layout.pah
+make -q 2>/dev/null && fail "make: editing layout.pah does not rebuild"
+check "make after editing the header" make -s
+touch src/inc/sizes.h
+make -q 2>/dev/null && fail "make: editing sizes.h does not rebuild"
+
+# ninja: deps = gcc reads the same rules
+if command -v ninja >/dev/null; then
+  mkdir -p nj && cat >nj/build.ninja <<EOF
+rule pa
+  command = "$P" -c -MD -MF \$out.d -I ../src/inc \$in -o \$out
+  depfile = \$out.d
+  deps = gcc
+rule link
+  command = "$P" --build \$in -o \$out
+build main.o: pa ../src/main.pa
+build trace.o: pa ../src/trace.pa
+build prog: link main.o trace.o
+EOF
+  (cd nj && ninja >/dev/null) || fail "ninja"
+  [ "$(cd nj && ninja -n | grep -c 'pa\|link')" = 0 ] || fail "ninja: not up to date after a build"
+  sleep 1 && touch src/layout.pah
+  (cd nj && ninja -n -d explain 2>&1) | grep -q 'layout.pah' || fail "ninja: editing layout.pah does not rebuild"
+fi
+
+[ $fails -eq 0 ] && echo "driver: ok"
+exit $((fails > 0))
