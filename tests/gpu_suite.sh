@@ -1,7 +1,8 @@
 #!/bin/bash
 # gpu_suite.sh PARRAYC [--sanitize] [WORKDIR]
 # Runs every CUDA sample (first line "parrayc-sample: cuda") and every
-# tests/e2e/gpu_*.pa on this machine's GPU, then checks that run-time CUDA
+# tests/e2e/gpu_*.pa on this machine's GPU (gpu_*_fails.pa must fail, as
+# run_fails.sh checks), then checks that run-time CUDA
 # failures are reported (kernel fault, bad launch, no GPU).  With
 # --sanitize, also runs compute-sanitizer's memcheck and racecheck on the
 # transpose and SGEMM samples.  Prints PASS/FAIL lines and "N passed, N failed";
@@ -37,6 +38,7 @@ for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests
   log=$work/$name.log
   start=$(date +%s)
   case $f in
+    */tests/e2e/*_fails.pa) (cd "$work" && sh "$root/tests/run_fails.sh" "$parrayc" "$f") >"$log" 2>&1 ;;
     */tests/e2e/*) (cd "$work" && sh "$root/tests/run_e2e.sh" "$parrayc" "$f") >"$log" 2>&1 ;;
     *) (cd "$work" && "$parrayc" --run "$f" -o "$work/$name") >"$log" 2>&1 ;;
   esac
