@@ -675,14 +675,6 @@ void emit_launch_checks(Emitter *e, Node *n, Detour *dt)
   Buf b = {0};
   const char *in = indent_of(n);
   type_checks(e, list, nlist, in, &b);
-  if (dt->checks.len) {
-    /* thread-index checks were written without the indentation */
-    for (const char *p = dt->checks.data; *p;) {
-      const char *nl = strchr(p, '\n');
-      buf_printf(&b, "%s%.*s\n", in, (int)(nl - p), p);
-      p = nl + 1;
-    }
-  }
   if (b.len)
     out_gen(e, n->loc, "%s", b.data);
   buf_free(&b);
@@ -702,8 +694,12 @@ static Node *lone_tid(Node *expr)
 }
 
 /* A thread index used alone as the index of a dimension ($A[$tid_0$][i]$)
- * must range over exactly that dimension: fewer threads leave part of it
- * untouched (Fig 21's grid for N = 1000), more index past its end. */
+ * usually ranges over exactly that dimension: with fewer threads part of it
+ * is never touched (Fig 21's grid for N = 1000), with more the index runs
+ * past its end.  Either can be meant (a guarded tail, an output buffer
+ * larger than the threads), so it is a warning, where the extents are
+ * constants; a tile in shared memory or registers may have spare room
+ * (padding, Fig 7's [16][17]) and is not reported for it. */
 static void check_thread_indices(Emitter *e, Dim *d, Index *ix)
 {
   Ctx *ctx = e->ctx;
@@ -732,29 +728,18 @@ static void check_thread_indices(Emitter *e, Dim *d, Index *ix)
     td = dim_kid(td, digits[k]);
   }
   long long a, b;
-  if (poly_equal(td->extent, d->extent))
-    return;
-  /* a scratch tile in shared memory or registers may have more room than
-   * the threads use (padding: Fig 7's [16][17]); data may not */
   MemKind m = d->type->mem;
-  if ((m == MEM_SMEM || m == MEM_RMEM) && poly_provably_less(ctx, td->extent, poly_add(ctx, d->extent, poly_const(ctx, 1))))
+  if (!poly_is_const(td->extent, &a) || !poly_is_const(d->extent, &b) || a == b ||
+      (a < b && (m == MEM_SMEM || m == MEM_RMEM)))
     return;
-  if (poly_is_const(td->extent, &a) && poly_is_const(d->extent, &b)) {
-    if (a < b && (m == MEM_SMEM || m == MEM_RMEM))
-      return;
-    diag_error(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
-               "has %lld: the threads would %s", tid->dx->path, a, td->path, d->path, b,
-               a < b ? "leave part of it untouched" : "index past its end");
-    return;
-  }
-  if (!declared_outside(d->type, dt->parent) || m == MEM_SMEM || m == MEM_RMEM)
-    return;
-  /* once per launch for each pair (the first use names the line) */
-  char *pair = ctx_printf(ctx, "pa_check_threads(%s, %s, %s, %s,", bare(ctx, poly_text(e, td->extent)),
-                          bare(ctx, poly_text(e, d->extent)), c_string(ctx, tid->dx->path), c_string(ctx, d->path));
-  if (!dt->checks.data || !strstr(dt->checks.data, pair))
-    buf_printf(&dt->checks, "%s %s, %d);\n", pair, c_string(ctx, loc_file(ctx, tid->dx->path_loc)),
-               loc_line(ctx, tid->dx->path_loc));
+  if (a < b)
+    diag_warning(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
+                 "has %lld: %lld of its elements are never reached this way", tid->dx->path, a, td->path, d->path, b,
+                 b - a);
+  else
+    diag_warning(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
+                 "has %lld: threads %lld and above index past its end unless a condition keeps them out",
+                 tid->dx->path, a, td->path, d->path, b, b);
 }
 
 char *dollar_text(Emitter *e, Node *n)

@@ -27,7 +27,6 @@ typedef struct Detour {
   int min_blocks;      /* #pragma parray min_blocks(K) in the body; 0: none */
   Type **used;         /* data types the body uses, checked at the launch */
   int nused;
-  Buf checks;          /* run-time checks for the launch (thread indices) */
 } Detour;
 
 typedef struct Scope {
@@ -87,9 +86,8 @@ char *poly_text(Emitter *e, Poly *p);   /* parenthesised C expression */
 Poly *tid_linear(Emitter *e, Detour *dt, Dim *d); /* the default $tid_K$ */
 
 /* ---- extent checks parrayc could not decide ---- */
-/* Before the launch of dt (whose thread array is t): the checks of t, of
- * the types dt's body uses that are declared outside it, and of its
- * thread indices. */
+/* Before the launch of dt: the extent checks of its thread array and of
+ * the types its body uses that are declared outside it. */
 void emit_launch_checks(Emitter *e, Node *n, Detour *dt);
 
 /* ---- helpers the backends share ---- */
