@@ -231,8 +231,12 @@ static Node *lone_tid(Node *expr)
 }
 
 /* A thread index used alone as the index of a dimension ($A[$tid_0$][i]$)
- * must range over exactly that dimension: fewer threads leave part of it
- * untouched (Fig 21's grid for N = 1000), more index past its end. */
+ * usually ranges over exactly that dimension: with fewer threads part of it
+ * is never touched (Fig 21's grid for N = 1000), with more the index runs
+ * past its end.  Either can be meant (a guarded tail, an output buffer
+ * larger than the threads), so it is a warning, where the extents are
+ * constants; a tile in shared memory or registers may have spare room
+ * (padding, Fig 7's [16][17]) and is not reported for it. */
 static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
 {
   if (!dt || !ix)
@@ -259,30 +263,18 @@ static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
     td = dim_kid(td, digits[k]);
   }
   long long a, b;
-  if (poly_equal(td->extent, d->extent))
-    return;
-  /* a scratch tile in shared memory or registers may have more room than
-   * the threads use (padding: Fig 7's [16][17]); data may not */
   MemKind m = d->type->mem;
-  if ((m == MEM_SMEM || m == MEM_RMEM) && poly_provably_less(ctx, td->extent, poly_add(ctx, d->extent, poly_const(ctx, 1))))
+  if (!poly_is_const(td->extent, &a) || !poly_is_const(d->extent, &b) || a == b ||
+      (a < b && (m == MEM_SMEM || m == MEM_RMEM)))
     return;
-  if (poly_is_const(td->extent, &a) && poly_is_const(d->extent, &b)) {
-    if (a < b && (m == MEM_SMEM || m == MEM_RMEM))
-      return;
-    diag_error(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
-               "has %lld: the threads would %s", tid->dx->path, a, td->path, d->path, b,
-               a < b ? "leave part of it untouched" : "index past its end");
-    return;
-  }
-  if (!type_declared_outside(d->type, dt->parent) || m == MEM_SMEM || m == MEM_RMEM)
-    return;
-  /* checked at the launch (hostc.c: once for each pair, the first use
-   * naming the line) */
-  ThreadCheck *c = ctx_alloc(ctx, sizeof(ThreadCheck) * (dt->nchecks + 1));
-  if (dt->nchecks)
-    memcpy(c, dt->checks, sizeof(ThreadCheck) * dt->nchecks);
-  c[dt->nchecks++] = (ThreadCheck){td->extent, d->extent, tid->dx->path, d->path, tid->dx->path_loc};
-  dt->checks = c;
+  if (a < b)
+    diag_warning(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
+                 "has %lld: %lld of its elements are never reached this way", tid->dx->path, a, td->path, d->path, b,
+                 b - a);
+  else
+    diag_warning(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
+                 "has %lld: threads %lld and above index past its end unless a condition keeps them out",
+                 tid->dx->path, a, td->path, d->path, b, b);
 }
 
 /* ---- $...$ and fragments ---- */

@@ -114,19 +114,6 @@ void hostc_type_checks(Emitter *e, Node *n, Type *t)
   buf_free(&b);
 }
 
-/* the thread-index checks of v, once for each pair (the first use names
- * the line), without indentation */
-static void thread_checks(Ctx *ctx, const ThreadView *v, Buf *checks)
-{
-  for (int i = 0; i < v->nchecks; i++) {
-    const ThreadCheck *c = &v->checks[i];
-    char *pair = ctx_printf(ctx, "pa_check_threads(%s, %s, %s, %s,", bare(ctx, poly_text(ctx, c->threads)),
-                            bare(ctx, poly_text(ctx, c->extent)), c_string(ctx, c->tid), c_string(ctx, c->dim));
-    if (!checks->data || !strstr(checks->data, pair))
-      buf_printf(checks, "%s %s, %d);\n", pair, c_string(ctx, loc_file(ctx, c->loc)), loc_line(ctx, c->loc));
-  }
-}
-
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
 {
   Type **list = NULL;
@@ -135,18 +122,9 @@ void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
   for (int i = 0; i < dt->view.nused; i++)
     if (type_declared_outside(dt->view.used[i], here(e)))
       types_reached(e->ctx, dt->view.used[i], &list, &nlist);
-  Buf b = {0}, checks = {0};
+  Buf b = {0};
   const char *in = indent_of(n);
   type_checks(e, list, nlist, in, &b);
-  thread_checks(e->ctx, &dt->view, &checks);
-  if (checks.len) {
-    for (const char *p = checks.data; *p;) {
-      const char *nl = strchr(p, '\n');
-      buf_printf(&b, "%s%.*s\n", in, (int)(nl - p), p);
-      p = nl + 1;
-    }
-  }
-  buf_free(&checks);
   if (b.len)
     out_gen(e->out, n->loc, "%s", b.data);
   buf_free(&b);

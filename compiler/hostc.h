@@ -15,8 +15,8 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll);
  * the types its body declares (the others are checked at the launch);
  * nothing inside a kernel. */
 void hostc_type_checks(Emitter *e, Node *n, Type *t);
-/* Before the launch of dt: the checks of its thread array, of the types its
- * body uses that are declared outside it, and of its thread indices. */
+/* Before the launch of dt: the extent checks of its thread array and of
+ * the types its body uses that are declared outside it. */
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt);
 /* the span of d for #create n, in 64 bits, after a run-time check of the
  * sizes only the program knows (written before it) */

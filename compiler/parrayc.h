@@ -203,21 +203,13 @@ char *poly_str(Ctx *ctx, const Poly *p);
  * Plain data the walk hands to the model: the thread array, the nodes whose
  * index is known directly (searched from a node upwards), and what the
  * body tells about itself as it is translated: every index handed out (the
- * CUDA target declares the thread indices the body used), the data types
- * it uses and the thread-index extents to check at the launch. */
+ * CUDA target declares the thread indices the body used) and the data
+ * types it uses (their extents are checked at the launch). */
 typedef struct KnownIndex {
   Dim *node;
   Poly *index;         /* or NULL: the variable var, bounded by node's extent */
   const char *var;
 } KnownIndex;
-
-/* A thread index used alone to index a dimension whose extent parrayc
- * cannot compare with the thread count: checked at the launch. */
-typedef struct ThreadCheck {
-  Poly *threads, *extent;
-  const char *tid, *dim; /* "tid_0", "A_0" */
-  Loc loc;
-} ThreadCheck;
 
 typedef struct ThreadView {
   Type *type;          /* the thread array of the innermost detour */
@@ -232,8 +224,6 @@ typedef struct ThreadView {
   int ngiven;
   Type **used;         /* data types the body uses, checked at the launch */
   int nused;
-  ThreadCheck *checks; /* in the order met */
-  int nchecks;
 } ThreadView;
 
 /* ---- the type model (types.c) ---- */

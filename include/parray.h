@@ -54,10 +54,6 @@ void pa_check_copy_extent(long long src, long long dst, const char *file, int li
  * have < want where the view may be a sub-range (exact == 0). */
 void pa_check_extent(long long have, long long want, int exact, const char *node, const char *ref,
                      const char *file, int line);
-/* A thread index used alone as the index of a dimension: the thread array must have as many
- * threads along it as the dimension has elements. */
-void pa_check_threads(long long threads, long long extent, const char *tid, const char *node,
-                      const char *file, int line);
 
 /* Wall-clock time in seconds (CLOCK_MONOTONIC). */
 double pa_wtime(void);

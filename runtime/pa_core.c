@@ -24,15 +24,21 @@ const char *pa_mem_name(pa_mem mem)
     return "unknown";
 }
 
+/* The message goes out as one write: other processes of an MPI job (or
+ * mpirun's own banners) write to the same stderr and must not land in the
+ * middle of the line. */
 static void pa_vreport(const char *file, int line, const char *fmt, va_list ap)
 {
+    char msg[4096];
+    int n = file ? snprintf(msg, sizeof msg, "%s:%d: error: ", file, line)
+                 : snprintf(msg, sizeof msg, "parray: error: ");
+    if (n < 0 || n >= (int)sizeof msg - 2)
+        n = 0;
+    int m = vsnprintf(msg + n, sizeof msg - (size_t)n - 1, fmt, ap);
+    n = m < 0 ? n : n + m < (int)sizeof msg - 1 ? n + m : (int)sizeof msg - 2;
+    msg[n++] = '\n';
     fflush(stdout);
-    if (file)
-        fprintf(stderr, "%s:%d: error: ", file, line);
-    else
-        fputs("parray: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    fwrite(msg, 1, (size_t)n, stderr);
     fflush(stderr);
 }
 
@@ -114,15 +120,6 @@ void pa_check_extent(long long have, long long want, int exact, const char *node
     pa_fail(file, line, "extent mismatch: '%s' splits '%s' into %lld elements, but '%s' has %lld: a size "
             "written with a division truncates, and %lld elements would be left out", node, ref, have, ref,
             want, want - have);
-}
-
-void pa_check_threads(long long threads, long long extent, const char *tid, const char *node,
-                      const char *file, int line)
-{
-    if (threads != extent)
-        pa_fail(file, line, "extent mismatch: '$%s$' takes %lld values, but it indexes '%s', which has "
-                "%lld: the threads would %s", tid, threads, node, extent,
-                threads < extent ? "leave part of it untouched" : "index past its end");
 }
 
 double pa_wtime(void)
