@@ -197,7 +197,7 @@ void emit_mpi_sync(Emitter *e, Node *n)
       return;
     }
   }
-  out_gen(e, n->loc, "%spa_mpi_barrier();%s\n", in,
+  out_gen(e, n->loc, "%spa_mpi_sync(%s, %d);%s\n", in, c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
           *suffix ? ctx_printf(ctx, " /* #sync%s: all processes */", suffix) : "");
 }
 
