@@ -246,7 +246,7 @@ static void sync(Emitter *e, Node *n)
       return;
     }
   }
-  out_gen(e->out, n->loc, "%spa_mpi_barrier();%s\n", in,
+  out_gen(e->out, n->loc, "%spa_mpi_sync(%s, %d);%s\n", in, c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
           *suffix ? ctx_printf(ctx, " /* #sync%s: all processes */", suffix) : "");
 }
 

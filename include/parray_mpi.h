@@ -46,7 +46,11 @@ void pa_mpi_detour(int id, const void *args, size_t args_size, long long extent,
                    const char *file, int line);
 /* Process 0 sends the others the stop message; all finalize MPI. */
 void pa_mpi_finalize(void);
-/* #sync in an mpi detour. */
+/* #sync on `line` of an mpi detour body: a barrier among all processes that
+ * also checks they all stand at the same #sync (else the job ends with a
+ * message naming where each process is, instead of hanging). */
+void pa_mpi_sync(const char *file, int line);
+/* A barrier among the processes of an mpi detour body, checked likewise. */
 void pa_mpi_barrier(void);
 
 /* ---- distributed #copy ----

@@ -24,6 +24,7 @@ static struct {
   int initialized, finalized;
   int stopped;          /* process 0 has sent the stop message */
   int in_detour;        /* this process is running a detour body */
+  const char *file;     /* of the running detour, for messages (process 0) */
   pa_mpi_body *bodies;  /* by id */
   int nbodies;
 } pa;
@@ -142,6 +143,8 @@ static void check(int rc, const char *what, const char *file, int line)
   pa_fail(file, line, "%s failed on process %d: %s", what, pa.rank, msg);
 }
 
+static void sync_point(int where);
+
 static void run_body(int id, void *args)
 {
   if (id < 0 || id >= pa.nbodies || !pa.bodies[id])
@@ -151,7 +154,7 @@ static void run_body(int id, void *args)
   pa.bodies[id](args);
   pa.in_detour = 0;
   /* control returns to process 0 when every process has finished */
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier after a detour", NULL, 0);
+  sync_point(-1);
 }
 
 static void broadcast_bytes(void *p, long long size)
@@ -191,6 +194,7 @@ void pa_mpi_detour(int id, const void *args, size_t args_size, long long extent,
   if (extent != pa.size)
     pa_fail(file, line, "mpi array '%s' has %lld processes, but the job has %d", type, extent,
             pa.size);
+  pa.file = file;
   Header h = {CMD_RUN, id, (long long)args_size};
   check(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast of a detour", file, line);
   broadcast_bytes((void *)args, h.size);
@@ -211,9 +215,62 @@ void pa_mpi_finalize(void)
   MPI_Finalize();
 }
 
+/* "the #sync on line 12", "a pa_mpi_barrier() call", "the end of the detour body" */
+static void describe_point(char *buf, size_t n, int where)
+{
+  if (where > 0)
+    snprintf(buf, n, "the #sync on line %d", where);
+  else
+    snprintf(buf, n, where == 0 ? "a pa_mpi_barrier() call" : "the end of the detour body");
+}
+
+/* A synchronisation point of an mpi body: a #sync (where: its line), a
+ * pa_mpi_barrier() call (0) or the end of the body (-1).  Each process
+ * says where it stands, and that collective is the barrier.  Processes at
+ * different points (a #sync that only some of them reach) would otherwise
+ * pair the wrong barriers and hang a detour later; instead every process
+ * sees the disagreement, process 0 names the points, and all exit 1. */
+static void sync_point(int where)
+{
+  int mine[2] = {where, -where}, all[2];
+  check(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce (#sync)", NULL, 0);
+  if (all[0] == -all[1])
+    return;
+  int *points = (int *)malloc(sizeof(int) * (size_t)pa.size);
+  check(MPI_Gather(&where, 1, MPI_INT, points, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather (#sync)", NULL, 0);
+  if (pa.rank == 0 && points) {
+    char msg[2048], what[64];
+    int len = snprintf(msg, sizeof msg, "%s: error: the processes of an mpi detour reached different "
+                       "synchronisation points:", pa.file ? pa.file : "parray");
+    for (int p = 0; p < pa.size && p < 8 && len < (int)sizeof msg - 200; p++) {
+      describe_point(what, sizeof what, points[p]);
+      len += snprintf(msg + len, sizeof msg - (size_t)len, "%s process %d at %s", p ? "," : "", p, what);
+    }
+    if (pa.size > 8)
+      len += snprintf(msg + len, sizeof msg - (size_t)len, ", ...");
+    snprintf(msg + len, sizeof msg - (size_t)len, "; every process must pass the same #sync statements, in the "
+             "same order\n");
+    fflush(stdout);
+    fputs(msg, stderr);
+    fflush(stderr);
+  }
+  free(points);
+  /* every process took this branch: no one waits for a stop message */
+  pa.stopped = 1;
+  MPI_Finalize();
+  pa.finalized = 1;
+  exit(1);
+}
+
+void pa_mpi_sync(const char *file, int line)
+{
+  (void)file; /* the program's one file: pa.file names it */
+  sync_point(line > 0 ? line : 0);
+}
+
 void pa_mpi_barrier(void)
 {
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier (#sync)", NULL, 0);
+  sync_point(0);
 }
 
 /* ---- distributed copies ---- */
