@@ -9,7 +9,7 @@
  * in another memory.  The extents of thread arrays and data types sized by
  * locals ($tid_0$ of a [rows][2] array is (pa_tid / 2) % rows) reach the
  * body the same way, since they are found in the translated body. */
-#include "emit.h"
+#include "capture.h"
 
 #include <string.h>
 
@@ -62,7 +62,8 @@ static void each_identifier(const char *t, void (*f)(void *arg, const char *w, s
 }
 
 typedef struct Finder {
-  Emitter *e;
+  Ctx *ctx;
+  Scope *scope;      /* where the #detour stands */
   const char *body;
   char **params;
   int nparams;
@@ -81,7 +82,7 @@ static bool seen_before(Finder *f, const char *name)
       return true;
   if (f->nseen == f->capseen) {
     f->capseen = f->capseen ? 2 * f->capseen : 16;
-    char **s = ctx_alloc(f->e->ctx, sizeof(char *) * f->capseen);
+    char **s = ctx_alloc(f->ctx, sizeof(char *) * f->capseen);
     if (f->nseen)
       memcpy(s, f->seen, sizeof(char *) * f->nseen);
     f->seen = s;
@@ -93,7 +94,7 @@ static bool seen_before(Finder *f, const char *name)
 static void consider(void *arg, const char *w, size_t len)
 {
   Finder *f = arg;
-  Ctx *ctx = f->e->ctx;
+  Ctx *ctx = f->ctx;
   if (len > 3 && !strncmp(w, "pa_", 3))
     return; /* generated */
   char *name = ctx_strndup(ctx, w, len);
@@ -104,7 +105,7 @@ static void consider(void *arg, const char *w, size_t len)
       return;
   if (text_declares(f->body, name))
     return; /* the body's own */
-  const char *decl = local_declaration(f->e, name);
+  const char *decl = local_declaration(ctx, f->scope, name);
   if (!decl)
     return;
   if (!*decl) {
@@ -129,9 +130,9 @@ static void consider(void *arg, const char *w, size_t len)
   f->n++;
 }
 
-int find_captures(Emitter *e, Node *n, const char *text, char **params, int nparams, Capture **out)
+int find_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
-  Finder f = {e, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true};
+  Finder f = {ctx, scope, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true};
   each_identifier(text, consider, &f);
   *out = f.caps;
   return f.ok ? f.n : -1;

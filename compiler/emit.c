@@ -1,828 +1,61 @@
 /* emit.c: the walk over the syntax tree.  C text is copied through with
- * #line directives; each Parray construct goes to the backend of its
- * target.  Detour bodies are outlined into functions placed before the
- * top-level item that holds them. */
-#include "emit.h"
-#include "explain.h"
+ * #line directives; each Parray construct goes to the backend that
+ * pick_backend chooses for it (backend.h), never to a backend by name.
+ * Detour bodies are walked here, into text the backend outlines into a
+ * function placed before the top-level item that holds the detour. */
+#include "backend.h"
+#include "hostc.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- output ---- */
+/* ---- the one place that maps kinds to targets ---- */
 
-static bool at_bol(Out *o)
+/* The backend for a construct run by threads of kind `threads` (TK_NONE:
+ * the host) on memory of kind `mem` (MEM_NONE: no memory involved): thread
+ * arrays go to their own target; on the host, GPU memory (and the pinned
+ * memory of CUDA programs) to CUDA, the rest to host C; #mainhost of an
+ * mpi program to MPI. */
+static const Backend *pick_backend(Emitter *e, ThreadKind threads, MemKind mem)
 {
-  return o->b.len == 0 || o->b.data[o->b.len - 1] == '\n';
-}
-
-static void sync_line(Emitter *e, int line)
-{
-  Out *o = e->out;
-  if (!e->ctx->opt.line_directives || line <= 0 || o->line == line)
-    return;
-  int fline;
-  const char *file = src_file(e->ctx, line, &fline);
-  buf_printf(&o->b, "#line %d \"", fline);
-  for (const char *p = file; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      buf_putc(&o->b, '\\');
-    buf_putc(&o->b, *p);
-  }
-  buf_puts(&o->b, "\"\n");
-  o->line = line;
-}
-
-static void put_char(Out *o, char c)
-{
-  buf_putc(&o->b, c);
-  if (c == '\n' && o->line >= 0)
-    o->line++;
-}
-
-void out_src(Emitter *e, const char *text, Loc loc)
-{
-  int line = loc.line;
-  e->out->gen_line = 0;
-  for (const char *p = text; *p; p++) {
-    if (at_bol(e->out))
-      sync_line(e, line);
-    put_char(e->out, *p);
-    if (*p == '\n' && src_seg_start(e->ctx, ++line))
-      e->out->line = -1; /* another file, or a jump: a new #line */
-  }
-}
-
-void out_gen(Emitter *e, Loc loc, const char *fmt, ...)
-{
-  Buf b = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  /* one #line for all the code of one directive */
-  for (size_t i = 0; i < b.len; i++) {
-    if (at_bol(e->out) && e->out->gen_line != loc.line) {
-      sync_line(e, loc.line);
-      e->out->gen_line = loc.line;
-    }
-    put_char(e->out, b.data[i]);
-  }
-  buf_free(&b);
-}
-
-void out_append(Out *dst, Out *src)
-{
-  if (!src->b.len)
-    return;
-  buf_puts(&dst->b, src->b.data);
-  dst->line = -1;
-}
-
-void out_free(Out *o)
-{
-  buf_free(&o->b);
-}
-
-const char *indent_of(Node *n)
-{
-  return n->text ? n->text : "";
-}
-
-/* ---- scopes: which names a #create may assign ---- */
-
-static void scope_push(Emitter *e, bool function)
-{
-  Scope *s = ctx_alloc(e->ctx, sizeof *s);
-  s->parent = e->scope;
-  s->function = function;
-  if (e->scope) {
-    /* the statement before '{': a function header declares parameters */
-    const char *t = e->scope->text.data ? e->scope->text.data : "";
-    const char *start = t;
-    for (const char *p = t; *p; p++)
-      if (*p == ';' || *p == '{' || *p == '}')
-        start = p + 1;
-    s->header = ctx_strdup(e->ctx, start);
-  }
-  e->scope = s;
-}
-
-static void scope_pop(Emitter *e)
-{
-  Scope *s = e->scope;
-  e->scope = s->parent;
-  buf_free(&s->text);
-}
-
-void scope_declare_as(Emitter *e, const char *name, const char *decl)
-{
-  Scope *s = e->scope;
-  char **names = ctx_alloc(e->ctx, sizeof(char *) * (s->nnames + 1));
-  char **decls = ctx_alloc(e->ctx, sizeof(char *) * (s->nnames + 1));
-  if (s->nnames) {
-    memcpy(names, s->names, sizeof(char *) * s->nnames);
-    memcpy(decls, s->decls, sizeof(char *) * s->nnames);
-  }
-  names[s->nnames] = ctx_strdup(e->ctx, name);
-  decls[s->nnames++] = decl ? ctx_strdup(e->ctx, decl) : NULL;
-  s->names = names;
-  s->decls = decls;
-}
-
-void scope_declare(Emitter *e, const char *name)
-{
-  scope_declare_as(e, name, NULL);
-}
-
-static bool is_decl_word(const char *w, size_t n)
-{
-  static const char *words[] = {"void", "char", "short", "int", "long", "float", "double", "signed",
-                                "unsigned", "_Bool", "bool", "struct", "union", "enum", "const",
-                                "volatile", "static", "extern", "register", "restrict", "inline",
-                                "__shared__", "__device__", "__constant__", "auto", NULL};
-  for (int i = 0; words[i]; i++)
-    if (strlen(words[i]) == n && !strncmp(w, words[i], n))
-      return true;
-  /* size_t, float2, int4, ... */
-  if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
-    return true;
-  return n > 1 && w[n - 1] >= '1' && w[n - 1] <= '4' && (!strncmp(w, "float", 5) || !strncmp(w, "int", 3) ||
-                                                         !strncmp(w, "double", 6) || !strncmp(w, "uint", 4));
-}
-
-/* Finds the declarator of `name` in a statement: a declaration starts with
- * type words (or two identifiers in a row, a typedef name), and `name` is
- * the first identifier of one of its declarators.  On success, [*spec,
- * *spec_end) holds the type words and [*decl, *decl_end) the declarator
- * ("*a", "x[10]"), initialiser excluded. */
-static bool find_declarator(const char *s, const char *end, const char *name, const char **spec,
-                            const char **spec_end, const char **decl, const char **decl_end)
-{
-  size_t nl = strlen(name);
-  const char *p = s;
-  int words = 0;
-  bool is_decl = false;
-  /* comments and preprocessor lines (#include ...) before the statement */
-  for (;;) {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-      p++;
-    if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      p = c && c + 2 <= end ? c + 2 : end;
-    } else if (p < end && (*p == '#' || (p + 1 < end && p[0] == '/' && p[1] == '/'))) {
-      while (p < end && *p != '\n')
-        p += (*p == '\\' && p + 1 < end) ? 2 : 1;
-    } else {
-      break;
-    }
-  }
-  *spec = *spec_end = p;
-  for (;;) {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '*'))
-      p++;
-    if (p >= end || !is_ident_start((unsigned char)*p))
-      break;
-    const char *w = p;
-    while (p < end && is_ident_char((unsigned char)*p))
-      p++;
-    size_t n = (size_t)(p - w);
-    if (is_decl_word(w, n)) {
-      is_decl = true;
-      words++;
-      *spec_end = p;
-      continue;
-    }
-    if (!is_decl && words == 0) {
-      /* a typedef name must be followed by another identifier or '*' */
-      const char *q = p;
-      while (q < end && (*q == ' ' || *q == '\t'))
-        q++;
-      if (q < end && (is_ident_start((unsigned char)*q) || *q == '*')) {
-        is_decl = true;
-        words++;
-        *spec_end = p;
-        continue;
-      }
-      return false;
-    }
-    if (!is_decl)
-      return false;
-    /* w is the first declarator's name */
-    p = w;
+  switch (threads) {
+  case TK_PTHD:
+  case TK_OMP:
+    return &backend_cpu;
+  case TK_CUDA:
+    return &backend_cuda;
+  case TK_MPI:
+    return &backend_mpi;
+  case TK_NONE:
     break;
   }
-  if (!is_decl)
-    return false;
-  int depth = 0;
-  bool want = true, found = false;
-  const char *start = *spec_end;
-  while (p < end) {
-    if (*p == '(' || *p == '[' || *p == '{')
-      depth++;
-    else if (*p == ')' || *p == ']' || *p == '}')
-      depth--;
-    else if ((*p == ',' || *p == '=') && depth == 0) {
-      if (found) {
-        *decl_end = p;
-        return true;
-      }
-      want = *p == ',';
-      start = p + 1;
-    }
-    if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (p < end && is_ident_char((unsigned char)*p))
-        p++;
-      if (want && depth == 0 && !is_decl_word(w, (size_t)(p - w))) {
-        if ((size_t)(p - w) == nl && !strncmp(w, name, nl)) {
-          found = true;
-          *decl = start;
-        }
-        want = false;
-      }
-      continue;
-    }
-    p++;
+  if (mem == MEM_DMEM || mem == MEM_SMEM || (mem == MEM_PINNED && e->cuda))
+    return &backend_cuda;
+  return &backend_c;
+}
+
+/* a copy goes to the target of whoever runs it (copy_plan.c, copy_by) */
+static const Backend *copy_backend(Emitter *e, const CopyPlan *p)
+{
+  switch (p->by) {
+  case COPY_BY_PROCESSES:
+    return pick_backend(e, TK_MPI, MEM_NONE);
+  case COPY_BY_THREAD:
+    return pick_backend(e, p->detour->kind, MEM_NONE);
+  case COPY_BY_DEVICE:
+    return pick_backend(e, TK_NONE, MEM_DMEM);
+  case COPY_BY_HOST:
+    break;
   }
-  if (found)
-    *decl_end = end;
-  return found;
-}
-
-static bool statement_declares(const char *s, const char *end, const char *name)
-{
-  const char *a, *b, *c, *d;
-  return find_declarator(s, end, name, &a, &b, &c, &d);
-}
-
-/* "int rows" from "static const int cols = 2, rows = 3" (storage class
- * dropped), or NULL */
-static char *statement_declaration(Ctx *ctx, const char *s, const char *end, const char *name)
-{
-  const char *spec, *spec_end, *decl, *decl_end;
-  if (!find_declarator(s, end, name, &spec, &spec_end, &decl, &decl_end))
-    return NULL;
-  Buf b = {0};
-  for (const char *p = spec; p < spec_end;) {
-    while (p < spec_end && !is_ident_char((unsigned char)*p))
-      p++;
-    const char *w = p;
-    while (p < spec_end && is_ident_char((unsigned char)*p))
-      p++;
-    size_t n = (size_t)(p - w);
-    static const char *storage[] = {"static", "extern", "register", "auto", "inline", NULL};
-    bool drop = n == 0;
-    for (int i = 0; storage[i] && !drop; i++)
-      drop = strlen(storage[i]) == n && !strncmp(w, storage[i], n);
-    if (!drop)
-      buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)n, w);
-  }
-  char *d = str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl)));
-  buf_printf(&b, " %s", d);
-  char *r = ctx_strdup(ctx, b.data);
-  buf_free(&b);
-  return r;
-}
-
-/* The init clause of a statement "for (INIT; ...", or NULL. */
-static const char *for_init(const char *s, const char *end)
-{
-  for (;;) { /* blanks and preprocessor lines (#line) before it */
-    while (s < end && strchr(" \t\r\n", *s))
-      s++;
-    if (s >= end || *s != '#')
-      break;
-    while (s < end && *s != '\n')
-      s++;
-  }
-  if (end - s < 4 || strncmp(s, "for", 3) || is_ident_char((unsigned char)s[3]))
-    return NULL;
-  s += 3;
-  while (s < end && strchr(" \t\r\n", *s))
-    s++;
-  if (s >= end || *s != '(')
-    return NULL;
-  const char *semi = memchr(s, ';', (size_t)(end - s));
-  return semi ? s + 1 : NULL;
-}
-
-/* The statement of text t that declares `name`: its start (*end its end),
- * or NULL. */
-static const char *declaring_statement(const char *t, const char *name, const char **end)
-{
-  const char *start = t;
-  int depth = 0;
-  for (const char *p = t;; p++) {
-    /* a ';' in a comment ends no statement */
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      p = c ? c + 1 : p + strlen(p) - 1;
-      continue;
-    }
-    if (p[0] == '/' && p[1] == '/') {
-      while (p[1] && p[1] != '\n')
-        p++;
-      continue;
-    }
-    if (*p == '(')
-      depth++;
-    if (*p == ')')
-      depth--;
-    if (!*p || (depth <= 0 && (*p == ';' || *p == '{' || *p == '}'))) {
-      if (statement_declares(start, p, name)) {
-        *end = p;
-        return start;
-      }
-      const char *init = for_init(start, p);
-      if (init && statement_declares(init, strchr(init, ';'), name)) {
-        *end = strchr(init, ';');
-        return init;
-      }
-      if (!*p)
-        return NULL;
-      start = p + 1;
-      depth = 0;
-    }
-  }
-}
-
-bool text_declares(const char *t, const char *name)
-{
-  const char *end;
-  return declaring_statement(t, name, &end) != NULL;
-}
-
-/* The parameter of a function header "T f(T1 a, T2 b)" that declares
- * `name` (*end its end), or NULL. */
-static const char *declaring_parameter(const char *h, const char *name, const char **end)
-{
-  /* the header may follow comments and preprocessor lines */
-  const char *open = NULL;
-  for (const char *p = h; p && *p && !open; p++) {
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      p = c ? c + 1 : p + strlen(p) - 1;
-    } else if ((p[0] == '/' && p[1] == '/') || (*p == '#' && (p == h || p[-1] == '\n'))) {
-      while (p[1] && p[1] != '\n')
-        p++;
-    } else if (*p == '(') {
-      open = p;
-    }
-  }
-  const char *close = open ? strrchr(open, ')') : NULL;
-  if (!open || !close || close < open)
-    return NULL;
-  const char *start = open + 1;
-  for (const char *p = start; p <= close; p++)
-    if (*p == ',' || p == close) {
-      if (statement_declares(start, p, name)) {
-        *end = p;
-        return start;
-      }
-      start = p + 1;
-    }
-  return NULL;
-}
-
-static bool header_declares(const char *h, const char *name)
-{
-  const char *end;
-  return declaring_parameter(h, name, &end) != NULL;
-}
-
-const char *local_declaration(Emitter *e, const char *name)
-{
-  Ctx *ctx = e->ctx;
-  for (Scope *s = e->scope; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
-    for (int i = s->nnames - 1; i >= 0; i--)
-      if (!strcmp(s->names[i], name))
-        return s->decls[i] ? s->decls[i] : "";
-    const char *st, *end, *decl;
-    if (s->text.data && (st = declaring_statement(s->text.data, name, &end)))
-      return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
-    if (s->header && (st = declaring_parameter(s->header, name, &end)))
-      return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
-  }
-  return NULL;
-}
-
-bool name_declared(Emitter *e, const char *name)
-{
-  for (Scope *s = e->scope; s; s = s->parent) {
-    for (int i = 0; i < s->nnames; i++)
-      if (!strcmp(s->names[i], name))
-        return true;
-    if (s->text.data && text_declares(s->text.data, name))
-      return true;
-    if (s->header && header_declares(s->header, name))
-      return true;
-    if (s->function && !s->file_scope) {
-      /* a detour body sees its parameters and the file scope only */
-      Scope *f = s;
-      while (f->parent)
-        f = f->parent;
-      if (f != s && f->text.data && text_declares(f->text.data, name))
-        return true;
-      return false;
-    }
-  }
-  return false;
-}
-
-/* ---- subprogram parameters in C text ---- */
-
-static const char *param_text(Ctx *ctx, const char *w, size_t n)
-{
-  Instance *in = ctx->instance;
-  if (!in)
-    return NULL;
-  for (int i = 0; i < in->n; i++)
-    if (strlen(in->names[i]) == n && !strncmp(in->names[i], w, n))
-      return in->values[i];
-  return NULL;
-}
-
-/* the text with every parameter of the current #insert replaced */
-static char *substitute(Ctx *ctx, const char *text)
-{
-  if (!ctx->instance)
-    return (char *)text;
-  Buf b = {0};
-  const char *p = text;
-  while (*p) {
-    if (*p == '"' || *p == '\'') {
-      char q = *p;
-      buf_putc(&b, *p++);
-      while (*p && *p != q) {
-        if (*p == '\\' && p[1])
-          buf_putc(&b, *p++);
-        buf_putc(&b, *p++);
-      }
-      if (*p)
-        buf_putc(&b, *p++);
-    } else if (p[0] == '/' && p[1] == '*') {
-      const char *end = strstr(p + 2, "*/");
-      end = end ? end + 2 : p + strlen(p);
-      while (p < end)
-        buf_putc(&b, *p++);
-    } else if (p[0] == '/' && p[1] == '/') {
-      while (*p && *p != '\n')
-        buf_putc(&b, *p++);
-    } else if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (is_ident_char((unsigned char)*p))
-        p++;
-      const char *v = param_text(ctx, w, (size_t)(p - w));
-      if (v) {
-        buf_puts(&b, v);
-      } else {
-        for (const char *q = w; q < p; q++)
-          buf_putc(&b, *q);
-      }
-    } else if (*p >= '0' && *p <= '9') {
-      while (is_ident_char((unsigned char)*p) || *p == '.')
-        buf_putc(&b, *p++);
-    } else {
-      buf_putc(&b, *p++);
-    }
-  }
-  char *s = ctx_strdup(ctx, b.data ? b.data : "");
-  buf_free(&b);
-  return s;
-}
-
-/* ---- $...$ ---- */
-
-Dim *resolve_node(Emitter *e, const char *path, Loc loc)
-{
-  return dim_resolve(e->ctx, path, loc);
-}
-
-static int count_atom(const Poly *p, const Atom *a)
-{
-  int n = 0;
-  for (int i = 0; i < p->n; i++)
-    for (int k = 0; k < p->t[i].nf; k++) {
-      Atom *f = p->t[i].f[k];
-      if (f == a)
-        n++;
-      else if (f->kind == A_DIV || f->kind == A_MOD)
-        n += count_atom(f->num, a) + count_atom(f->den, a);
-    }
-  return n;
-}
-
-/* Prints p; index expressions with side effects that the offset uses other
- * than once are evaluated once into temporaries (a GNU statement
- * expression, which gcc, clang and nvcc accept). */
-static char *print_once(Emitter *e, Poly *p, int first_atom)
-{
-  Ctx *ctx = e->ctx;
-  bool wide = !poly_fits_int(p);
-  Buf b = {0};
-  int slots = 0;
-  for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-    if (a->kind == A_VAR && text_has_side_effects(a->text) && count_atom(p, a) != 1)
-      a->slot = slots++;
-  if (slots) {
-    buf_puts(&b, "__extension__ ({ ");
-    for (int s = slots - 1; s >= 0; s--)
-      for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-        if (a->kind == A_VAR && a->slot == s)
-          buf_printf(&b, "%s pa_ix%d = (%s); ", wide ? "long long" : "int", s, a->text);
-    buf_puts(&b, "(");
-    poly_print(&b, p, wide);
-    for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-      if (a->kind == A_VAR && a->slot >= 0 && count_atom(p, a) == 0)
-        buf_printf(&b, ") + 0 * (pa_ix%d", a->slot);
-    buf_puts(&b, "); })");
-    for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-      a->slot = -1;
-  } else {
-    buf_putc(&b, '(');
-    poly_print(&b, p, wide);
-    buf_putc(&b, ')');
-  }
-  char *s = ctx_strdup(ctx, b.data);
-  buf_free(&b);
-  return s;
-}
-
-char *poly_text(Emitter *e, Poly *p)
-{
-  return print_once(e, p, e->ctx->natoms);
-}
-
-Poly *tid_linear(Emitter *e, Detour *dt, Dim *d)
-{
-  Poly *linear = poly_var(e->ctx, dt->tid_var, dt->type->root->extent);
-  return dim_index_of(e->ctx, dt->type->root, d, linear);
-}
-
-static char *tid_text(Emitter *e, Dx *dx)
-{
-  Detour *dt = e->detour;
-  if (!dt) {
-    diag_error(e->ctx, dx->path_loc, "'$%s$' outside a detour: there is no thread index here", dx->path);
-    return "0";
-  }
-  /* tid_1_0 names node T_1_0 of the innermost thread array */
-  const char *suffix = dx->path + 3;
-  Dim *d = dim_resolve(e->ctx, ctx_printf(e->ctx, "%s%s", dt->type->name, suffix), dx->path_loc);
-  if (!d)
-    return "0";
-  int first = e->ctx->natoms;
-  Poly *p = dt->tid(e, dt, d);
-  return print_once(e, p, first);
-}
-
-/* ---- extents parrayc cannot compare: checked at run time ---- */
-
-/* is a declared outside the body of detour dt (or dt NULL)? */
-static bool declared_outside(Type *a, Detour *dt)
-{
-  for (Detour *x = dt; x; x = x->parent)
-    if (a->detour == x->node)
-      return true;
-  return a->detour == NULL;
-}
-
-/* The innermost detour's body uses type t: its extents are checked before
- * the launch, where t is declared outside the body. */
-static void note_used(Emitter *e, Type *t)
-{
-  Detour *dt = e->detour;
-  if (!dt || t->kind != TK_NONE)
-    return;
-  for (int i = 0; i < dt->nused; i++)
-    if (dt->used[i] == t)
-      return;
-  Type **u = ctx_alloc(e->ctx, sizeof(Type *) * (dt->nused + 1));
-  if (dt->nused)
-    memcpy(u, dt->used, sizeof(Type *) * dt->nused);
-  u[dt->nused++] = t;
-  dt->used = u;
-}
-
-static void types_of_nodes(Ctx *ctx, Dim *d, Type ***list, int *n);
-
-/* t and every type its references lead to, once each, into *list */
-static void types_reached(Ctx *ctx, Type *t, Type ***list, int *n)
-{
-  for (int i = 0; i < *n; i++)
-    if ((*list)[i] == t)
-      return;
-  Type **l = ctx_alloc(ctx, sizeof(Type *) * (*n + 1));
-  if (*n)
-    memcpy(l, *list, sizeof(Type *) * *n);
-  l[(*n)++] = t;
-  *list = l;
-  types_of_nodes(ctx, t->root, list, n);
-}
-
-static void types_of_nodes(Ctx *ctx, Dim *d, Type ***list, int *n)
-{
-  if (d->ref)
-    types_reached(ctx, d->ref->type, list, n);
-  for (int k = 0; k < d->nkids; k++)
-    types_of_nodes(ctx, d->kids[k], list, n);
-}
-
-/* The run-time checks of the extents of the types in list, as lines of C
- * starting with indent. */
-static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf *b)
-{
-  Ctx *ctx = e->ctx;
-  for (int i = 0; i < n; i++) {
-    ExtentCheck *c;
-    int nc = type_extent_checks(ctx, list[i], &c);
-    for (int k = 0; k < nc; k++)
-      buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, bare(ctx, poly_text(e, c[k].have)),
-                 bare(ctx, poly_text(e, c[k].want)), c[k].exact, c_string(ctx, c[k].d->path),
-                 c_string(ctx, c[k].d->ref->path), c_string(ctx, loc_file(ctx, c[k].d->loc)), loc_line(ctx, c[k].d->loc));
-  }
-}
-
-/* Checks before a #create or #copy of t: outside detours, and inside a
- * host detour for the types its body declares (the others are checked at
- * the launch); nothing inside a kernel. */
-static void emit_type_checks(Emitter *e, Node *n, Type *t)
-{
-  for (Detour *x = e->detour; x; x = x->parent)
-    if (x->type->kind == TK_CUDA)
-      return;
-  if (e->detour && declared_outside(t, e->detour->parent) && t->detour != e->detour->node)
-    return;
-  Type **list = NULL;
-  int nlist = 0;
-  types_reached(e->ctx, t, &list, &nlist);
-  Buf b = {0};
-  type_checks(e, list, nlist, indent_of(n), &b);
-  if (b.len)
-    out_gen(e, n->loc, "%s", b.data);
-  buf_free(&b);
-}
-
-void emit_launch_checks(Emitter *e, Node *n, Detour *dt)
-{
-  Type **list = NULL;
-  int nlist = 0;
-  types_reached(e->ctx, dt->type, &list, &nlist);
-  for (int i = 0; i < dt->nused; i++)
-    if (declared_outside(dt->used[i], e->detour))
-      types_reached(e->ctx, dt->used[i], &list, &nlist);
-  Buf b = {0};
-  const char *in = indent_of(n);
-  type_checks(e, list, nlist, in, &b);
-  if (b.len)
-    out_gen(e, n->loc, "%s", b.data);
-  buf_free(&b);
-}
-
-/* The one $tid...$ an index expression consists of, or NULL. */
-static Node *lone_tid(Node *expr)
-{
-  Node *tid = NULL;
-  for (Node *x = expr; x; x = x->next) {
-    if (x->kind == N_DOLLAR && x->dx->kind == DX_TID && !tid)
-      tid = x;
-    else if (x->kind != N_TEXT || x->text[strspn(x->text, " \t\r\n")])
-      return NULL;
-  }
-  return tid;
-}
-
-/* A thread index used alone as the index of a dimension ($A[$tid_0$][i]$)
- * usually ranges over exactly that dimension: with fewer threads part of it
- * is never touched (Fig 21's grid for N = 1000), with more the index runs
- * past its end.  Either can be meant (a guarded tail, an output buffer
- * larger than the threads), so it is a warning, where the extents are
- * constants; a tile in shared memory or registers may have spare room
- * (padding, Fig 7's [16][17]) and is not reported for it. */
-static void check_thread_indices(Emitter *e, Dim *d, Index *ix)
-{
-  Ctx *ctx = e->ctx;
-  Detour *dt = e->detour;
-  if (!dt || !ix)
-    return;
-  while (!ix->expr && ix->nitems == 1 && ix->items[0]->expr)
-    ix = ix->items[0];
-  if (!ix->expr) {
-    if (ix->nitems == dim_nkids(d))
-      for (int k = 0; k < ix->nitems; k++)
-        check_thread_indices(e, dim_kid(d, k), ix->items[k]);
-    return;
-  }
-  Node *tid = lone_tid(ix->expr);
-  if (!tid)
-    return;
-  char *base;
-  int *digits, nd;
-  if (!path_split(ctx_printf(ctx, "T%s", tid->dx->path + 3), &base, &digits, &nd, ctx))
-    return;
-  Dim *td = dt->type->root;
-  for (int k = 0; k < nd; k++) {
-    if (digits[k] >= dim_nkids(td))
-      return; /* reported where the $tid$ is translated */
-    td = dim_kid(td, digits[k]);
-  }
-  long long a, b;
-  MemKind m = d->type->mem;
-  if (!poly_is_const(td->extent, &a) || !poly_is_const(d->extent, &b) || a == b ||
-      (a < b && (m == MEM_SMEM || m == MEM_RMEM)))
-    return;
-  if (a < b)
-    diag_warning(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
-                 "has %lld: %lld of its elements are never reached this way", tid->dx->path, a, td->path, d->path, b,
-                 b - a);
-  else
-    diag_warning(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
-                 "has %lld: threads %lld and above index past its end unless a condition keeps them out",
-                 tid->dx->path, a, td->path, d->path, b, b);
-}
-
-char *dollar_text(Emitter *e, Node *n)
-{
-  Ctx *ctx = e->ctx;
-  Dx *dx = n->dx;
-  if (dx->kind == DX_TID)
-    return tid_text(e, dx);
-  Dim *d = dim_resolve(ctx, dx->path, dx->path_loc);
-  if (!d)
-    return "0";
-  note_used(e, d->type);
-  int first = ctx->natoms;
-  switch (dx->kind) {
-  case DX_DIM:
-    return print_once(e, d->extent, first);
-  case DX_CNT: {
-    char *c;
-    int r = dim_contiguous(ctx, d, &c);
-    if (r >= 0)
-      return r ? "1" : "0";
-    if (c)
-      return ctx_printf(ctx, "(%s)", c);
-    diag_error(ctx, dx->path_loc, "cannot decide '$cnt(%s)$': the layout is not strided and its sizes are not constants",
-               dx->path);
-    return "0";
-  }
-  case DX_INDEX: {
-    if (d->type->kind != TK_NONE && !dim_thread_type(d)) {
-      diag_error(ctx, dx->path_loc, "'%s' is a thread array: index it with '$tid$', not '$%s[...]$'", dx->path,
-                 dx->path);
-      return "0";
-    }
-    check_thread_indices(e, d, dx->index);
-    Poly *p = dim_eval(ctx, d, dx->index, e);
-    if (p && ctx->opt.access_line && n->loc.line == ctx->opt.access_line)
-      explain_note_access(e, n, d, p);
-    return p ? print_once(e, p, first) : "0";
-  }
-  default:
-    return "0";
-  }
-}
-
-char *fragment_text(Emitter *e, Node *list)
-{
-  Buf b = {0};
-  for (Node *n = list; n; n = n->next) {
-    if (n->kind == N_DOLLAR) {
-      if (n->text)
-        buf_puts(&b, n->text); /* the blanks before the '$' */
-      buf_puts(&b, dollar_text(e, n));
-    }
-    else if (n->kind == N_TEXT)
-      buf_puts(&b, substitute(e->ctx, n->text));
-  }
-  char *s = ctx_strdup(e->ctx, b.data ? b.data : "");
-  buf_free(&b);
-  return s;
-}
-
-/* The C text of a fragment as written, without substitution ("" if it
- * holds a $...$: a parameter name never does). */
-static char *plain_text(Ctx *ctx, Node *list)
-{
-  Buf b = {0};
-  for (Node *n = list; n; n = n->next) {
-    if (n->kind != N_TEXT) {
-      buf_free(&b);
-      return "";
-    }
-    buf_puts(&b, n->text);
-  }
-  char *s = ctx_strdup(ctx, b.data ? b.data : "");
-  buf_free(&b);
-  return s;
+  return pick_backend(e, TK_NONE, MEM_NONE);
 }
 
 /* ---- the walk ---- */
 
 static void emit_node(Emitter *e, Node *n);
 
-void emit_nodes(Emitter *e, Node *list)
+static void emit_nodes(Emitter *e, Node *list)
 {
   for (Node *n = list; n && !e->ctx->stopped; n = n->next)
     emit_node(e, n);
@@ -902,44 +135,43 @@ static void emit_text(Emitter *e, Node *n)
   }
   char *t = substitute(e->ctx, n->text);
   buf_puts(&e->scope->text, t);
-  out_src(e, t, n->loc);
+  out_src(e->out, t, n->loc);
 }
 
 static void emit_block(Emitter *e, Node *n)
 {
-  out_src(e, "{", n->loc);
+  out_src(e->out, "{", n->loc);
   bool fn = e->scope->file_scope;
-  scope_push(e, fn); /* before the '{' joins the text: the header is what precedes it */
+  /* before the '{' joins the text: the header is what precedes it */
+  e->scope = scope_open(e->ctx, e->scope, fn);
   buf_puts(&e->scope->parent->text, "{");
   e->function_depth += fn;
   emit_nodes(e, n->body);
   e->function_depth -= fn;
-  scope_pop(e);
+  scope_close(e->scope);
+  e->scope = e->scope->parent;
   buf_puts(&e->scope->text, "}");
-  out_src(e, "}", n->end_loc);
+  out_src(e->out, "}", n->end_loc);
 }
 
-void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o, char **params, int nparams, const char *indent)
+/* Translates a detour's body into o, as the body of a function that starts
+ * a new scope in which the file scope and the thread array's parameters
+ * are visible. */
+static void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o)
 {
   Out *saved_out = e->out;
   Scope *saved_scope = e->scope;
   Detour *saved_dt = e->detour;
   e->out = o;
-  /* the body sees the file scope and its parameters */
-  Scope *file = e->scope;
-  while (file->parent)
-    file = file->parent;
-  e->scope = file;
-  scope_push(e, true);
+  e->scope = scope_open(e->ctx, scope_file(e->scope), true);
   e->scope->launch = saved_scope;
-  for (int i = 0; i < nparams; i++)
-    scope_declare_as(e, params[i], params == dt->type->pnames ? dt->type->ptypes[i] : NULL);
+  for (int i = 0; i < dt->type->nparams; i++)
+    scope_declare_as(e->ctx, e->scope, dt->type->pnames[i], dt->type->ptypes[i]);
   e->detour = dt;
   e->function_depth++;
-  (void)indent;
   emit_nodes(e, body);
   e->function_depth--;
-  scope_pop(e);
+  scope_close(e->scope);
   e->scope = saved_scope;
   e->out = saved_out;
   e->detour = saved_dt;
@@ -947,7 +179,7 @@ void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o, char **params, in
 
 static Dim *resolve_data(Emitter *e, const char *name, Loc loc)
 {
-  Dim *d = resolve_node(e, name, loc);
+  Dim *d = dim_resolve(e->ctx, name, loc);
   if (d && d->type->kind != TK_NONE && !dim_thread_type(d)) {
     diag_error(e->ctx, loc, "'%s' is a thread array, not a data type", name);
     return NULL;
@@ -972,12 +204,6 @@ static bool mem_allowed(Emitter *e, Node *n, Dim *d)
   return true;
 }
 
-static bool on_gpu(Dim *d)
-{
-  MemKind m = d->type->mem;
-  return m == MEM_DMEM || m == MEM_SMEM;
-}
-
 /* #create, #destroy, #copy and #detour are statements: at file scope they
  * would make C the compiler rejects */
 static bool in_function(Emitter *e, Node *n, const char *what)
@@ -992,14 +218,14 @@ static bool in_function(Emitter *e, Node *n, const char *what)
  * (and leak) the first block: an error, unless #destroy came between. */
 static bool track_created(Emitter *e, Node *n, bool create)
 {
-  char *p = str_trim(e->ctx, fragment_text(e, n->args[0]));
+  char *p = str_trim(e->ctx, frag_text(e, n->args[0]));
   if (!text_is_simple(p))
     return true;
   /* up to the enclosing function: an outlined detour body has its own names */
   for (Scope *s = e->scope; s; s = s->function ? NULL : s->parent)
     for (int i = 0; i < s->ncreated; i++) {
       Node *c = s->created[i];
-      if (strcmp(str_trim(e->ctx, fragment_text(e, c->args[0])), p))
+      if (strcmp(str_trim(e->ctx, frag_text(e, c->args[0])), p))
         continue;
       if (!create) {
         s->created[i] = s->created[--s->ncreated];
@@ -1019,32 +245,6 @@ static bool track_created(Emitter *e, Node *n, bool create)
     s->created = v;
   }
   return true;
-}
-
-/* #create and #destroy: GPU memory (and pinned memory of CUDA programs)
- * belongs to the CUDA backend, the rest to the host */
-static void emit_memory(Emitter *e, Node *n)
-{
-  bool create = n->kind == N_CREATE;
-  if (!in_function(e, n, create ? "create" : "destroy"))
-    return;
-  Dim *d = resolve_data(e, n->name, n->name_loc);
-  if (!d || !mem_allowed(e, n, d))
-    return;
-  if (n->nargs != 1 || !n->args[0]) {
-    diag_error(e->ctx, n->loc, "'#%s %s(...)' needs the name of a pointer", create ? "create" : "destroy", n->name);
-    return;
-  }
-  if (!track_created(e, n, create))
-    return;
-  bool cuda = on_gpu(d) || (e->cuda && d->type->mem == MEM_PINNED);
-  note_used(e, d->type);
-  if (create)
-    emit_type_checks(e, n, d->type);
-  if (create)
-    (cuda ? emit_cuda_create : emit_c_create)(e, n, d);
-  else
-    (cuda ? emit_cuda_destroy : emit_c_destroy)(e, n, d);
 }
 
 /* The constant extents of d's sub-dimensions, in order ("[3][4]"), or NULL. */
@@ -1089,6 +289,31 @@ static void check_reshape(Emitter *e, Node *n, Dim *s, Dim *d)
   buf_free(&v);
 }
 
+/* #create and #destroy */
+static void emit_memory(Emitter *e, Node *n)
+{
+  bool create = n->kind == N_CREATE;
+  if (!in_function(e, n, create ? "create" : "destroy"))
+    return;
+  Dim *d = resolve_data(e, n->name, n->name_loc);
+  if (!d || !mem_allowed(e, n, d))
+    return;
+  if (n->nargs != 1 || !n->args[0]) {
+    diag_error(e->ctx, n->loc, "'#%s %s(...)' needs the name of a pointer", create ? "create" : "destroy", n->name);
+    return;
+  }
+  if (!track_created(e, n, create))
+    return;
+  const Backend *b = pick_backend(e, TK_NONE, d->type->mem);
+  view_note_used(e->ctx, here(e), d->type);
+  if (create)
+    hostc_type_checks(e, n, d->type);
+  if (create)
+    b->create(e, n, d);
+  else
+    b->destroy(e, n, d);
+}
+
 static void emit_copy(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
@@ -1119,61 +344,31 @@ static void emit_copy(Emitter *e, Node *n)
   fake.name_loc = n->name2_loc;
   if (!mem_allowed(e, n, s) || !mem_allowed(e, &fake, d))
     return;
-  note_used(e, s->type);
-  note_used(e, d->type);
-  emit_type_checks(e, n, s->type);
+  view_note_used(ctx, here(e), s->type);
+  view_note_used(ctx, here(e), d->type);
+  hostc_type_checks(e, n, s->type);
   if (d->type != s->type)
-    emit_type_checks(e, n, d->type);
-  if (dim_thread_type(s) || dim_thread_type(d) ||
-      (e->detour && e->detour->type->kind == TK_MPI && !on_gpu(s) && !on_gpu(d))) {
-    /* distributed data, or host data in an mpi body (process 0's arrays) */
-    emit_mpi_copy(e, n, s, d);
-  } else if (e->detour) {
-    if ((on_gpu(s) || on_gpu(d)) && e->detour->type->kind != TK_CUDA) {
+    hostc_type_checks(e, n, d->type);
+  CopySite site = {s, d, e->detour ? e->detour->type : NULL};
+  CopyBy by = copy_by(&site);
+  char *sp, *dp;
+  if (by == COPY_BY_THREAD) {
+    if ((dim_on_gpu(s) || dim_on_gpu(d)) && e->detour->type->kind != TK_CUDA) {
       diag_error(ctx, n->loc, "GPU memory cannot be copied inside a %s detour", thread_kind_name(e->detour->type->kind));
       return;
     }
-    emit_copy_loop(e, n, s, fragment_text(e, n->args[0]), d, fragment_text(e, n->args[1]),
-                   e->detour->type->kind == TK_CUDA);
-  } else if (on_gpu(s) || on_gpu(d)) {
-    emit_cuda_copy(e, n, s, d);
+    /* the pointers as written; the destination's first, the order in
+     * which parrayc has always translated them here (and reported their
+     * errors) */
+    dp = frag_text(e, n->args[1]);
+    sp = frag_text(e, n->args[0]);
   } else {
-    emit_c_copy(e, n, s, d);
+    sp = str_trim(ctx, frag_text(e, n->args[0]));
+    dp = str_trim(ctx, frag_text(e, n->args[1]));
   }
-}
-
-/* The first 'return' in the C text of an mpi body (nested detours
- * aside), with its location, and the first collective (#sync, #copy). */
-static void find_return(Node *list, Loc *ret, Node **collective)
-{
-  for (Node *n = list; n; n = n->next) {
-    if (n->kind == N_TEXT && !ret->line && mentions(n->text, "return")) {
-      *ret = n->loc;
-      for (const char *p = n->text; *p && strncmp(p, "return", 6); p++) {
-        ret->col = *p == '\n' ? 1 : ret->col + 1;
-        ret->line += *p == '\n';
-      }
-    }
-    if ((n->kind == N_SYNC || n->kind == N_COPY) && !*collective)
-      *collective = n;
-    if (n->kind == N_BLOCK)
-      find_return(n->body, ret, collective);
-  }
-}
-
-/* A process of an mpi body that returns while the others wait at a #sync
- * (or a distributed #copy) would hang the job: SPEC promises it cannot. */
-static bool mpi_returns_early(Emitter *e, Node *n)
-{
-  Loc ret = {0, 0};
-  Node *coll = NULL;
-  find_return(n->body, &ret, &coll);
-  if (!ret.line || !coll)
-    return false;
-  diag_error(e->ctx, ret, "'return' in the body of mpi detour '%s', which has collective steps: a process "
-             "that returns early leaves the others waiting forever (set a flag and skip to the end instead)", n->name);
-  diag_note(e->ctx, coll->loc, "every process must reach this '#%s'", coll->kind == N_SYNC ? "sync" : "copy");
-  return true;
+  CopyPlan plan;
+  if (copy_plan(ctx, n, &site, sp, dp, &plan))
+    copy_backend(e, &plan)->copy(e, n, &plan);
 }
 
 static void emit_detour(Emitter *e, Node *n)
@@ -1182,7 +377,7 @@ static void emit_detour(Emitter *e, Node *n)
   if (!in_function(e, n, "detour"))
     return;
   Type *t = type_lookup(ctx, n->name);
-  Dim *d = t ? t->root : resolve_node(e, n->name, n->name_loc);
+  Dim *d = t ? t->root : dim_resolve(ctx, n->name, n->name_loc);
   if (!d)
     return;
   t = d->type;
@@ -1200,21 +395,14 @@ static void emit_detour(Emitter *e, Node *n)
       diag_error(ctx, n->loc, "detour argument %d of '%s' is empty", i + 1, n->name);
       return;
     }
-  switch (t->kind) {
-  case TK_PTHD:
-  case TK_OMP:
-    emit_cpu_detour(e, n, t);
-    break;
-  case TK_CUDA:
-    emit_cuda_detour(e, n, t);
-    break;
-  case TK_MPI:
-    if (!mpi_returns_early(e, n))
-      emit_mpi_detour(e, n, t);
-    break;
-  default:
-    break;
-  }
+  const Backend *b = pick_backend(e, t->kind, MEM_NONE);
+  Detour *dt = b->detour_open(e, n, t);
+  if (!dt)
+    return;
+  Out body = out_new(ctx, dt->body_line);
+  emit_outlined(e, dt, n->body, &body);
+  b->detour_close(e, n, dt, &body);
+  out_free(&body);
 }
 
 static void emit_sync(Emitter *e, Node *n)
@@ -1223,20 +411,29 @@ static void emit_sync(Emitter *e, Node *n)
     diag_error(e->ctx, n->loc, "'#sync' outside a detour: there are no threads to synchronise");
     return;
   }
-  switch (e->detour->type->kind) {
-  case TK_PTHD:
-  case TK_OMP:
-    emit_cpu_sync(e, n);
-    break;
-  case TK_CUDA:
-    emit_cuda_sync(e, n);
-    break;
-  case TK_MPI:
-    emit_mpi_sync(e, n);
-    break;
-  default:
-    break;
-  }
+  pick_backend(e, e->detour->type->kind, MEM_NONE)->sync(e, n);
+}
+
+/* #mainhost's body as `static int pa_main(int argc, char **argv)`: a
+ * function body in which argc and argv are visible; the backend writes
+ * what comes before and after it (main() itself) */
+static void emit_main(Emitter *e, Node *n)
+{
+  const Backend *b = pick_backend(e, e->mpi ? TK_MPI : TK_NONE, MEM_NONE);
+  b->main_open(e, n);
+  e->function_depth++;
+  Scope *saved = e->scope;
+  Scope s = {0};
+  s.parent = saved;
+  s.function = true;
+  e->scope = &s;
+  scope_declare_as(e->ctx, e->scope, "argc", "int argc");
+  scope_declare_as(e->ctx, e->scope, "argv", "char **argv");
+  emit_nodes(e, n->body);
+  e->scope = saved;
+  scope_close(&s);
+  e->function_depth--;
+  b->main_close(e, n);
 }
 
 static void emit_global(Emitter *e, Node *n)
@@ -1246,15 +443,12 @@ static void emit_global(Emitter *e, Node *n)
     return;
   }
   /* contents go to file scope, before the code that uses them */
-  Out o = {{0}, -1, 0};
+  Out o = out_new(e->ctx, -1);
   Out *saved_out = e->out;
   Scope *saved_scope = e->scope;
   Detour *saved_dt = e->detour;
   int saved_depth = e->function_depth;
-  Scope *file = e->scope;
-  while (file->parent)
-    file = file->parent;
-  e->scope = file;
+  e->scope = scope_file(e->scope);
   e->out = &o;
   e->detour = NULL;
   e->function_depth = 0;
@@ -1265,6 +459,23 @@ static void emit_global(Emitter *e, Node *n)
   e->function_depth = saved_depth;
   out_append(&e->hoist, &o);
   out_free(&o);
+}
+
+/* The C text of a fragment as written, without substitution ("" if it
+ * holds a $...$: a parameter name never does). */
+static char *plain_text(Ctx *ctx, Node *list)
+{
+  Buf b = {0};
+  for (Node *n = list; n; n = n->next) {
+    if (n->kind != N_TEXT) {
+      buf_free(&b);
+      return "";
+    }
+    buf_puts(&b, n->text);
+  }
+  char *s = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return s;
 }
 
 static void emit_subprog(Emitter *e, Node *n)
@@ -1328,7 +539,7 @@ static void emit_insert(Emitter *e, Node *n)
     /* the parameter names as written: not substituted by the instance
      * this #insert stands in */
     in->names[i] = str_trim(ctx, plain_text(ctx, sp->args[i]));
-    in->values[i] = str_trim(ctx, n->args[i] ? fragment_text(e, n->args[i]) : "");
+    in->values[i] = str_trim(ctx, n->args[i] ? frag_text(e, n->args[i]) : "");
     in->written[i] = str_trim(ctx, plain_text(ctx, n->args[i]));
   }
   in->parent = ctx->instance;
@@ -1349,13 +560,13 @@ static void emit_node(Emitter *e, Node *n)
     emit_block(e, n);
     break;
   case N_DOLLAR: {
-    char *t = dollar_text(e, n);
+    char *t = dollar_text(e->ctx, here(e), n);
     buf_puts(&e->scope->text, t);
-    out_src(e, t, n->loc);
+    out_src(e->out, t, n->loc);
     break;
   }
   case N_PARRAY: {
-    Type *t = type_declare(e->ctx, e, n);
+    Type *t = type_declare(e->ctx, here(e), n);
     if (t)
       t->detour = e->detour ? e->detour->node : NULL;
     break;
@@ -1384,10 +595,7 @@ static void emit_node(Emitter *e, Node *n)
       break;
     }
     e->mainhost = n;
-    if (e->mpi)
-      emit_mpi_main(e, n);
-    else
-      emit_c_main(e, n);
+    emit_main(e, n);
     break;
   case N_GLOBAL:
     emit_global(e, n);
@@ -1400,8 +608,6 @@ static void emit_node(Emitter *e, Node *n)
     break;
   }
 }
-
-/* ---- the whole program ---- */
 
 static bool declares_kind(Node *list, const char *word)
 {
@@ -1511,14 +717,14 @@ char *emit_program(Ctx *ctx)
   ctx->uses_mpi = e.mpi;
   ctx->uses_pthd = declares_kind(ctx->tree, "pthd");
   ctx->uses_omp = declares_kind(ctx->tree, "omp");
-  e.hoist.line = -1;
+  e.hoist = out_new(ctx, -1);
   Scope file = {0};
   file.file_scope = true;
   e.scope = &file;
-  Out whole = {{0}, -1, 0};
+  Out whole = out_new(ctx, -1);
   size_t cut = 0; /* where the current top-level declaration starts in whole */
   for (Node *n = ctx->tree; n && !ctx->stopped; n = n->next) {
-    Out item = {{0}, whole.line, 0};
+    Out item = out_new(ctx, whole.line);
     e.out = &item;
     emit_node(&e, n);
     if (e.hoist.b.len)
@@ -1546,301 +752,13 @@ char *emit_program(Ctx *ctx)
   Buf head = {0};
   buf_printf(&head, "/* Generated by parrayc %s from %s.  Edit the .pa file, not this one. */\n", PARRAY_VERSION,
              ctx->opt.display);
-  buf_puts(&head, "#include <parray.h>\n");
-  if (ctx->uses_pthd || ctx->uses_omp)
-    buf_puts(&head, "#include <parray_cpu.h>\n");
-  if (e.cuda)
-    buf_puts(&head, "#include <parray_cuda.h>\n");
-  if (e.mpi)
-    buf_puts(&head, "#include <parray_mpi.h>\n");
+  const Backend *used[] = {&backend_c, ctx->uses_pthd || ctx->uses_omp ? &backend_cpu : NULL,
+                           e.cuda ? &backend_cuda : NULL, e.mpi ? &backend_mpi : NULL};
+  for (int i = 0; i < 4; i++)
+    if (used[i])
+      buf_printf(&head, "#include <%s>\n", used[i]->include);
   if (whole.b.data)
     buf_puts(&head, whole.b.data);
   out_free(&whole);
   return buf_detach(&head);
 }
-
-/* ---- helpers the backends share ---- */
-
-/* The sizes only the program knows among the factors of span, each with
- * the highest power it has in a term, and the sum of the coefficients'
- * magnitudes: with every size >= 1, span <= bound * prod size^power. */
-static int span_sizes(Ctx *ctx, Poly *span, Atom ***atoms, int **powers, long long *bound)
-{
-  int cap = 0, n = 0;
-  for (int i = 0; i < span->n; i++)
-    cap += span->t[i].nf;
-  *atoms = ctx_alloc(ctx, sizeof(Atom *) * (cap + 1));
-  *powers = ctx_alloc(ctx, sizeof(int) * (cap + 1));
-  *bound = 0;
-  for (int i = 0; i < span->n; i++) {
-    Term *t = &span->t[i];
-    long long c = t->coef < 0 ? (t->coef == LLONG_MIN ? LLONG_MAX : -t->coef) : t->coef;
-    if (__builtin_add_overflow(*bound, c, bound))
-      *bound = LLONG_MAX;
-    for (int k = 0; k < t->nf; k++) {
-      Atom *a = t->f[k];
-      if (a->kind != A_SYM)
-        continue;
-      int power = 0, j = 0;
-      for (int m = 0; m < t->nf; m++)
-        power += t->f[m] == a;
-      while (j < n && (*atoms)[j] != a)
-        j++;
-      if (j == n) {
-        (*atoms)[n] = a;
-        (*powers)[n++] = 0;
-      }
-      if (power > (*powers)[j])
-        (*powers)[j] = power;
-    }
-  }
-  return n;
-}
-
-/* Is elem spelled with C's own type words only ("unsigned int", "float4",
- * "size_t")?  Other names (typedefs, structs, typos) are worth a check. */
-static bool plain_c_type(const char *elem)
-{
-  static const char *const words[] = {"char", "short", "int", "long", "float", "double", "signed", "unsigned",
-                                      "const", "volatile", "_Bool", "bool", "half", NULL};
-  for (const char *p = elem; *p;) {
-    while (*p && !is_ident_start((unsigned char)*p))
-      p++;
-    const char *w = p;
-    while (is_ident_char((unsigned char)*p))
-      p++;
-    size_t n = (size_t)(p - w);
-    if (n == 0)
-      break;
-    if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
-      continue; /* size_t, int32_t */
-    while (n > 0 && w[n - 1] >= '0' && w[n - 1] <= '9')
-      n--; /* float4, int2 */
-    bool known = false;
-    for (int i = 0; words[i] && !known; i++)
-      known = strlen(words[i]) == n && !strncmp(w, words[i], n);
-    if (!known)
-      return false;
-  }
-  return true;
-}
-
-/* The span of d for #create, computed in 64 bits, after (when sizes only
- * the program knows enter it) a run-time check that each such size is
- * positive and the span fits: a clear error naming n's line rather than a
- * wrapped-around allocation. */
-char *checked_span(Emitter *e, Node *n, Dim *d)
-{
-  Ctx *ctx = e->ctx;
-  Poly *span = dim_span(ctx, d);
-  Atom **atoms;
-  int *powers;
-  long long bound;
-  int k = span_sizes(ctx, span, &atoms, &powers, &bound);
-  /* a misspelt element type is reported at the #parray, not here */
-  if (!plain_c_type(d->type->elem))
-    out_gen(e, d->type->loc, "%s(void)sizeof(%s);\n", indent_of(n), d->type->elem);
-  if (k == 0)
-    return poly_text(e, span);
-  Buf b = {0};
-  buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
-             c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc), bound, k);
-  for (int i = 0; i < k; i++)
-    buf_printf(&b, ", %s, (long long)(%s), %d", c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
-  buf_puts(&b, ");\n");
-  /* under the #parray's line: a size the C compiler rejects (an undeclared
-   * variable) is reported where it was written */
-  out_gen(e, d->type->loc, "%s", b.data);
-  buf_free(&b);
-  poly_print(&b, span, true);
-  char *text = ctx_printf(ctx, "(%s)", b.data);
-  buf_free(&b);
-  return text;
-}
-
-/* Translates the body of detour n over thread array t (whose linear index
- * is tid_var) for an outlined function named fname; returns its text,
- * shifted left by the directive's indentation. */
-char *outline_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var, Detour *dt)
-{
-  memset(dt, 0, sizeof *dt);
-  dt->node = n;
-  dt->type = t;
-  dt->parent = e->detour;
-  dt->name = fname;
-  dt->tid = tid_linear;
-  dt->tid_var = tid_var;
-  Out body = {{0}, -1, 0};
-  emit_outlined(e, dt, n->body, &body, t->pnames, t->nparams, "");
-  char *text = dedent_body(e->ctx, tidy_body(e->ctx, body.b.data ? body.b.data : ""), strlen(indent_of(n)));
-  out_free(&body);
-  return text;
-}
-
-const char *loc_file(Ctx *ctx, Loc loc)
-{
-  int line;
-  return src_file(ctx, loc.line, &line);
-}
-
-int loc_line(Ctx *ctx, Loc loc)
-{
-  int line;
-  src_file(ctx, loc.line, &line);
-  return line;
-}
-
-char *line_directive(Ctx *ctx, int line)
-{
-  int fline;
-  const char *file = src_file(ctx, line, &fline);
-  return ctx_printf(ctx, "#line %d %s", fline, c_string(ctx, file));
-}
-
-char *c_string(Ctx *ctx, const char *s)
-{
-  Buf b = {0};
-  buf_putc(&b, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      buf_putc(&b, '\\');
-    buf_putc(&b, *s);
-  }
-  buf_putc(&b, '"');
-  char *r = ctx_strdup(ctx, b.data);
-  buf_free(&b);
-  return r;
-}
-
-/* "pa_detour_T_L12", with the #insert instance when there is one (two
- * insertions of one subprogram put detours on the same source line). */
-char *detour_name(Emitter *e, const char *prefix, Node *n, Type *t)
-{
-  Ctx *ctx = e->ctx;
-  if (ctx->instance)
-    return ctx_printf(ctx, "%s_%s_L%d_in%d", prefix, t->cname, n->loc.line, ctx->instance->id);
-  return ctx_printf(ctx, "%s_%s_L%d", prefix, t->cname, n->loc.line);
-}
-
-/* Does the generated code use identifier `name`?  Comments, strings and
- * #line directives do not count. */
-bool mentions(const char *t, const char *name)
-{
-  size_t n = strlen(name);
-  bool line_start = true;
-  for (const char *p = t; *p; p++) {
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      if (!c)
-        return false;
-      p = c + 1;
-    } else if ((p[0] == '/' && p[1] == '/') || (line_start && p[0] == '#' && !strncmp(p, "#line ", 6))) {
-      while (p[1] && p[1] != '\n')
-        p++;
-    } else if (*p == '"' || *p == '\'') {
-      char q = *p;
-      while (p[1] && p[1] != q && p[1] != '\n')
-        p += p[1] == '\\' && p[2] ? 2 : 1;
-      if (p[1] == q)
-        p++;
-    } else if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (is_ident_char((unsigned char)p[1]))
-        p++;
-      if ((size_t)(p + 1 - w) == n && !strncmp(w, name, n))
-        return true;
-    }
-    line_start = *p == '\n' || (line_start && (*p == ' ' || *p == '\t'));
-  }
-  return false;
-}
-
-/* Do the parentheses at s[0] and s[n - 1] match each other? */
-static bool enclosed(const char *s, size_t n)
-{
-  if (n < 2 || s[0] != '(' || s[n - 1] != ')')
-    return false;
-  int depth = 0;
-  for (size_t i = 0; i < n; i++) {
-    depth += s[i] == '(';
-    depth -= s[i] == ')';
-    if (depth == 0 && i < n - 1)
-      return false;
-  }
-  return true;
-}
-
-/* "(4)" -> "4", "((N/4))" -> "(N/4)" */
-char *bare(Ctx *ctx, char *s)
-{
-  size_t n = strlen(s);
-  if (enclosed(s, n)) {
-    char *inner = ctx_strndup(ctx, s + 1, n - 2);
-    if (text_is_simple(inner) || enclosed(inner, n - 2))
-      return inner;
-  }
-  return s;
-}
-
-/* The body text without the blank rest of the '{' line (moving a leading
- * #line on by one) and the blanks before the closing '}'. */
-char *tidy_body(Ctx *ctx, const char *text)
-{
-  const char *p = text;
-  char *head = "";
-  if (!strncmp(p, "#line ", 6)) {
-    const char *nl = strchr(p, '\n');
-    const char *q = nl ? nl + strspn(nl + 1, " \t") + 1 : NULL;
-    if (q && *q == '\n') {
-      char *rest;
-      long line = strtol(p + 6, &rest, 10);
-      head = ctx_printf(ctx, "#line %ld%s\n", line + 1, ctx_strndup(ctx, rest, (size_t)(nl - rest)));
-      p = q + 1;
-    }
-  } else {
-    const char *q = p + strspn(p, " \t");
-    if (*q == '\n')
-      p = q + 1;
-  }
-  size_t n = strlen(p);
-  while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-    n--;
-  return ctx_printf(ctx, "%s%s", head, ctx_strndup(ctx, p, n));
-}
-
-/* Shifts the body left by k columns (the directive's indentation), so it
- * sits in its function as it sat in the detour; untouched unless every
- * line but preprocessor lines has that indentation. */
-char *dedent_body(Ctx *ctx, const char *text, size_t k)
-{
-  if (!k)
-    return (char *)text;
-  for (const char *l = text; *l;) {
-    size_t sp = strspn(l, " ");
-    if (l[0] != '#' && l[sp] != '\n' && l[sp] && sp < k)
-      return (char *)text;
-    const char *nl = strchr(l, '\n');
-    l = nl ? nl + 1 : l + strlen(l);
-  }
-  Buf b = {0};
-  for (const char *l = text; *l;) {
-    const char *nl = strchr(l, '\n');
-    size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
-    size_t skip = l[0] == '#' ? 0 : strspn(l, " ");
-    if (skip > k)
-      skip = k;
-    for (size_t i = skip; i < len; i++)
-      buf_putc(&b, l[i]);
-    l += len;
-  }
-  char *r = ctx_strdup(ctx, b.data ? b.data : "");
-  buf_free(&b);
-  return r;
-}
-
-const char *mem_enum(MemKind m)
-{
-  static const char *names[] = {"PA_PAGED", "PA_PAGED", "PA_PINNED", "PA_DMEM", "PA_SMEM", "PA_RMEM"};
-  return names[m];
-}
-

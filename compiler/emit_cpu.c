@@ -17,7 +17,8 @@
  * the calling thread, and hands the function to the runtime
  * (pa_pthd_run, or pa_omp_run from parray_cpu.h), which returns when every
  * thread has finished. */
-#include "emit.h"
+#include "capture.h"
+#include "hostc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,59 +51,71 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   Loc loc = n->loc;
   bool args = t->nparams || ncaps;
   if (args) {
-    out_gen(e, loc, "/* the arguments of '#detour %s'%s */\n", n->name,
+    out_gen(e->out, loc, "/* the arguments of '#detour %s'%s */\n", n->name,
             ncaps ? (t->nparams ? " and the caller's locals it uses" : ": the caller's locals it uses") : "");
-    out_gen(e, loc, "struct %s {\n", sname);
+    out_gen(e->out, loc, "struct %s {\n", sname);
     for (int i = 0; i < t->nparams; i++)
-      out_gen(e, loc, "  %s;\n", t->ptypes[i]);
+      out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     for (int i = 0; i < ncaps; i++)
-      out_gen(e, loc, "  %s;\n", capture_pointer_decl(ctx, &caps[i]));
-    out_gen(e, loc, "};\n\n");
+      out_gen(e->out, loc, "  %s;\n", capture_pointer_decl(ctx, &caps[i]));
+    out_gen(e->out, loc, "};\n\n");
   }
-  out_gen(e, loc, "/* the body of '#detour %s', run by each of the |%s| %s threads */\n", n->name, t->name,
+  out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| %s threads */\n", n->name, t->name,
           kind_word(t));
-  out_gen(e, loc, "static void %s(pa_thread *pa_self)\n{\n", fname);
+  out_gen(e->out, loc, "static void %s(pa_thread *pa_self)\n{\n", fname);
   bool tid = mentions(body, "pa_tid");
   bool self = t->kind == TK_PTHD ? tid : false;
   if (args) {
-    out_gen(e, loc, "  const struct %s *pa_args = (const struct %s *)pa_self->args;\n", sname, sname);
+    out_gen(e->out, loc, "  const struct %s *pa_args = (const struct %s *)pa_self->args;\n", sname, sname);
     self = true;
   }
   for (int i = 0; i < ncaps; i++)
-    out_gen(e, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
+    out_gen(e->out, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
   if (tid)
-    out_gen(e, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
+    out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
   /* a parameter the body never names is still declared (a macro may use
    * it), marked unused in the way the C compiler understands */
   for (int i = 0; i < t->nparams; i++) {
     bool used = mentions(body, t->pnames[i]);
     if (!used && e->cuda)
-      out_gen(e, loc, "  %s __attribute__((unused)) = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
+      out_gen(e->out, loc, "  %s __attribute__((unused)) = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
     else
-      out_gen(e, loc, "  %s = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
+      out_gen(e->out, loc, "  %s = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
   }
   for (int i = 0; i < t->nparams; i++)
     if (!e->cuda && !mentions(body, t->pnames[i]))
-      out_gen(e, loc, "  (void)%s;\n", t->pnames[i]);
+      out_gen(e->out, loc, "  (void)%s;\n", t->pnames[i]);
   if (!self && !mentions(body, "pa_self"))
-    out_gen(e, loc, "  (void)pa_self;\n");
+    out_gen(e->out, loc, "  (void)pa_self;\n");
+}
+/* A cpu detour: the names of its function and argument struct. */
+typedef struct CpuDetour {
+  Detour dt;
+  const char *sname;
+} CpuDetour;
+
+static Detour *detour_open(Emitter *e, Node *n, Type *t)
+{
+  if (!params_ok(e, n, t))
+    return NULL;
+  const char *fname = detour_name(e->ctx, "pa_detour", n, t);
+  /* the body is translated with $tid$ and #sync answering to this detour */
+  CpuDetour *cd = (CpuDetour *)hostc_detour(e, n, t, fname, "pa_tid", sizeof(CpuDetour));
+  cd->sname = detour_name(e->ctx, "pa_args", n, t);
+  return &cd->dt;
 }
 
-void emit_cpu_detour(Emitter *e, Node *n, Type *t)
+static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
 {
   Ctx *ctx = e->ctx;
-  if (!params_ok(e, n, t))
-    return;
-  const char *fname = detour_name(e, "pa_detour", n, t);
-  const char *sname = detour_name(e, "pa_args", n, t);
+  Type *t = dt->type;
+  const char *fname = dt->name, *sname = ((CpuDetour *)dt)->sname;
   const char *in = indent_of(n);
 
-  /* the body, translated with $tid$ and #sync answering to this detour,
-   * sharing the caller's locals it uses */
-  Detour dt;
-  char *text = outline_detour(e, n, t, fname, "pa_tid", &dt);
+  /* the body shares the caller's locals it uses */
+  char *text = hostc_outlined(ctx, n, body);
   Capture *caps;
-  int ncaps = find_captures(e, n, text, t->pnames, t->nparams, &caps);
+  int ncaps = find_captures(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
     return;
   text = capture_by_reference(ctx, text, caps, ncaps);
@@ -110,23 +123,23 @@ void emit_cpu_detour(Emitter *e, Node *n, Type *t)
   /* the launch site: arguments and thread count on the calling thread */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
-    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, fragment_text(e, n->args[i])));
+    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
     buf_printf(&args, "%s.%s = &%s", args.len ? ", " : "", caps[i].name, caps[i].name);
-  char *count = bare(ctx, poly_text(e, t->root->extent));
+  char *count = bare(ctx, poly_text(e->ctx, t->root->extent));
   long long nthreads;
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
                                                               : ctx_printf(ctx, "|%s|", t->name);
-  emit_launch_checks(e, n, &dt);
-  out_gen(e, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
+  hostc_launch_checks(e, n, dt);
+  out_gen(e->out, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
   if (args.len)
-    out_gen(e, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
-  out_gen(e, n->loc, "%s  %s(%s, %s, %s, %s, %d);\n", in, t->kind == TK_OMP ? "pa_omp_run" : "pa_pthd_run", count,
+    out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
+  out_gen(e->out, n->loc, "%s  %s(%s, %s, %s, %s, %d);\n", in, t->kind == TK_OMP ? "pa_omp_run" : "pa_pthd_run", count,
           fname, args.len ? "&pa_args" : "NULL", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
-  out_gen(e, n->loc, "%s}", in);
+  out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
 
-  Out fn = {{0}, -1, 0};
+  Out fn = out_new(ctx, -1);
   Out *saved = e->out;
   e->out = &fn;
   write_function(e, n, t, fname, sname, text, caps, ncaps);
@@ -139,7 +152,7 @@ void emit_cpu_detour(Emitter *e, Node *n, Type *t)
   out_free(&fn);
 }
 
-void emit_cpu_sync(Emitter *e, Node *n)
+static void sync(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
   Detour *dt = e->detour;
@@ -148,9 +161,9 @@ void emit_cpu_sync(Emitter *e, Node *n)
   const char *suffix = n->name ? n->name : "";
   if (!*suffix) {
     if (t->kind == TK_OMP)
-      out_gen(e, n->loc, "%s#pragma omp barrier\n", in);
+      out_gen(e->out, n->loc, "%s#pragma omp barrier\n", in);
     else
-      out_gen(e, n->loc, "%spa_sync(pa_self);\n", in);
+      out_gen(e->out, n->loc, "%spa_sync(pa_self);\n", in);
     return;
   }
   /* the suffix must name a node of the innermost thread array */
@@ -177,19 +190,34 @@ void emit_cpu_sync(Emitter *e, Node *n)
   Poly *w = dim_weight(ctx, d, t->root);
   long long v;
   if (poly_is_const(ext, &v) && v == 1) {
-    out_gen(e, n->loc, "%s/* #sync%s: every group is one thread */\n", in, suffix);
+    out_gen(e->out, n->loc, "%s/* #sync%s: every group is one thread */\n", in, suffix);
     return;
   }
   if (poly_equal(ext, t->root->extent)) {
     /* the sub-array holds every thread */
     if (t->kind == TK_OMP)
-      out_gen(e, n->loc, "%s#pragma omp barrier /* #sync%s: all threads */\n", in, suffix);
+      out_gen(e->out, n->loc, "%s#pragma omp barrier /* #sync%s: all threads */\n", in, suffix);
     else
-      out_gen(e, n->loc, "%spa_sync(pa_self); /* #sync%s: all threads */\n", in, suffix);
+      out_gen(e->out, n->loc, "%spa_sync(pa_self); /* #sync%s: all threads */\n", in, suffix);
     return;
   }
   /* groups of |K| threads: those that differ only in $tid_K$ */
-  out_gen(e, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: threads differing only in $tid%s$ */\n",
-          in, bare(ctx, poly_text(e, w)), bare(ctx, poly_text(e, ext)), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
+  out_gen(e->out, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: threads differing only in $tid%s$ */\n",
+          in, bare(ctx, poly_text(e->ctx, w)), bare(ctx, poly_text(e->ctx, ext)), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
           suffix, suffix);
 }
+
+/* a #copy in a thread's body: the thread copies alone */
+static void copy(Emitter *e, Node *n, const CopyPlan *p)
+{
+  hostc_copy_loop(e, n, p, false);
+}
+
+const Backend backend_cpu = {
+  .name = "cpu",
+  .include = "parray_cpu.h",
+  .copy = copy,
+  .detour_open = detour_open,
+  .detour_close = detour_close,
+  .sync = sync,
+};

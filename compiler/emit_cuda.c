@@ -6,17 +6,20 @@
  * at the top of the kernel (pa_bx = blockIdx.x, pa_tx = threadIdx.x, ...)
  * and enter offset expressions as index variables bounded by their
  * extents, so the simplifier folds divisions and remainders away and nvcc
- * sees constant strides.  Host-side #copy with device memory picks
- * cudaMemcpy, cudaMemcpy2D or a generated copy kernel. */
-#include "emit.h"
+ * sees constant strides.  A #copy with device memory prints its plan
+ * (copy_plan.c): cudaMemcpy, cudaMemcpy2D, or a generated copy kernel
+ * launched directly or staged; a #copy inside a kernel, the loop each
+ * thread runs alone (hostc.c). */
+#include "capture.h"
+#include "hostc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define TILE_BLOCK 256      /* threads per block of a tiled [n] array */
 #define MAX_BLOCK 1024      /* threads per block */
-#define COPY_TILE 32        /* the transpose kernel's tile edge */
-#define COPY_ROWS 8         /* its block: COPY_TILE x COPY_ROWS threads */
+#define TILE_EDGE 32        /* the transpose kernel's tile edge */
+#define TILE_ROWS 8         /* its block: TILE_EDGE x TILE_ROWS threads */
 
 /* ---- the launch shape of a thread array ---- */
 
@@ -59,17 +62,6 @@ static const char *where(Emitter *e, Node *n)
 static const char *num(Emitter *e, Poly *p)
 {
   return poly_str(e->ctx, p);
-}
-
-/* a generated name unique per #insert instance */
-static const char *unique(Emitter *e, const char *base, Node *n)
-{
-  Ctx *ctx = e->ctx;
-  const char *s = ctx_printf(ctx, "%s_L%d", base, n->loc.line);
-  /* private types of the instance already carry its number */
-  if (ctx->instance && !strstr(base, ctx_printf(ctx, "_in%d", ctx->instance->id)))
-    s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
-  return s;
 }
 
 /* the C name of a type path: private subprogram types get their cname */
@@ -195,42 +187,31 @@ static Poly *level_index(Ctx *ctx, Level *lv)
   return sum;
 }
 
-/* the index of a node the launch shape knows directly, or NULL */
-static Poly *known_index(Ctx *ctx, Shape *sh, Dim *root, Dim *d)
+/* What the launch shape knows directly, for the body's $tid...$: the
+ * linear index, each level and each axis; deeper nodes are digits of these
+ * (dollar.c, view_index). */
+static void set_view(Ctx *ctx, CudaDetour *cd, Node *n, Type *t, ThreadView *parent)
 {
-  if (sh->tiled)
-    return d == root ? sh->tid : NULL;
-  if (d == root)
-    return poly_add(ctx, poly_mul(ctx, level_index(ctx, &sh->lv[0]), sh->lv[1].dim->extent),
-                    level_index(ctx, &sh->lv[1]));
+  ThreadView *v = &cd->dt.view;
+  Shape *sh = &cd->sh;
+  Dim *root = t->root;
+  v->type = t;
+  v->node = n;
+  v->parent = parent;
+  v->grid = "the CUDA grid";
+  v->loc = n->loc;
+  if (sh->tiled) {
+    view_known(ctx, v, root, sh->tid, NULL);
+    return;
+  }
+  view_known(ctx, v, root, poly_add(ctx, poly_mul(ctx, level_index(ctx, &sh->lv[0]), sh->lv[1].dim->extent),
+                                    level_index(ctx, &sh->lv[1])), NULL);
   for (int w = 0; w < 2; w++) {
     Level *lv = &sh->lv[w];
     for (int k = 0; k < lv->n; k++)
-      if (lv->ax[k].node == d)
-        return lv->ax[k].var;
-    if (lv->dim == d)
-      return level_index(ctx, lv);
+      view_known(ctx, v, lv->ax[k].node, lv->ax[k].var, NULL);
+    view_known(ctx, v, lv->dim, level_index(ctx, lv), NULL);
   }
-  return NULL;
-}
-
-static Poly *cuda_tid(Emitter *e, Detour *dt, Dim *d)
-{
-  Ctx *ctx = e->ctx;
-  CudaDetour *cd = (CudaDetour *)dt;
-  Dim *root = dt->type->root;
-  /* deeper nodes: digits of the nearest known ancestor's index */
-  for (Dim *k = d; k; k = k->parent) {
-    Poly *base = known_index(ctx, &cd->sh, root, k);
-    if (base) {
-      Poly *p = k == d ? base : dim_index_of(ctx, k, d, base);
-      note_used(cd, p);
-      return p;
-    }
-  }
-  diag_error(ctx, dt->node->loc, "cannot map '%s' onto the CUDA grid: it is not a node of '%s' itself", d->path,
-             dt->type->name);
-  return poly_const(ctx, 0);
 }
 
 /* ---- kernels ---- */
@@ -240,25 +221,6 @@ static const char *join_params(Ctx *ctx, Type *t)
   Buf b = {0};
   for (int i = 0; i < t->nparams; i++)
     buf_printf(&b, "%s%s", i ? ", " : "", t->ptypes[i]);
-  char *s = ctx_strdup(ctx, b.data ? b.data : "");
-  buf_free(&b);
-  return s;
-}
-
-/* text with `indent` removed from the start of every line */
-static char *dedent(Ctx *ctx, const char *text, const char *indent)
-{
-  size_t n = strlen(indent);
-  Buf b = {0};
-  bool bol = true;
-  for (const char *p = text; *p; p++) {
-    if (bol && n && !strncmp(p, indent, n))
-      p += n;
-    if (!*p)
-      break;
-    buf_putc(&b, *p);
-    bol = *p == '\n';
-  }
   char *s = ctx_strdup(ctx, b.data ? b.data : "");
   buf_free(&b);
   return s;
@@ -281,7 +243,7 @@ static void prologue(Emitter *e, CudaDetour *cd, Buf *lines, int *nlines)
     ++*nlines;
     if (sh->guard) {
       buf_printf(lines, "\n  if (pa_tid >= %s)\n    return; /* the ragged end of the last block */",
-                 poly_text(e, t->root->extent));
+                 poly_text(e->ctx, t->root->extent));
       *nlines += 2;
     }
     return;
@@ -333,10 +295,10 @@ static const char *blocks_for(Emitter *e, Poly *n, long long k)
 static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pro, int npro, Out *body)
 {
   Ctx *ctx = e->ctx;
-  Out k = {{0}, -1, 0};
+  Out k = out_new(e->ctx, -1);
   Out *saved = e->out;
   e->out = &k;
-  out_gen(e, n->loc, "%s\n{\n", header);
+  out_gen(e->out, n->loc, "%s\n{\n", header);
   e->out = saved;
   /* the prologue's last line is the detour's line: the body's first
    * newline ends it */
@@ -352,7 +314,7 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
   } else {
     buf_puts(&k.b, pro);
   }
-  const char *text = dedent(ctx, body->b.data ? body->b.data : "", indent_of(n));
+  const char *text = dedent(ctx, body->b.data ? body->b.data : "", indent_of(n), false);
   if (text[0] && text[0] != '\n' && !strchr(text, '\n')) {
     /* a one-line body ("#detour T(p) { x[$tid$] = 0; }") gets its own line */
     if (npro > 0)
@@ -369,33 +331,42 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
   out_free(&k);
 }
 
-void emit_cuda_detour(Emitter *e, Node *n, Type *t)
+static Detour *detour_open(Emitter *e, Node *n, Type *t)
 {
   Ctx *ctx = e->ctx;
   for (Detour *p = e->detour; p; p = p->parent)
     if (p->type->kind == TK_CUDA) {
       diag_error(ctx, n->loc, "a cuda detour cannot start inside another cuda detour ('%s'): end the kernel first",
                  p->type->name);
-      return;
+      return NULL;
     }
   CudaDetour *cd = ctx_alloc(ctx, sizeof *cd);
   if (!shape_of(e, n, t, &cd->sh))
-    return;
-  const char *name = unique(e, ctx_printf(ctx, "pa_kernel_%s", t->cname), n);
+    return NULL;
   cd->dt.node = n;
   cd->dt.type = t;
   cd->dt.parent = e->detour;
-  cd->dt.name = name;
-  cd->dt.tid = cuda_tid;
-  cd->dt.tid_var = "pa_tid";
-  Out body = {{0}, n->loc.line, 0};
-  emit_outlined(e, &cd->dt, n->body, &body, t->pnames, t->nparams, indent_of(n));
+  cd->dt.name = unique_name(e->ctx, ctx_printf(ctx, "pa_kernel_%s", t->cname), n);
+  cd->dt.body_line = n->loc.line;
+  set_view(ctx, cd, n, t, here(e));
+  return &cd->dt;
+}
+
+static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
+{
+  Ctx *ctx = e->ctx;
+  CudaDetour *cd = (CudaDetour *)dt;
+  Type *t = dt->type;
+  const char *name = dt->name;
+  for (int i = 0; i < dt->view.ngiven; i++)
+    note_used(cd, dt->view.given[i]);
   Buf pro = {0};
   int npro;
   prologue(e, cd, &pro, &npro);
   /* the caller's locals the kernel uses become parameters, by value */
   Capture *caps;
-  int ncaps = find_captures(e, n, ctx_printf(ctx, "%s\n%s", pro.data ? pro.data : "", body.b.data ? body.b.data : ""),
+  int ncaps = find_captures(ctx, e->scope, n,
+                            ctx_printf(ctx, "%s\n%s", pro.data ? pro.data : "", body->b.data ? body->b.data : ""),
                             t->pnames, t->nparams, &caps);
   for (int i = 0; i < ncaps; i++)
     if (caps[i].array) {
@@ -405,7 +376,6 @@ void emit_cuda_detour(Emitter *e, Node *n, Type *t)
     }
   if (ncaps < 0) {
     buf_free(&pro);
-    out_free(&body);
     return;
   }
   const char *params = join_params(ctx, t);
@@ -422,13 +392,12 @@ void emit_cuda_detour(Emitter *e, Node *n, Type *t)
     diag_error(ctx, n->loc, "'#pragma parray min_blocks' in detour '%s' needs a block size known at translation time",
                t->name);
   hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s%s(%s)", bounds, name, params),
-               pro.data ? pro.data : "", npro, &body);
+               pro.data ? pro.data : "", npro, body);
   buf_free(&pro);
-  out_free(&body);
   /* the launch */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
-    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, fragment_text(e, n->args[i])));
+    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
     buf_printf(&args, "%s%s", args.len ? ", " : "", caps[i].name);
   const char *grid, *block;
@@ -440,15 +409,15 @@ void emit_cuda_detour(Emitter *e, Node *n, Type *t)
     block = dim3_text(e, &cd->sh.lv[1]);
   }
   const char *in = indent_of(n);
-  emit_launch_checks(e, n, &cd->dt);
-  out_gen(e, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
-  out_gen(e, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
+  hostc_launch_checks(e, n, dt);
+  out_gen(e->out, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
+  out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
   buf_free(&args);
 }
 
 /* ---- #sync ---- */
 
-void emit_cuda_sync(Emitter *e, Node *n)
+static void sync(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
   Detour *dt = e->detour;
@@ -479,15 +448,15 @@ void emit_cuda_sync(Emitter *e, Node *n)
                t->name);
     return;
   }
-  out_gen(e, n->loc, "%s__syncthreads();\n", indent_of(n));
+  out_gen(e->out, n->loc, "%s__syncthreads();\n", indent_of(n));
 }
 
-void emit_cuda_create(Emitter *e, Node *n, Dim *d)
+static void create(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
   MemKind m = d->type->mem;
   const char *elem = d->type->elem;
-  char *p = str_trim(ctx, fragment_text(e, n->args[0]));
+  char *p = str_trim(ctx, frag_text(e, n->args[0]));
   bool in_kernel = false;
   for (Detour *x = e->detour; x; x = x->parent)
     in_kernel |= x->type->kind == TK_CUDA;
@@ -496,8 +465,8 @@ void emit_cuda_create(Emitter *e, Node *n, Dim *d)
       diag_error(ctx, n->loc, "'#create %s(%s)': shared memory needs a plain name to declare", n->name, p);
       return;
     }
-    out_gen(e, n->loc, "%s__shared__ %s %s[%s];\n", indent_of(n), elem, p, poly_text(e, dim_span(ctx, d)));
-    scope_declare(e, p);
+    out_gen(e->out, n->loc, "%s__shared__ %s %s[%s];\n", indent_of(n), elem, p, poly_text(e->ctx, dim_span(ctx, d)));
+    scope_declare(e->ctx, e->scope, p);
     return;
   }
   if (in_kernel) {
@@ -507,15 +476,15 @@ void emit_cuda_create(Emitter *e, Node *n, Dim *d)
   }
   const char *span = checked_span(e, n, d);
   const char *decl = "";
-  if (text_is_simple(p) && !name_declared(e, p)) {
+  if (text_is_simple(p) && !name_declared(e->scope, p)) {
     decl = ctx_printf(ctx, "%s *", elem);
-    scope_declare_as(e, p, ctx_printf(ctx, "%s%s", decl, p));
+    scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s%s", decl, p));
   }
-  out_gen(e, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", indent_of(n), decl, p, elem,
+  out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", indent_of(n), decl, p, elem,
           mem_enum(m), span, elem, c_string(ctx, d->path), where(e, n));
 }
 
-void emit_cuda_destroy(Emitter *e, Node *n, Dim *d)
+static void destroy(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
   MemKind m = d->type->mem;
@@ -527,32 +496,20 @@ void emit_cuda_destroy(Emitter *e, Node *n, Dim *d)
                  n->name, mem_name(m));
       return;
     }
-  char *p = str_trim(ctx, fragment_text(e, n->args[0]));
-  out_gen(e, n->loc, "%spa_cuda_free(%s, %s, %s);\n", indent_of(n), mem_enum(m), p, where(e, n));
+  char *p = str_trim(ctx, frag_text(e, n->args[0]));
+  out_gen(e->out, n->loc, "%spa_cuda_free(%s, %s, %s);\n", indent_of(n), mem_enum(m), p, where(e, n));
 }
 
 /* ---- #copy on the host ---- */
 
-/* One digit of a copy's index space: its extent and the stride on each
- * side.  Lists are outermost first. */
-typedef CopyDigit CDigit;
-
-static bool is_one(Poly *p)
+static const char *kind_name(CopyDir dir)
 {
-  long long v;
-  return poly_is_const(p, &v) && v == 1;
-}
-
-typedef enum Dir { H2D, D2H, D2D } Dir;
-
-static const char *kind_name(Dir dir)
-{
-  static const char *names[] = {"cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice"};
-  return names[dir];
+  return dir == COPY_D2D ? "cudaMemcpyDeviceToDevice" : dir == COPY_D2H ? "cudaMemcpyDeviceToHost"
+                                                                         : "cudaMemcpyHostToDevice";
 }
 
 /* offsets of digits given their index variables */
-static Poly *digit_offset(Ctx *ctx, CDigit *dg, Poly **v, int nd, bool dst)
+static Poly *digit_offset(Ctx *ctx, CopyDigit *dg, Poly **v, int nd, bool dst)
 {
   Poly *sum = poly_const(ctx, 0);
   for (int k = 0; k < nd; k++)
@@ -565,19 +522,17 @@ static Poly *digit_offset(Ctx *ctx, CDigit *dg, Poly **v, int nd, bool dst)
  * (unit stride in the destination), are walked in 32 x 32 tiles staged in
  * shared memory, so that both the reads and the writes are coalesced;
  * the other digits are enumerated by blockIdx.z. */
-static const char *tiled_copy_kernel(Emitter *e, Node *n, const char *kname, const char *elem, CDigit *dg, int nd,
-                                     int A, int B, const char **grid)
+static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *kname, const char *elem,
+                                     const char **grid)
 {
   Ctx *ctx = e->ctx;
-  Poly *batch = poly_const(ctx, 1);
-  for (int k = 0; k < nd; k++)
-    if (k != A && k != B)
-      batch = poly_mul(ctx, batch, dg[k].extent);
+  CopyDigit *dg = p->dg;
+  int nd = p->nd, A = p->a, B = p->b;
+  Poly *batch = p->batch;
   long long nb, ea, eb;
-  if (!poly_is_const(batch, &nb) || nb > 65535)
-    return NULL;
-  bool guard = !(poly_is_const(dg[A].extent, &ea) && ea % COPY_TILE == 0 && poly_is_const(dg[B].extent, &eb) &&
-                 eb % COPY_TILE == 0);
+  poly_is_const(batch, &nb);
+  bool guard = !(poly_is_const(dg[A].extent, &ea) && ea % TILE_EDGE == 0 && poly_is_const(dg[B].extent, &eb) &&
+                 eb % TILE_EDGE == 0);
   /* the batch digits of blockIdx.z */
   Poly **v = ctx_alloc(ctx, sizeof(Poly *) * nd);
   Poly *z = poly_var(ctx, "pa_z", batch), *place = poly_const(ctx, 1);
@@ -593,55 +548,42 @@ static const char *tiled_copy_kernel(Emitter *e, Node *n, const char *kname, con
   Poly *dwrite = poly_add(ctx, b, poly_mul(ctx, a, dg[A].d));     /* dg[B].d == 1 */
   Buf k = {0};
   buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
-  buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, COPY_TILE,
-             COPY_TILE + 1);
-  buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", COPY_TILE, COPY_TILE);
+  buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, TILE_EDGE,
+             TILE_EDGE + 1);
+  buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", TILE_EDGE, TILE_EDGE);
   if (nb > 1) {
     buf_puts(&k, "  const int pa_z = blockIdx.z;\n");
-    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_text(e, so), poly_text(e, doff));
+    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_text(e->ctx, so), poly_text(e->ctx, doff));
   }
   const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n      ", num(e, dg[A].extent),
                                       num(e, dg[B].extent))
                          : "";
-  buf_printf(&k, "  for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", COPY_TILE, COPY_ROWS);
+  buf_printf(&k, "  for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", TILE_EDGE, TILE_ROWS);
   buf_puts(&k, "    const int pa_a = pa_a0 + threadIdx.x, pa_b = pa_b0 + pa_k;\n");
   buf_printf(&k, "    %spa_tile[pa_k][threadIdx.x] = pa_src[%s];\n  }\n", ga, poly_str(ctx, sread));
   buf_puts(&k, "  __syncthreads();\n");
-  buf_printf(&k, "  for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", COPY_TILE, COPY_ROWS);
+  buf_printf(&k, "  for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", TILE_EDGE, TILE_ROWS);
   buf_puts(&k, "    const int pa_a = pa_a0 + pa_k, pa_b = pa_b0 + threadIdx.x;\n");
   buf_printf(&k, "    %spa_dst[%s] = pa_tile[threadIdx.x][pa_k];\n  }\n}\n\n", ga, poly_str(ctx, dwrite));
-  *grid = ctx_printf(ctx, "dim3(%s, %s, %lld), dim3(%d, %d)", blocks_for(e, dg[A].extent, COPY_TILE),
-                     blocks_for(e, dg[B].extent, COPY_TILE), nb, COPY_TILE, COPY_ROWS);
-  (void)n;
+  *grid = ctx_printf(ctx, "dim3(%s, %s, %lld), dim3(%d, %d)", blocks_for(e, dg[A].extent, TILE_EDGE),
+                     blocks_for(e, dg[B].extent, TILE_EDGE), nb, TILE_EDGE, TILE_ROWS);
   char *s = ctx_strdup(ctx, k.data);
   buf_free(&k);
   return s;
-}
-
-static int by_dst_stride(const void *x, const void *y)
-{
-  /* outermost first: larger destination strides outside */
-  const CDigit *a = x, *b = y;
-  long long sa, sb;
-  if (poly_is_const(a->d, &sa) && poly_is_const(b->d, &sb))
-    return (sa < sb) - (sa > sb);
-  return 0;
 }
 
 /* The element kernel: one thread per element, dst[off_D(i)] = src[off_S(i)],
  * correct for every pair of layouts.  With strided views the index is
  * decomposed so that the destination's unit-stride digit is fastest. */
 static const char *element_copy_kernel(Emitter *e, const char *kname, const char *elem, Dim *src, Dim *dst,
-                                       CDigit *dg, int nd, const char **grid)
+                                       CopyDigit *dg, int nd, const char **grid)
 {
   Ctx *ctx = e->ctx;
   Poly *total = src->extent;
   Poly *i = poly_var(ctx, "pa_i", total);
   Poly *so, *doff;
   if (dg) {
-    CDigit *sorted = ctx_alloc(ctx, sizeof(CDigit) * (nd + 1));
-    memcpy(sorted, dg, sizeof(CDigit) * nd);
-    qsort(sorted, nd, sizeof(CDigit), by_dst_stride);
+    CopyDigit *sorted = copy_loop_order(ctx, dg, nd);
     Poly **v = ctx_alloc(ctx, sizeof(Poly *) * (nd + 1));
     Poly *place = poly_const(ctx, 1);
     for (int k = nd - 1; k >= 0; k--) {
@@ -661,7 +603,7 @@ static const char *element_copy_kernel(Emitter *e, const char *kname, const char
   buf_printf(&k, "  const %s pa_i = %sblockIdx.x * %d + threadIdx.x;\n", ity, wide ? "(long long)" : "", TILE_BLOCK);
   long long v;
   if (!(poly_is_const(total, &v) && v % TILE_BLOCK == 0))
-    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", poly_text(e, total));
+    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", poly_text(e->ctx, total));
   buf_printf(&k, "  pa_dst[%s] = pa_src[%s];\n}\n\n", poly_str(ctx, doff), poly_str(ctx, so));
   *grid = ctx_printf(ctx, "%s, %d", blocks_for(e, total, TILE_BLOCK), TILE_BLOCK);
   char *s = ctx_strdup(ctx, k.data);
@@ -676,7 +618,7 @@ static const char *with_captures(Emitter *e, Node *n, const char *k, const char 
 {
   Ctx *ctx = e->ctx;
   Capture *caps;
-  int ncaps = find_captures(e, n, k, NULL, 0, &caps);
+  int ncaps = find_captures(ctx, e->scope, n, k, NULL, 0, &caps);
   *extra = "";
   if (ncaps <= 0)
     return ncaps < 0 ? NULL : k;
@@ -703,106 +645,93 @@ static const char *with_captures(Emitter *e, Node *n, const char *k, const char 
 /* Generates (into hoist) a device kernel copying src's layout to dst's;
  * returns its name and launch configuration, and in *extra the launch
  * arguments after the two pointers; NULL after an error. */
-static const char *copy_kernel(Emitter *e, Node *n, Dim *src, Dim *dst, CDigit *dg, int nd, const char **launch,
-                               const char **extra)
+static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
 {
   Ctx *ctx = e->ctx;
+  Dim *src = p->src, *dst = p->dst;
   const char *elem = dst->type->elem;
   const char *kname =
-    unique(e, ctx_printf(ctx, "pa_copy_%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst)), n);
-  const char *text = NULL;
-  if (dg) {
-    int A = -1, B = -1;
-    for (int k = 0; k < nd; k++) {
-      if (is_one(dg[k].s) && A < 0)
-        A = k;
-      if (is_one(dg[k].d) && B < 0)
-        B = k;
-    }
-    if (A >= 0 && B >= 0 && A != B)
-      text = tiled_copy_kernel(e, n, kname, elem, dg, nd, A, B, launch);
-  }
-  if (!text)
-    text = element_copy_kernel(e, kname, elem, src, dst, dg, nd, launch);
+    unique_name(e->ctx, ctx_printf(ctx, "pa_copy_%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst)), n);
+  const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, kname, elem, launch)
+                                              : element_copy_kernel(e, kname, elem, src, dst, p->dg, p->nd, launch);
   text = with_captures(e, n, text, extra);
   if (!text)
     return NULL;
-  Out k = {{0}, -1, 0};
+  Out k = out_new(e->ctx, -1);
   Out *saved = e->out;
   e->out = &k;
-  out_gen(e, n->loc, "/* #copy %s to %s, line %d */\n%s", src->path, dst->path, n->loc.line, text);
+  out_gen(e->out, n->loc, "/* #copy %s to %s, line %d */\n%s", src->path, dst->path, n->loc.line, text);
   e->out = saved;
   out_append(&e->hoist, &k);
   out_free(&k);
   return kname;
 }
 
-void emit_cuda_copy(Emitter *e, Node *n, Dim *src, Dim *dst)
+static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
-  Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
-  const char *elem = src->type->elem;
-  char *sp = str_trim(ctx, fragment_text(e, n->args[0]));
-  char *dp = str_trim(ctx, fragment_text(e, n->args[1]));
-  bool sdev = src->type->mem == MEM_DMEM, ddev = dst->type->mem == MEM_DMEM;
-  Dir dir = sdev && ddev ? D2D : sdev ? D2H : H2D;
-  long long x;
-  if (!poly_equal(src->extent, dst->extent) && (!poly_is_const(src->extent, &x) || !poly_is_const(dst->extent, &x)))
-    out_gen(e, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_text(e, src->extent),
-            poly_text(e, dst->extent), where(e, n));
-  char *cs, *cd;
-  if (dim_contiguous(ctx, src, &cs) == 1 && dim_contiguous(ctx, dst, &cd) == 1) {
-    out_gen(e, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
-            dp, sp, poly_text(e, src->extent), elem, kind_name(dir), where(e, n));
+  if (p->by == COPY_BY_THREAD) {
+    /* in a kernel: each thread copies alone */
+    hostc_copy_loop(e, n, p, true);
     return;
   }
-  CDigit *dg = NULL;
-  int nd = 0;
-  if (!dim_copy_digits(ctx, src, dst, &dg, &nd))
-    dg = NULL;
-  if (dg && nd == 2 && is_one(dg[1].s) && is_one(dg[1].d)) {
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  Dim *src = p->src, *dst = p->dst;
+  const char *elem = src->type->elem;
+  const char *sp = p->sp, *dp = p->dp;
+  CopyDir dir = p->dir;
+  CopyDigit *dg = p->dg;
+  if (p->check_extent)
+    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_text(e->ctx, src->extent),
+            poly_text(e->ctx, dst->extent), where(e, n));
+  if (p->how == COPY_BLOCK) {
+    out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
+            dp, sp, poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));
+    return;
+  }
+  if (p->how == COPY_ROWS) {
     /* rows of a contiguous width, pitched on both sides */
-    out_gen(e, n->loc,
+    out_gen(e->out, n->loc,
             "%spa_cuda_check(cudaMemcpy2D(%s, %s * sizeof(%s), %s, %s * sizeof(%s), %s * sizeof(%s), %s, %s),\n"
             "%s              \"cudaMemcpy2D\", %s);\n",
-            in, dp, poly_text(e, dg[0].d), elem, sp, poly_text(e, dg[0].s), elem, poly_text(e, dg[1].extent), elem,
+            in, dp, poly_text(e->ctx, dg[0].d), elem, sp, poly_text(e->ctx, dg[0].s), elem, poly_text(e->ctx, dg[1].extent), elem,
             num(e, dg[0].extent), kind_name(dir), in, where(e, n));
     return;
   }
   const char *launch, *extra;
-  const char *kname = copy_kernel(e, n, src, dst, dg, nd, &launch, &extra);
+  const char *kname = copy_kernel(e, n, p, &launch, &extra);
   if (!kname)
     return;
-  if (dir == D2D) {
-    out_gen(e, n->loc, "%s%s<<<%s>>>(%s, %s%s);\n", in, kname, launch, sp, dp, extra);
-    out_gen(e, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
+  if (!p->staged) {
+    out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, %s%s);\n", in, kname, launch, sp, dp, extra);
+    out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
     return;
   }
   /* host memory: staged through a device buffer in the host layout, so
    * that the kernel does the reordering and the host's gaps stay intact */
-  Dim *host = dir == H2D ? src : dst;
-  const char *hp = dir == H2D ? sp : dp;
-  const char *span = poly_text(e, dim_span(ctx, host));
+  Dim *host = dir == COPY_H2D ? src : dst;
+  const char *hp = dir == COPY_H2D ? sp : dp;
+  const char *span = poly_text(e->ctx, dim_span(ctx, host));
   char *hc;
   bool host_cnt = dim_contiguous(ctx, host, &hc) == 1;
-  out_gen(e, n->loc, "%s{ /* #copy %s to %s, staged through device memory */\n", in, src->path, dst->path);
-  out_gen(e, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == H2D ? "const " : "", elem, hp);
-  out_gen(e, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
+  out_gen(e->out, n->loc, "%s{ /* #copy %s to %s, staged through device memory */\n", in, src->path, dst->path);
+  out_gen(e->out, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == COPY_H2D ? "const " : "", elem, hp);
+  out_gen(e->out, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
           span, elem, c_string(ctx, host->path), where(e, n));
   const char *bytes = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem);
-  if (dir == H2D || !host_cnt)
-    out_gen(e, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
+  if (dir == COPY_H2D || !host_cnt)
+    out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
-  if (dir == H2D)
-    out_gen(e, n->loc, "%s  %s<<<%s>>>(pa_stage, %s%s);\n", in, kname, launch, dp, extra);
+  if (dir == COPY_H2D)
+    out_gen(e->out, n->loc, "%s  %s<<<%s>>>(pa_stage, %s%s);\n", in, kname, launch, dp, extra);
   else
-    out_gen(e, n->loc, "%s  %s<<<%s>>>(%s, pa_stage%s);\n", in, kname, launch, sp, extra);
-  out_gen(e, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
-  if (dir == D2H)
-    out_gen(e, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_host, pa_stage, %s, cudaMemcpyDeviceToHost), \"cudaMemcpy\", %s);\n",
+    out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_stage%s);\n", in, kname, launch, sp, extra);
+  out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
+  if (dir == COPY_D2H)
+    out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_host, pa_stage, %s, cudaMemcpyDeviceToHost), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
-  out_gen(e, n->loc, "%s  pa_cuda_free(PA_DMEM, pa_stage, %s);\n", in, where(e, n));
-  out_gen(e, n->loc, "%s}\n", in);
+  out_gen(e->out, n->loc, "%s  pa_cuda_free(PA_DMEM, pa_stage, %s);\n", in, where(e, n));
+  out_gen(e->out, n->loc, "%s}\n", in);
 }
 
 /* ---- for tests/unit/test_cuda.c: $tid...$ of node d of cuda array t ---- */
@@ -820,7 +749,17 @@ Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d)
   CudaDetour *cd = ctx_alloc(ctx, sizeof *cd);
   if (!shape_of(&e, &n, t, &cd->sh))
     return NULL;
-  cd->dt.node = &n;
-  cd->dt.type = t;
-  return cuda_tid(&e, &cd->dt, d);
+  set_view(ctx, cd, &n, t, NULL);
+  return view_index(ctx, &cd->dt.view, d);
 }
+
+const Backend backend_cuda = {
+  .name = "cuda",
+  .include = "parray_cuda.h",
+  .create = create,
+  .destroy = destroy,
+  .copy = copy,
+  .detour_open = detour_open,
+  .detour_close = detour_close,
+  .sync = sync,
+};

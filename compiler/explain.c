@@ -10,7 +10,6 @@
  * program's own object-like #defines and -D NAME=VALUE; nothing here changes
  * the translation. */
 #include "explain.h"
-#include "emit.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -1108,11 +1107,10 @@ bool type_explain(Ctx *ctx, Dim *d, FILE *out)
 #define SECTOR 32              /* bytes: the unit global memory moves in */
 #define BANKS 32               /* shared memory: 32 banks of 4-byte words */
 
-void explain_note_access(Emitter *e, Node *n, Dim *d, Poly *off)
+void explain_note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
 {
-  Ctx *ctx = e->ctx;
   Access *a = ctx_alloc(ctx, sizeof *a);
-  *a = (Access){n, d, off, e->detour ? e->detour->type : NULL, ctx->instance, NULL};
+  *a = (Access){n, d, off, here ? here->type : NULL, ctx->instance, NULL};
   Access **tail = &ctx->accesses;
   while (*tail)
     tail = &(*tail)->next;

@@ -25,7 +25,7 @@ struct Access {
 };
 
 /* Called by the walk for each $T[...]$ on opt.access_line. */
-void explain_note_access(Emitter *e, Node *n, Dim *d, Poly *off);
+void explain_note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off);
 /* Reports, for one warp, what each access met does; false if none. */
 bool explain_access(Ctx *ctx, FILE *out);
 

@@ -936,5 +936,6 @@ int main(int argc, char **argv)
   args_free(&cli.link);
   args_free(&cli.cflags);
   args_free(&cli.incdirs);
+  free((char *)cli.access_file);
   return rc;
 }

@@ -1,12 +1,20 @@
 /* parrayc.h: the data model of parrayc, shared by every stage.
  *
- * Stages: lexer.l and parser.y build a syntax tree of Nodes (C text kept as
- * text, Parray constructs as nodes); types.c turns #parray declarations into
- * dimension trees and answers every question about offsets; expr.c holds the
- * offset expressions (sums of products, simplified before printing); emit.c
- * walks the tree and hands each construct to the backend of its target
- * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c); explain.c draws types
- * and accesses for --explain.  All state lives in one Ctx per compilation. */
+ * Stages (doc/internals.md draws them): lexer.l and parser.y build a syntax
+ * tree of Nodes (C text kept as text, Parray constructs as nodes); types.c
+ * turns #parray declarations into dimension trees and answers every
+ * question about offsets; expr.c holds the offset expressions (sums of
+ * products, simplified before printing); dollar.c turns C fragments and
+ * $...$ into C text; copy_plan.c (copy_plan.h) decides how each #copy moves
+ * its elements.  This model knows nothing of the printer: what it needs
+ * from the detour being translated comes as plain data (ThreadView).
+ * Above it, text.c (output, #line, indentation, names) and scope.c (names
+ * the C text declares); emit.c walks the tree and hands each construct to
+ * the backend that pick_backend chooses through one interface (backend.h):
+ * emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c, which share hostc.c and
+ * capture.c (the caller's locals a detour body uses) and never call each
+ * other.  explain.c draws types and accesses for --explain.  All state
+ * lives in one Ctx per compilation. */
 #ifndef PARRAYC_H
 #define PARRAYC_H
 
@@ -24,7 +32,6 @@ typedef struct Type Type;
 typedef struct Poly Poly;
 typedef struct Atom Atom;
 typedef struct Buf Buf;
-typedef struct Emitter Emitter;
 typedef struct Access Access;
 
 typedef struct Loc {
@@ -192,6 +199,33 @@ bool poly_fits_int(const Poly *p); /* every constant fits in int */
 void poly_print(Buf *b, const Poly *p, bool wide);
 char *poly_str(Ctx *ctx, const Poly *p);
 
+/* ---- what the innermost detour means to the model (dollar.c) ----
+ * Plain data the walk hands to the model: the thread array, the nodes whose
+ * index is known directly (searched from a node upwards), and what the
+ * body tells about itself as it is translated: every index handed out (the
+ * CUDA target declares the thread indices the body used) and the data
+ * types it uses (their extents are checked at the launch). */
+typedef struct KnownIndex {
+  Dim *node;
+  Poly *index;         /* or NULL: the variable var, bounded by node's extent */
+  const char *var;
+} KnownIndex;
+
+typedef struct ThreadView {
+  Type *type;          /* the thread array of the innermost detour */
+  Node *node;          /* the #detour */
+  struct ThreadView *parent; /* of the enclosing detour, or NULL */
+  KnownIndex *known;
+  int nknown;
+  const char *grid;    /* non-NULL: a node without a known ancestor is an error
+                          ("cannot map onto <grid>"); NULL: digits of known[0] */
+  Loc loc;             /* where that error is reported */
+  Poly **given;        /* the indices handed out, in order */
+  int ngiven;
+  Type **used;         /* data types the body uses, checked at the launch */
+  int nused;
+} ThreadView;
+
 /* ---- the type model (types.c) ---- */
 typedef enum MemKind { MEM_NONE, MEM_PAGED, MEM_PINNED, MEM_DMEM, MEM_SMEM, MEM_RMEM } MemKind;
 typedef enum ThreadKind { TK_NONE, TK_PTHD, TK_OMP, TK_CUDA, TK_MPI } ThreadKind;
@@ -229,7 +263,8 @@ struct Type {
   Type *next;
 };
 
-Type *type_declare(Ctx *ctx, Emitter *e, Node *decl);
+/* here: the innermost detour's thread view for $tid$ in sizes, or NULL */
+Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl);
 Type *type_lookup(Ctx *ctx, const char *name);
 /* name's declaration failed (reported): its uses report nothing more */
 void type_poison(Ctx *ctx, const char *name);
@@ -247,7 +282,7 @@ Poly *dim_index_of(Ctx *ctx, Dim *root, Dim *d, Poly *linear); /* digit of d in 
  * within a's subtree (a the root: d's place value) */
 Poly *dim_weight(Ctx *ctx, Dim *d, Dim *a);
 /* Offsets of an index (SPEC 2.5); NULL after reporting an error. */
-Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, Emitter *e);
+Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, ThreadView *here);
 /* A strided view: off(i) = sum stride_k * digit_k(i), digits in mixed radix. */
 typedef struct Stride {
   Poly *extent, *stride;
@@ -277,12 +312,23 @@ const char *mem_name(MemKind m);
 const char *thread_kind_name(ThreadKind k);
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
 
-/* ---- emit.c: the walk over the tree ---- */
+/* ---- C fragments as C text (dollar.c) ---- */
+void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var);
+Poly *view_index(Ctx *ctx, ThreadView *v, Dim *d); /* $tid_K$ of node d */
+/* the body of v's detour uses type t (nothing for thread arrays, or v NULL) */
+void view_note_used(Ctx *ctx, ThreadView *v, Type *t);
+/* is a declared outside the body of v's detour and of those around it
+ * (v NULL: anywhere but in a detour body)? */
+bool type_declared_outside(const Type *a, const ThreadView *v);
+char *poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
+char *dollar_text(Ctx *ctx, ThreadView *here, Node *n);
+/* C text with the parameters of the current #insert replaced */
+char *substitute(Ctx *ctx, const char *text);
 /* The C text of a fragment (N_TEXT and N_DOLLAR nodes), $...$ translated and
  * subprogram parameters replaced. */
-char *fragment_text(Emitter *e, Node *list);
+char *fragment_text(Ctx *ctx, ThreadView *here, Node *list);
 
-/* ---- subprograms (emit.c) ---- */
+/* ---- subprograms (expanded by the walk, emit.c) ---- */
 typedef struct Subprog {
   Node *node;
   struct Subprog *next;
@@ -369,7 +415,7 @@ bool src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at line *
 /* ---- front end (lexer.l, parser.y) ---- */
 Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */
 
-/* ---- back end ---- */
+/* ---- back end (emit.c) ---- */
 /* Translates ctx->tree; returns the generated text (malloc'd) or NULL. */
 char *emit_program(Ctx *ctx);
 bool program_uses_cuda(Ctx *ctx, Node *tree);

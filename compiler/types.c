@@ -449,7 +449,7 @@ int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out)
   return n;
 }
 
-static Dim *build_dim(Ctx *ctx, Emitter *e, Type *t, DimSyn *syn, Dim *parent, int index)
+static Dim *build_dim(Ctx *ctx, ThreadView *here, Type *t, DimSyn *syn, Dim *parent, int index)
 {
   Dim *d = ctx_alloc(ctx, sizeof *d);
   d->type = t;
@@ -461,10 +461,10 @@ static Dim *build_dim(Ctx *ctx, Emitter *e, Type *t, DimSyn *syn, Dim *parent, i
     d->nkids = syn->nkids;
     d->kids = ctx_alloc(ctx, sizeof(Dim *) * syn->nkids);
     for (int k = 0; k < syn->nkids; k++)
-      d->kids[k] = build_dim(ctx, e, t, syn->kids[k], d, k);
+      d->kids[k] = build_dim(ctx, here, t, syn->kids[k], d, k);
   }
   if (syn->size) {
-    char *text = fragment_text(e, syn->size);
+    char *text = fragment_text(ctx, here, syn->size);
     d->size = size_poly(ctx, text, syn->loc);
     d->divides = strchr(text, '/') != NULL;
     if (d->size && !syn->ref)
@@ -513,9 +513,9 @@ static Dim *first_ref(Dim *d, bool want_data)
   return NULL;
 }
 
-static void parse_params(Ctx *ctx, Emitter *e, Type *t)
+static void parse_params(Ctx *ctx, ThreadView *here, Type *t)
 {
-  char *text = fragment_text(e, t->params);
+  char *text = fragment_text(ctx, here, t->params);
   /* split at top-level commas; the name is the last identifier */
   int cap = 1;
   for (const char *p = text; *p; p++)
@@ -575,19 +575,19 @@ static bool reserved_name(const char *s)
   return !strcmp(s, "tid") || !strcmp(s, "dim") || !strcmp(s, "size") || !strcmp(s, "cnt");
 }
 
-static Type *declare(Ctx *ctx, Emitter *e, Node *decl);
+static Type *declare(Ctx *ctx, ThreadView *here, Node *decl);
 
 /* Declares the type of a #parray; when that fails (reported), its name is
  * poisoned so that its uses add nothing more. */
-Type *type_declare(Ctx *ctx, Emitter *e, Node *decl)
+Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl)
 {
-  Type *t = declare(ctx, e, decl);
+  Type *t = declare(ctx, here, decl);
   if (!t && !type_lookup(ctx, decl->name))
     type_poison(ctx, decl->name);
   return t;
 }
 
-static Type *declare(Ctx *ctx, Emitter *e, Node *decl)
+static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
 {
   Type *t = ctx_alloc(ctx, sizeof *t);
   t->name = decl->name;
@@ -639,7 +639,7 @@ static Type *declare(Ctx *ctx, Emitter *e, Node *decl)
       return NULL;
     }
     t->params = decl->params;
-    parse_params(ctx, e, t);
+    parse_params(ctx, here, t);
   }
   Dim *root = ctx_alloc(ctx, sizeof *root);
   root->type = t;
@@ -650,7 +650,7 @@ static Type *declare(Ctx *ctx, Emitter *e, Node *decl)
   t->root = root;
   int errors = ctx->errors;
   for (int k = 0; k < decl->ndims; k++)
-    root->kids[k] = build_dim(ctx, e, t, decl->dims[k], root, k);
+    root->kids[k] = build_dim(ctx, here, t, decl->dims[k], root, k);
   root->extent = product_of_kids(ctx, root);
   if (ctx->errors == errors && extent_overflows(root))
     diag_error(ctx, decl->name_loc, "type '%s' has too many elements: its extent does not fit in 64 bits", t->name);
@@ -809,9 +809,9 @@ static char *strip_outer_parens(Ctx *ctx, char *text)
   return text;
 }
 
-static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
+static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
 {
-  char *text = strip_outer_parens(ctx, str_trim(ctx, fragment_text(e, ix->expr)));
+  char *text = strip_outer_parens(ctx, str_trim(ctx, fragment_text(ctx, here, ix->expr)));
   ConstParser cp = {.p = text, .ok = true};
   long long v = cp_expr(&cp);
   cp_skip(&cp);
@@ -821,17 +821,17 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
 }
 
 /* the row-major linear index of a nested index list */
-static Poly *combine(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
+static Poly *combine(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
 {
   ix = unwrap(ix);
   if (ix->expr)
-    return index_var(ctx, d, ix, e);
+    return index_var(ctx, d, ix, here);
   if (!check_count(ctx, d, ix))
     return NULL;
   Poly *sum = poly_const(ctx, 0);
   int m = dim_nkids(d);
   for (int k = 0; k < m; k++) {
-    Poly *c = combine(ctx, dim_kid(d, k), ix->items[k], e);
+    Poly *c = combine(ctx, dim_kid(d, k), ix->items[k], here);
     if (!c)
       return NULL;
     Poly *pv = poly_const(ctx, 1);
@@ -842,22 +842,22 @@ static Poly *combine(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
   return sum;
 }
 
-Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, Emitter *e)
+Poly *dim_eval(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
 {
   if (!ix)
     return dim_offset(ctx, d, poly_const(ctx, 0));
   ix = unwrap(ix);
   if (ix->expr)
-    return dim_offset(ctx, d, index_var(ctx, d, ix, e));
+    return dim_offset(ctx, d, index_var(ctx, d, ix, here));
   if (!check_count(ctx, d, ix))
     return NULL;
   if (has_ref_above_or_here(d)) {
-    Poly *l = combine(ctx, d, ix, e);
+    Poly *l = combine(ctx, d, ix, here);
     return l ? dim_offset(ctx, d, l) : NULL;
   }
   Poly *sum = poly_const(ctx, 0);
   for (int k = 0; k < ix->nitems; k++) {
-    Poly *o = dim_eval(ctx, dim_kid(d, k), ix->items[k], e);
+    Poly *o = dim_eval(ctx, dim_kid(d, k), ix->items[k], here);
     if (!o)
       return NULL;
     sum = poly_add(ctx, sum, o);

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emit.h"
+#include "backend.h"
 #include "parrayc.h"
 
 /* The first line of every translation, before the program's own text. */
@@ -179,14 +179,6 @@ PA_HELPER Index *pa_ix_list(Ctx *ctx, Index **items, int n)
   return ix;
 }
 
-/* An emitter good enough for dim_eval outside a walk. */
-PA_HELPER Emitter pa_emitter(Ctx *ctx)
-{
-  Emitter e;
-  memset(&e, 0, sizeof e);
-  e.ctx = ctx;
-  return e;
-}
 
 /* off_d(i) for a constant i, through dim_offset; asserts it folds. */
 PA_HELPER long long pa_offset_at(Ctx *ctx, Dim *d, long long i)

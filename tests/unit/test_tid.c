@@ -29,14 +29,12 @@ static void each_node(Ctx *ctx, const ThreadModel *m, Type *t, Dim *d, const cha
 static void check_tid(Ctx *ctx, const ThreadModel *m, Type *t, Dim *d, const char *suffix, void *arg)
 {
   (void)arg;
-  /* the emitter's mapping, as a detour of t sets it up */
-  Emitter e = pa_emitter(ctx);
-  Detour dt;
-  memset(&dt, 0, sizeof dt);
-  dt.type = t;
-  dt.tid = tid_linear;
-  dt.tid_var = "pa_tid";
-  Poly *p = dt.tid(&e, &dt, d);
+  /* the mapping a pthd detour of t sets up: digits of the linear pa_tid */
+  ThreadView view;
+  memset(&view, 0, sizeof view);
+  view.type = t;
+  view_known(ctx, &view, t->root, NULL, "pa_tid");
+  Poly *p = view_index(ctx, &view, d);
   Poly *var = poly_var(ctx, "pa_tid", t->root->extent);
   Atom *a = var->t[0].f[0];
   for (long long tid = 0; tid < m->nthreads; tid++) {

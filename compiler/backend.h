@@ -1,0 +1,81 @@
+/* backend.h: the one interface between the walk (emit.c) and the targets.
+ * Each target implements the operations of a Backend in its own file
+ * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c); the walk picks one from
+ * the memory and thread kinds involved, in one place (pick_backend in
+ * emit.c), and never names a backend function.  Backends never call each
+ * other: what two of them print alike lives in hostc.c. */
+#ifndef PARRAYC_BACKEND_H
+#define PARRAYC_BACKEND_H
+
+#include "copy_plan.h"
+#include "parrayc.h"
+#include "scope.h"
+#include "text.h"
+
+/* A detour being translated: the innermost one answers $tid$ and #sync.
+ * A backend may embed it first in a larger struct of its own. */
+typedef struct Detour {
+  Node *node;
+  Type *type;
+  struct Detour *parent;
+  const char *name;    /* of the outlined function or kernel */
+  ThreadView view;     /* what $tid...$ means in the body */
+  int body_line;       /* the body's output starts on this source line; -1: unknown */
+  int min_blocks;      /* #pragma parray min_blocks(K) in the body; 0: none */
+} Detour;
+
+/* The state of the walk that the backends see. */
+typedef struct Emitter {
+  Ctx *ctx;
+  Out *out;            /* where text goes now */
+  Out hoist;           /* file-scope code for before the current top-level item */
+  Detour *detour;
+  Scope *scope;
+  int function_depth;  /* > 0 inside a function body or #mainhost */
+  bool cuda;           /* the output is CUDA C++ */
+  bool mpi;
+  int mpi_detours;     /* numbers the mpi detours of the program */
+  Node *mainhost;      /* the program's #mainhost, once seen */
+} Emitter;
+
+/* A target.  An operation the target has no construct for is NULL; the
+ * walk never picks it for one. */
+typedef struct Backend {
+  const char *name;
+  const char *include;  /* the runtime header a program using it needs */
+  /* #create / #destroy T(p) of data node d */
+  void (*create)(Emitter *e, Node *n, Dim *d);
+  void (*destroy)(Emitter *e, Node *n, Dim *d);
+  /* #copy, as planned (copy_plan.c) */
+  void (*copy)(Emitter *e, Node *n, const CopyPlan *plan);
+  /* #detour T(args) body: open checks it, writes what comes before the body
+   * and returns the Detour the body is translated under (NULL after an
+   * error); the walk translates the body into an Out starting at
+   * dt->body_line; close writes the outlined function and the launch. */
+  Detour *(*detour_open)(Emitter *e, Node *n, Type *t);
+  void (*detour_close)(Emitter *e, Node *n, Detour *dt, Out *body);
+  /* #sync, #sync_K in the innermost detour (e->detour) */
+  void (*sync)(Emitter *e, Node *n);
+  /* #mainhost body: open writes what precedes the body, close what follows */
+  void (*main_open)(Emitter *e, Node *n);
+  void (*main_close)(Emitter *e, Node *n);
+} Backend;
+
+extern const Backend backend_c;    /* host C: paged, pinned and rmem memory, host copies, #mainhost */
+extern const Backend backend_cpu;  /* pthd and omp thread arrays */
+extern const Backend backend_cuda; /* cuda thread arrays and GPU memory */
+extern const Backend backend_mpi;  /* mpi process arrays, distributed data, #mainhost of mpi programs */
+
+/* what $tid$ means here: the innermost detour's view, or none */
+static inline ThreadView *here(Emitter *e)
+{
+  return e->detour ? &e->detour->view : NULL;
+}
+
+/* a fragment's C text where the walk stands */
+static inline char *frag_text(Emitter *e, Node *list)
+{
+  return fragment_text(e->ctx, here(e), list);
+}
+
+#endif

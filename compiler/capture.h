@@ -1,0 +1,24 @@
+/* capture.h: the locals of the enclosing function that a detour body uses
+ * (capture.c), for the backends that outline bodies.  Below the backends,
+ * beside hostc; reads the scopes of the walk (scope.h). */
+#ifndef PARRAYC_CAPTURE_H
+#define PARRAYC_CAPTURE_H
+
+#include "parrayc.h"
+#include "scope.h"
+
+typedef struct Capture {
+  const char *name;
+  const char *decl; /* its declaration: "int rows", "double x[10]" */
+  bool array;
+} Capture;
+
+/* The locals that text, the translated body of detour n, uses (its own
+ * declarations and the given parameters excepted), found from scope, the
+ * scope of the #detour; -1 after reporting one that cannot be captured. */
+int find_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out);
+char *capture_pointer_decl(Ctx *ctx, const Capture *c);  /* "int *rows" */
+/* text with every use of a captured name X turned into (*X) */
+char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n);
+
+#endif

@@ -1,0 +1,368 @@
+/* copy_plan.c: the target-independent half of #copy.  From the two
+ * dimension trees, their memory kinds and the detour the copy stands in, it
+ * decides who runs the copy and by which mechanism; the backends only print
+ * the plan.
+ *
+ * Symbolic sizes: when both sides are strided views whose digits line up
+ * (dim_copy_digits), a loop nest or a kernel over the digits is planned
+ * whatever the sizes; when they do not line up at translation time, which
+ * with symbolic extents happens whenever a split cannot be proven to divide
+ * (types.c, truncate_view/divides_exactly), the plan falls back to
+ * COPY_ELEMENTS, one element per logical index with offsets that divide and
+ * take remainders.  That fallback, in plan_loop and plan_device below, is
+ * where a plan could instead carry the digits under a run-time condition
+ * (the divisibility the types could not prove) and keep the nest. */
+#include "copy_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool dim_on_gpu(const Dim *d)
+{
+  MemKind m = d->type->mem;
+  return m == MEM_DMEM || m == MEM_SMEM;
+}
+
+static bool is_one(Poly *p)
+{
+  long long v;
+  return poly_is_const(p, &v) && v == 1;
+}
+
+static bool both_const(Dim *s, Dim *d)
+{
+  long long x;
+  return poly_is_const(s->extent, &x) && poly_is_const(d->extent, &x);
+}
+
+CopyBy copy_by(const CopySite *site)
+{
+  Dim *s = site->src, *d = site->dst;
+  bool gpu = dim_on_gpu(s) || dim_on_gpu(d);
+  /* distributed data, or host data in an mpi body (process 0's arrays) */
+  if (dim_thread_type(s) || dim_thread_type(d) || (site->detour && site->detour->kind == TK_MPI && !gpu))
+    return COPY_BY_PROCESSES;
+  if (site->detour)
+    return COPY_BY_THREAD;
+  return gpu ? COPY_BY_DEVICE : COPY_BY_HOST;
+}
+
+static int by_dst_stride(const void *x, const void *y)
+{
+  /* outermost first: larger destination strides outside */
+  const CopyDigit *a = x, *b = y;
+  long long sa, sb;
+  if (poly_is_const(a->d, &sa) && poly_is_const(b->d, &sb))
+    return (sa < sb) - (sa > sb);
+  return 0;
+}
+
+CopyDigit *copy_loop_order(Ctx *ctx, const CopyDigit *dg, int nd)
+{
+  CopyDigit *sorted = ctx_alloc(ctx, sizeof(CopyDigit) * (nd + 1));
+  if (nd)
+    memcpy(sorted, dg, sizeof(CopyDigit) * nd);
+  if (nd > 1)
+    qsort(sorted, nd, sizeof(CopyDigit), by_dst_stride);
+  return sorted;
+}
+
+/* a copy one thread does alone: a nest over the common digits, else element by element */
+static void plan_loop(Ctx *ctx, CopyPlan *p)
+{
+  p->how = dim_copy_digits(ctx, p->src, p->dst, &p->dg, &p->nd) ? COPY_NEST : COPY_ELEMENTS;
+}
+
+static bool contiguous_pair(Ctx *ctx, Dim *s, Dim *d)
+{
+  char *cs, *cd;
+  return dim_contiguous(ctx, s, &cs) == 1 && dim_contiguous(ctx, d, &cd) == 1;
+}
+
+/* with device memory: a block, pitched rows, the transpose kernel or the
+ * element kernel (launched directly, or staged when a side is on the host) */
+static void plan_device(Ctx *ctx, CopyPlan *p)
+{
+  bool sdev = p->src->type->mem == MEM_DMEM, ddev = p->dst->type->mem == MEM_DMEM;
+  p->dir = sdev && ddev ? COPY_D2D : sdev ? COPY_D2H : COPY_H2D;
+  p->check_extent = !poly_equal(p->src->extent, p->dst->extent) && !both_const(p->src, p->dst);
+  if (contiguous_pair(ctx, p->src, p->dst)) {
+    p->how = COPY_BLOCK;
+    return;
+  }
+  if (!dim_copy_digits(ctx, p->src, p->dst, &p->dg, &p->nd))
+    p->dg = NULL;
+  CopyDigit *dg = p->dg;
+  if (dg && p->nd == 2 && is_one(dg[1].s) && is_one(dg[1].d)) {
+    p->how = COPY_ROWS;
+    return;
+  }
+  p->how = COPY_ELEMENTS;
+  p->staged = p->dir != COPY_D2D;
+  if (!dg)
+    return;
+  int a = -1, b = -1;
+  for (int k = 0; k < p->nd; k++) {
+    if (is_one(dg[k].s) && a < 0)
+      a = k;
+    if (is_one(dg[k].d) && b < 0)
+      b = k;
+  }
+  if (a < 0 || b < 0 || a == b)
+    return;
+  /* the other digits are enumerated by blockIdx.z: at most 65535 */
+  Poly *batch = poly_const(ctx, 1);
+  for (int k = 0; k < p->nd; k++)
+    if (k != a && k != b)
+      batch = poly_mul(ctx, batch, dg[k].extent);
+  long long nb;
+  if (!poly_is_const(batch, &nb) || nb > 65535)
+    return;
+  p->how = COPY_TRANSPOSE;
+  p->a = a;
+  p->b = b;
+  p->batch = batch;
+}
+
+static void push_digit(Ctx *ctx, CopySide *s, Dim *d, bool proc)
+{
+  long long one;
+  if (!proc && poly_is_const(d->extent, &one) && one == 1)
+    return; /* a loop of one */
+  SideDigit *dg = ctx_alloc(ctx, sizeof(SideDigit) * (s->n + 1));
+  if (s->n)
+    memcpy(dg, s->dg, sizeof(SideDigit) * s->n);
+  dg[s->n].d = d;
+  dg[s->n].extent = d->extent;
+  dg[s->n].proc = proc;
+  s->dg = dg;
+  s->n++;
+}
+
+static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s)
+{
+  if (d->ref && d->ref->type->kind == TK_MPI) {
+    push_digit(ctx, s, d, true);
+    return true;
+  }
+  Type *tt = dim_thread_type(d);
+  if (tt && (d->ref_kind == REF_SPLIT || d->ref_kind == REF_SIZED)) {
+    diag_error(ctx, n->loc,
+               "'%s' views distributed data through '[... #%s]': the mpi target needs the process dimension "
+               "itself ('[#%s]') in the type",
+               d->path, d->ref->path, tt->name);
+    return false;
+  }
+  int m = dim_nkids(d);
+  if (m == 0) {
+    push_digit(ctx, s, d, false);
+    return true;
+  }
+  for (int k = 0; k < m; k++)
+    if (!collect(ctx, n, dim_kid(d, k), s))
+      return false;
+  return true;
+}
+
+static bool within(Dim *a, Dim *b) /* a is b or lies under it */
+{
+  for (; a; a = a->parent)
+    if (a == b)
+      return true;
+  return false;
+}
+
+/* The digits of a side, their place values and loop variables. */
+static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
+{
+  memset(s, 0, sizeof *s);
+  s->dim = d;
+  s->ptr = ptr;
+  s->procs = dim_thread_type(d);
+  if (s->procs && s->procs->kind != TK_MPI) {
+    diag_error(ctx, n->loc, "'%s' is distributed over the %s array '%s': only data distributed over mpi arrays can "
+               "be copied", d->path, thread_kind_name(s->procs->kind), s->procs->name);
+    return false;
+  }
+  if (!collect(ctx, n, d, s))
+    return false;
+  for (int k = 0; k < s->n && !s->procs; k++)
+    if (s->dg[k].proc)
+      s->procs = s->dg[k].d->ref->type; /* found only under a reference */
+  Poly *place = poly_const(ctx, 1);
+  s->local = poly_const(ctx, 1);
+  for (int k = s->n - 1; k >= 0; k--) {
+    SideDigit *g = &s->dg[k];
+    g->place = place;
+    place = poly_mul(ctx, place, g->extent);
+    g->var = poly_var(ctx, ctx_printf(ctx, "%s%d", g->proc ? "pa_p" : "pa_i", k), g->extent);
+    if (!g->proc)
+      s->local = poly_mul(ctx, s->local, g->extent);
+    else if (g->d->ref->type != s->procs) {
+      diag_error(ctx, n->loc, "'%s' is distributed over two mpi arrays ('%s' and '%s')", d->path, s->procs->name,
+                 g->d->ref->type->name);
+      return false;
+    }
+  }
+  for (int a = 0; a < s->n; a++)
+    for (int b = 0; b < s->n; b++)
+      if (a != b && s->dg[a].proc && s->dg[b].proc && within(s->dg[a].d->ref, s->dg[b].d->ref)) {
+        diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s' and '%s')", d->path,
+                   s->procs->name, s->dg[a].d->path, s->dg[b].d->path);
+        return false;
+      }
+  if (s->procs) {
+    /* the local layout must not depend on the process */
+    Poly *full = poly_const(ctx, 0), *zero = poly_const(ctx, 0);
+    for (int k = 0; k < s->n; k++) {
+      Poly *term = poly_mul(ctx, s->dg[k].var, s->dg[k].place);
+      full = poly_add(ctx, full, term);
+      if (!s->dg[k].proc)
+        zero = poly_add(ctx, zero, term);
+    }
+    if (!poly_equal(dim_offset(ctx, d, full), dim_offset(ctx, d, zero))) {
+      diag_error(ctx, n->loc,
+                 "the local layout of '%s' depends on the process: its process dimension lies under a reference",
+                 d->path);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* the linear index of the element the loop variables of s stand at */
+Poly *side_linear(Ctx *ctx, CopySide *s)
+{
+  Poly *i = poly_const(ctx, 0);
+  for (int k = 0; k < s->n; k++)
+    i = poly_add(ctx, i, poly_mul(ctx, s->dg[k].var, s->dg[k].place));
+  return i;
+}
+
+/* The process that stores element i of side s (0 for an ordinary array,
+ * which lives on process 0); own: i is at s's own loop variables. */
+Poly *side_owner(Ctx *ctx, CopySide *s, Poly *i, bool own)
+{
+  Poly *p = poly_const(ctx, 0);
+  for (int k = 0; k < s->n; k++) {
+    SideDigit *g = &s->dg[k];
+    if (!g->proc)
+      continue;
+    Poly *digit = own ? g->var : poly_mod(ctx, poly_div(ctx, i, g->place), g->extent);
+    p = poly_add(ctx, p, dim_offset(ctx, g->d->ref, digit));
+  }
+  return p;
+}
+
+static bool uses_atom(const Poly *p, const Atom *a)
+{
+  for (int i = 0; i < p->n; i++)
+    for (int k = 0; k < p->t[i].nf; k++) {
+      Atom *f = p->t[i].f[k];
+      if (f == a || ((f->kind == A_DIV || f->kind == A_MOD) && (uses_atom(f->num, a) || uses_atom(f->den, a))))
+        return true;
+    }
+  return false;
+}
+
+/* Does p depend on a local loop variable of s? */
+bool side_uses_locals(CopySide *s, Poly *p)
+{
+  for (int k = 0; k < s->n; k++)
+    if (!s->dg[k].proc && uses_atom(p, s->dg[k].var->t[0].f[0]))
+      return true;
+  return false;
+}
+
+/* The leading identifier of a pointer expression. */
+static char *leading_name(Ctx *ctx, const char *p)
+{
+  while (*p == ' ' || *p == '(' || *p == '\t')
+    p++;
+  const char *s = p;
+  while (is_ident_char((unsigned char)*p))
+    p++;
+  return ctx_strndup(ctx, s, (size_t)(p - s));
+}
+
+/* Does expression text name process 0's memory: a pointer parameter of
+ * the mpi detour? */
+static bool process0_array(Ctx *ctx, Type *t, const char *text)
+{
+  char *name = leading_name(ctx, text);
+  for (int i = 0; i < t->nparams; i++)
+    if (!strcmp(t->pnames[i], name) && strchr(t->ptypes[i], '*'))
+      return true;
+  return false;
+}
+
+/* among the processes of an mpi detour: a collective when a side is
+ * distributed (or process 0's memory is broadcast), else a local loop */
+static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
+{
+  Type *mpi = p->detour && p->detour->kind == TK_MPI ? p->detour : NULL;
+  CopySide *S = &p->side[0], *T = &p->side[1];
+  if (!make_side(ctx, n, p->src, p->sp, S) || !make_side(ctx, n, p->dst, p->dp, T))
+    return false;
+  if (!mpi) {
+    if (p->detour)
+      diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of its mpi detour itself, not "
+                 "in a nested %s detour", thread_kind_name(p->detour->kind));
+    else
+      diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of an mpi detour");
+    return false;
+  }
+  for (int k = 0; k < 2; k++)
+    if (p->side[k].procs && p->side[k].procs != mpi) {
+      diag_error(ctx, n->loc, "'%s' is distributed over '%s', but this detour runs on '%s'", p->side[k].dim->path,
+                 p->side[k].procs->name, mpi->name);
+      return false;
+    }
+  p->how = COPY_COLLECTIVE;
+  if (S->procs && T->procs) {
+    p->coll = COLL_ALLTOALL;
+  } else if (S->procs) {
+    p->coll = COLL_GATHER;
+  } else if (T->procs) {
+    p->coll = COLL_SCATTER;
+  } else if (process0_array(ctx, mpi, p->sp) && !process0_array(ctx, mpi, p->dp)) {
+    p->coll = COLL_BCAST;
+  } else {
+    /* process 0's memory exists on process 0 only */
+    p->process0 = process0_array(ctx, mpi, p->dp);
+    plan_loop(ctx, p);
+    return true;
+  }
+  p->check_extent = !both_const(p->src, p->dst);
+  return true;
+}
+
+bool copy_plan(Ctx *ctx, Node *n, const CopySite *site, const char *sp, const char *dp, CopyPlan *plan)
+{
+  CopyPlan *p = plan;
+  memset(p, 0, sizeof *p);
+  p->by = copy_by(site);
+  p->src = site->src;
+  p->dst = site->dst;
+  p->sp = sp;
+  p->dp = dp;
+  p->detour = site->detour;
+  switch (p->by) {
+  case COPY_BY_PROCESSES:
+    return plan_processes(ctx, n, p);
+  case COPY_BY_THREAD:
+    plan_loop(ctx, p);
+    return true;
+  case COPY_BY_DEVICE:
+    plan_device(ctx, p);
+    return true;
+  case COPY_BY_HOST:
+    p->check_extent = !both_const(p->src, p->dst);
+    if (contiguous_pair(ctx, p->src, p->dst))
+      p->how = COPY_BLOCK;
+    else
+      plan_loop(ctx, p);
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,266 @@
+/* hostc.c: host C shared by the backends: the per-thread copy loop, the
+ * frame of pa_main, outlined detour bodies, the runtime's memory names. */
+#include "hostc.h"
+
+#include <limits.h>
+#include <string.h>
+
+const char *mem_enum(MemKind m)
+{
+  static const char *names[] = {"PA_PAGED", "PA_PAGED", "PA_PINNED", "PA_DMEM", "PA_SMEM", "PA_RMEM"};
+  return names[m];
+}
+
+/* ---- copies ---- */
+
+void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
+{
+  Ctx *ctx = e->ctx;
+  Dim *src = p->src, *dst = p->dst;
+  const char *in = indent_of(n);
+  const char *elem = dst->type->elem;
+  long long total;
+  bool small = poly_is_const(src->extent, &total) && total <= 64;
+  const char *pragma = unroll && small ? "#pragma unroll\n" : "";
+  out_gen(e->out, n->loc, "%s{ /* #copy %s to %s */\n", in, n->name, n->name2);
+  out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, p->sp);
+  out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, p->dp);
+  if (p->how != COPY_NEST) {
+    /* any two layouts: walk the logical index, offsets from the types */
+    Poly *i = poly_var(ctx, "pa_i", src->extent);
+    out_gen(e->out, n->loc, "%s%s  for (int pa_i = 0; pa_i < %s; pa_i++)\n", pragma, in, poly_text(ctx, src->extent));
+    out_gen(e->out, n->loc, "%s    pa_dst[%s] = pa_src[%s];\n", in, poly_text(ctx, dim_offset(ctx, dst, i)),
+            poly_text(ctx, dim_offset(ctx, src, i)));
+    out_gen(e->out, n->loc, "%s}\n", in);
+    return;
+  }
+  CopyDigit *dg = copy_loop_order(ctx, p->dg, p->nd);
+  Poly *so = poly_const(ctx, 0), *doff = poly_const(ctx, 0);
+  Buf ind = {0};
+  buf_puts(&ind, in);
+  buf_puts(&ind, "  ");
+  for (int k = 0; k < p->nd; k++) {
+    char *var = ctx_printf(ctx, "pa_i%d", k);
+    Poly *v = poly_var(ctx, var, dg[k].extent);
+    so = poly_add(ctx, so, poly_mul(ctx, v, dg[k].s));
+    doff = poly_add(ctx, doff, poly_mul(ctx, v, dg[k].d));
+    out_gen(e->out, n->loc, "%s%sfor (int %s = 0; %s < %s; %s++)\n", pragma, ind.data, var, var,
+            poly_text(ctx, dg[k].extent), var);
+    buf_puts(&ind, "  ");
+  }
+  out_gen(e->out, n->loc, "%spa_dst[%s] = pa_src[%s];\n", ind.data, poly_text(ctx, doff), poly_text(ctx, so));
+  out_gen(e->out, n->loc, "%s}\n", in);
+  buf_free(&ind);
+}
+
+/* ---- run-time checks of what parrayc could not decide ---- */
+
+static void types_reached(Ctx *ctx, Type *t, Type ***list, int *n);
+
+static void types_of_nodes(Ctx *ctx, Dim *d, Type ***list, int *n)
+{
+  if (d->ref)
+    types_reached(ctx, d->ref->type, list, n);
+  for (int k = 0; k < d->nkids; k++)
+    types_of_nodes(ctx, d->kids[k], list, n);
+}
+
+/* t and every type its references lead to, once each, into *list */
+static void types_reached(Ctx *ctx, Type *t, Type ***list, int *n)
+{
+  for (int i = 0; i < *n; i++)
+    if ((*list)[i] == t)
+      return;
+  Type **l = ctx_alloc(ctx, sizeof(Type *) * (*n + 1));
+  if (*n)
+    memcpy(l, *list, sizeof(Type *) * *n);
+  l[(*n)++] = t;
+  *list = l;
+  types_of_nodes(ctx, t->root, list, n);
+}
+
+/* The run-time checks of the extents of the types in list, as lines of C
+ * starting with indent. */
+static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf *b)
+{
+  Ctx *ctx = e->ctx;
+  for (int i = 0; i < n; i++) {
+    ExtentCheck *c;
+    int nc = type_extent_checks(ctx, list[i], &c);
+    for (int k = 0; k < nc; k++)
+      buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, bare(ctx, poly_text(ctx, c[k].have)),
+                 bare(ctx, poly_text(ctx, c[k].want)), c[k].exact, c_string(ctx, c[k].d->path),
+                 c_string(ctx, c[k].d->ref->path), c_string(ctx, loc_file(ctx, c[k].d->loc)), loc_line(ctx, c[k].d->loc));
+  }
+}
+
+/* Checks before a #create or #copy of t: outside detours, and inside a
+ * host detour for the types its body declares (the others are checked at
+ * the launch); nothing inside a kernel. */
+void hostc_type_checks(Emitter *e, Node *n, Type *t)
+{
+  for (Detour *x = e->detour; x; x = x->parent)
+    if (x->type->kind == TK_CUDA)
+      return;
+  if (e->detour && type_declared_outside(t, e->detour->view.parent) && t->detour != e->detour->node)
+    return;
+  Type **list = NULL;
+  int nlist = 0;
+  types_reached(e->ctx, t, &list, &nlist);
+  Buf b = {0};
+  type_checks(e, list, nlist, indent_of(n), &b);
+  if (b.len)
+    out_gen(e->out, n->loc, "%s", b.data);
+  buf_free(&b);
+}
+
+void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
+{
+  Type **list = NULL;
+  int nlist = 0;
+  types_reached(e->ctx, dt->type, &list, &nlist);
+  for (int i = 0; i < dt->view.nused; i++)
+    if (type_declared_outside(dt->view.used[i], here(e)))
+      types_reached(e->ctx, dt->view.used[i], &list, &nlist);
+  Buf b = {0};
+  const char *in = indent_of(n);
+  type_checks(e, list, nlist, in, &b);
+  if (b.len)
+    out_gen(e->out, n->loc, "%s", b.data);
+  buf_free(&b);
+}
+
+/* The sizes only the program knows among the factors of span, each with
+ * the highest power it has in a term, and the sum of the coefficients'
+ * magnitudes: with every size >= 1, span <= bound * prod size^power. */
+static int span_sizes(Ctx *ctx, Poly *span, Atom ***atoms, int **powers, long long *bound)
+{
+  int cap = 0, n = 0;
+  for (int i = 0; i < span->n; i++)
+    cap += span->t[i].nf;
+  *atoms = ctx_alloc(ctx, sizeof(Atom *) * (cap + 1));
+  *powers = ctx_alloc(ctx, sizeof(int) * (cap + 1));
+  *bound = 0;
+  for (int i = 0; i < span->n; i++) {
+    Term *t = &span->t[i];
+    long long c = t->coef < 0 ? (t->coef == LLONG_MIN ? LLONG_MAX : -t->coef) : t->coef;
+    if (__builtin_add_overflow(*bound, c, bound))
+      *bound = LLONG_MAX;
+    for (int k = 0; k < t->nf; k++) {
+      Atom *a = t->f[k];
+      if (a->kind != A_SYM)
+        continue;
+      int power = 0, j = 0;
+      for (int m = 0; m < t->nf; m++)
+        power += t->f[m] == a;
+      while (j < n && (*atoms)[j] != a)
+        j++;
+      if (j == n) {
+        (*atoms)[n] = a;
+        (*powers)[n++] = 0;
+      }
+      if (power > (*powers)[j])
+        (*powers)[j] = power;
+    }
+  }
+  return n;
+}
+
+/* Is elem spelled with C's own type words only ("unsigned int", "float4",
+ * "size_t")?  Other names (typedefs, structs, typos) are worth a check. */
+static bool plain_c_type(const char *elem)
+{
+  static const char *const words[] = {"char", "short", "int", "long", "float", "double", "signed", "unsigned",
+                                      "const", "volatile", "_Bool", "bool", "half", NULL};
+  for (const char *p = elem; *p;) {
+    while (*p && !is_ident_start((unsigned char)*p))
+      p++;
+    const char *w = p;
+    while (is_ident_char((unsigned char)*p))
+      p++;
+    size_t n = (size_t)(p - w);
+    if (n == 0)
+      break;
+    if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
+      continue; /* size_t, int32_t */
+    while (n > 0 && w[n - 1] >= '0' && w[n - 1] <= '9')
+      n--; /* float4, int2 */
+    bool known = false;
+    for (int i = 0; words[i] && !known; i++)
+      known = strlen(words[i]) == n && !strncmp(w, words[i], n);
+    if (!known)
+      return false;
+  }
+  return true;
+}
+
+/* The span of d for #create, computed in 64 bits, after (when sizes only
+ * the program knows enter it) a run-time check that each such size is
+ * positive and the span fits: a clear error naming n's line rather than a
+ * wrapped-around allocation. */
+char *checked_span(Emitter *e, Node *n, Dim *d)
+{
+  Ctx *ctx = e->ctx;
+  Poly *span = dim_span(ctx, d);
+  Atom **atoms;
+  int *powers;
+  long long bound;
+  int k = span_sizes(ctx, span, &atoms, &powers, &bound);
+  /* a misspelt element type is reported at the #parray, not here */
+  if (!plain_c_type(d->type->elem))
+    out_gen(e->out, d->type->loc, "%s(void)sizeof(%s);\n", indent_of(n), d->type->elem);
+  if (k == 0)
+    return poly_text(ctx, span);
+  Buf b = {0};
+  buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
+             c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc), bound, k);
+  for (int i = 0; i < k; i++)
+    buf_printf(&b, ", %s, (long long)(%s), %d", c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
+  buf_puts(&b, ");\n");
+  /* under the #parray's line: a size the C compiler rejects (an undeclared
+   * variable) is reported where it was written */
+  out_gen(e->out, d->type->loc, "%s", b.data);
+  buf_free(&b);
+  poly_print(&b, span, true);
+  char *text = ctx_printf(ctx, "(%s)", b.data);
+  buf_free(&b);
+  return text;
+}
+
+/* ---- #mainhost ---- */
+
+void hostc_main_head(Emitter *e, Node *n)
+{
+  out_gen(e->out, n->loc, "static int pa_main(int argc, char **argv)\n{ (void)argc; (void)argv;");
+}
+
+void hostc_main_tail(Emitter *e, Node *n)
+{
+  Loc end = n->loc;
+  for (Node *x = n->body; x; x = x->next)
+    end = x->loc;
+  out_gen(e->out, end, "%s  return 0;\n}\n\n", out_at_bol(e->out) && e->out->b.len ? "" : "\n");
+}
+
+/* ---- detours outlined as host functions ---- */
+
+Detour *hostc_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var, size_t size)
+{
+  Detour *dt = ctx_alloc(e->ctx, size);
+  dt->node = n;
+  dt->type = t;
+  dt->parent = e->detour;
+  dt->name = fname;
+  dt->body_line = -1;
+  dt->view.type = t;
+  dt->view.node = n;
+  dt->view.parent = here(e);
+  dt->view.loc = n->loc;
+  view_known(e->ctx, &dt->view, t->root, NULL, tid_var);
+  return dt;
+}
+
+char *hostc_outlined(Ctx *ctx, Node *n, Out *body)
+{
+  return dedent(ctx, tidy_body(ctx, body->b.data ? body->b.data : ""), indent_of(n), true);
+}

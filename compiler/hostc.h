@@ -1,0 +1,34 @@
+/* hostc.h: host C that several backends print alike (below them, above the
+ * text machinery): the copy loop a thread runs alone, the frame of
+ * #mainhost's pa_main, the outlined body of a CPU or MPI detour. */
+#ifndef PARRAYC_HOSTC_H
+#define PARRAYC_HOSTC_H
+
+#include "backend.h"
+
+const char *mem_enum(MemKind m); /* "PA_PAGED", ... */
+/* a COPY_NEST or COPY_ELEMENTS plan as a loop run by the calling thread;
+ * unroll: '#pragma unroll' for small extents (CUDA) */
+void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll);
+/* Before a #create or #copy of t: the run-time checks of the extents of t
+ * and the types it reaches, outside detours, and inside a host detour for
+ * the types its body declares (the others are checked at the launch);
+ * nothing inside a kernel. */
+void hostc_type_checks(Emitter *e, Node *n, Type *t);
+/* Before the launch of dt: the extent checks of its thread array and of
+ * the types its body uses that are declared outside it. */
+void hostc_launch_checks(Emitter *e, Node *n, Detour *dt);
+/* the span of d for #create n, in 64 bits, after a run-time check of the
+ * sizes only the program knows (written before it) */
+char *checked_span(Emitter *e, Node *n, Dim *d);
+/* `static int pa_main(int argc, char **argv)` around #mainhost's body */
+void hostc_main_head(Emitter *e, Node *n);
+void hostc_main_tail(Emitter *e, Node *n);
+/* a detour whose $tid$ is the linear index variable tid_var (size: of the
+ * backend's struct that embeds it) */
+Detour *hostc_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var, size_t size);
+/* the translated body of a detour as the body of its outlined function:
+ * tidied and shifted left by the directive's indentation */
+char *hostc_outlined(Ctx *ctx, Node *n, Out *body);
+
+#endif

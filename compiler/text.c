@@ -1,0 +1,277 @@
+/* text.c: the output buffer with #line tracking, directive indentation,
+ * dedent, C string literals and generated names. */
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- output ---- */
+
+Out out_new(Ctx *ctx, int line)
+{
+  Out o = {{0}, line, 0, ctx};
+  return o;
+}
+
+bool out_at_bol(const Out *o)
+{
+  return o->b.len == 0 || o->b.data[o->b.len - 1] == '\n';
+}
+
+static void sync_line(Out *o, int line)
+{
+  if (!o->ctx->opt.line_directives || line <= 0 || o->line == line)
+    return;
+  int fline;
+  const char *file = src_file(o->ctx, line, &fline);
+  buf_printf(&o->b, "#line %d \"", fline);
+  for (const char *p = file; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      buf_putc(&o->b, '\\');
+    buf_putc(&o->b, *p);
+  }
+  buf_puts(&o->b, "\"\n");
+  o->line = line;
+}
+
+static void put_char(Out *o, char c)
+{
+  buf_putc(&o->b, c);
+  if (c == '\n' && o->line >= 0)
+    o->line++;
+}
+
+void out_src(Out *o, const char *text, Loc loc)
+{
+  int line = loc.line;
+  o->gen_line = 0;
+  for (const char *p = text; *p; p++) {
+    if (out_at_bol(o))
+      sync_line(o, line);
+    put_char(o, *p);
+    if (*p == '\n' && src_seg_start(o->ctx, ++line))
+      o->line = -1; /* another file, or a jump: a new #line */
+  }
+}
+
+void out_gen(Out *o, Loc loc, const char *fmt, ...)
+{
+  Buf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  /* one #line for all the code of one directive */
+  for (size_t i = 0; i < b.len; i++) {
+    if (out_at_bol(o) && o->gen_line != loc.line) {
+      sync_line(o, loc.line);
+      o->gen_line = loc.line;
+    }
+    put_char(o, b.data[i]);
+  }
+  buf_free(&b);
+}
+
+void out_append(Out *dst, Out *src)
+{
+  if (!src->b.len)
+    return;
+  buf_puts(&dst->b, src->b.data);
+  dst->line = -1;
+}
+
+void out_free(Out *o)
+{
+  buf_free(&o->b);
+}
+
+/* ---- pieces of text ---- */
+
+const char *indent_of(Node *n)
+{
+  return n->text ? n->text : "";
+}
+
+char *c_string(Ctx *ctx, const char *s)
+{
+  Buf b = {0};
+  buf_putc(&b, '"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      buf_putc(&b, '\\');
+    buf_putc(&b, *s);
+  }
+  buf_putc(&b, '"');
+  char *r = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return r;
+}
+
+/* Does the generated code use identifier `name`?  Comments, strings and
+ * #line directives do not count. */
+bool mentions(const char *t, const char *name)
+{
+  size_t n = strlen(name);
+  bool line_start = true;
+  for (const char *p = t; *p; p++) {
+    if (p[0] == '/' && p[1] == '*') {
+      const char *c = strstr(p + 2, "*/");
+      if (!c)
+        return false;
+      p = c + 1;
+    } else if ((p[0] == '/' && p[1] == '/') || (line_start && p[0] == '#' && !strncmp(p, "#line ", 6))) {
+      while (p[1] && p[1] != '\n')
+        p++;
+    } else if (*p == '"' || *p == '\'') {
+      char q = *p;
+      while (p[1] && p[1] != q && p[1] != '\n')
+        p += p[1] == '\\' && p[2] ? 2 : 1;
+      if (p[1] == q)
+        p++;
+    } else if (is_ident_start((unsigned char)*p)) {
+      const char *w = p;
+      while (is_ident_char((unsigned char)p[1]))
+        p++;
+      if ((size_t)(p + 1 - w) == n && !strncmp(w, name, n))
+        return true;
+    }
+    line_start = *p == '\n' || (line_start && (*p == ' ' || *p == '\t'));
+  }
+  return false;
+}
+
+/* Do the parentheses at s[0] and s[n - 1] match each other? */
+static bool enclosed(const char *s, size_t n)
+{
+  if (n < 2 || s[0] != '(' || s[n - 1] != ')')
+    return false;
+  int depth = 0;
+  for (size_t i = 0; i < n; i++) {
+    depth += s[i] == '(';
+    depth -= s[i] == ')';
+    if (depth == 0 && i < n - 1)
+      return false;
+  }
+  return true;
+}
+
+/* "(4)" -> "4", "((N/4))" -> "(N/4)" */
+char *bare(Ctx *ctx, char *s)
+{
+  size_t n = strlen(s);
+  if (enclosed(s, n)) {
+    char *inner = ctx_strndup(ctx, s + 1, n - 2);
+    if (text_is_simple(inner) || enclosed(inner, n - 2))
+      return inner;
+  }
+  return s;
+}
+
+/* The body text without the blank rest of the '{' line (moving a leading
+ * #line on by one) and the blanks before the closing '}'. */
+char *tidy_body(Ctx *ctx, const char *text)
+{
+  const char *p = text;
+  char *head = "";
+  if (!strncmp(p, "#line ", 6)) {
+    const char *nl = strchr(p, '\n');
+    const char *q = nl ? nl + strspn(nl + 1, " \t") + 1 : NULL;
+    if (q && *q == '\n') {
+      char *rest;
+      long line = strtol(p + 6, &rest, 10);
+      head = ctx_printf(ctx, "#line %ld%s\n", line + 1, ctx_strndup(ctx, rest, (size_t)(nl - rest)));
+      p = q + 1;
+    }
+  } else {
+    const char *q = p + strspn(p, " \t");
+    if (*q == '\n')
+      p = q + 1;
+  }
+  size_t n = strlen(p);
+  while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+    n--;
+  return ctx_printf(ctx, "%s%s", head, ctx_strndup(ctx, p, n));
+}
+
+/* every line but preprocessor and blank lines starts with k spaces */
+static bool all_indented(const char *text, size_t k)
+{
+  for (const char *l = text; *l;) {
+    size_t sp = strspn(l, " ");
+    if (l[0] != '#' && l[sp] != '\n' && l[sp] && sp < k)
+      return false;
+    const char *nl = strchr(l, '\n');
+    l = nl ? nl + 1 : l + strlen(l);
+  }
+  return true;
+}
+
+/* whole: shifts a detour body left by the directive's indentation, so it
+ * sits in its function as it sat in the detour (untouched unless every
+ * line but preprocessor lines has that indentation).  Otherwise: removes
+ * the indentation from each line that starts with it. */
+char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole)
+{
+  size_t k = strlen(indent);
+  if (whole && (!k || !all_indented(text, k)))
+    return (char *)text;
+  Buf b = {0};
+  for (const char *l = text; *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
+    size_t skip = 0;
+    if (whole) {
+      skip = l[0] == '#' ? 0 : strspn(l, " ");
+      if (skip > k)
+        skip = k;
+    } else if (k && !strncmp(l, indent, k)) {
+      skip = k;
+    }
+    for (size_t i = skip; i < len; i++)
+      buf_putc(&b, l[i]);
+    l += len;
+  }
+  char *r = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return r;
+}
+
+const char *loc_file(Ctx *ctx, Loc loc)
+{
+  int line;
+  return src_file(ctx, loc.line, &line);
+}
+
+int loc_line(Ctx *ctx, Loc loc)
+{
+  int line;
+  src_file(ctx, loc.line, &line);
+  return line;
+}
+
+char *line_directive(Ctx *ctx, int line)
+{
+  int fline;
+  const char *file = src_file(ctx, line, &fline);
+  return ctx_printf(ctx, "#line %d %s", fline, c_string(ctx, file));
+}
+
+/* ---- generated names ---- */
+
+/* "pa_detour_T_L12", with the #insert instance when there is one (two
+ * insertions of one subprogram put detours on the same source line). */
+char *detour_name(Ctx *ctx, const char *prefix, Node *n, Type *t)
+{
+  if (ctx->instance)
+    return ctx_printf(ctx, "%s_%s_L%d_in%d", prefix, t->cname, n->loc.line, ctx->instance->id);
+  return ctx_printf(ctx, "%s_%s_L%d", prefix, t->cname, n->loc.line);
+}
+
+char *unique_name(Ctx *ctx, const char *base, Node *n)
+{
+  char *s = ctx_printf(ctx, "%s_L%d", base, n->loc.line);
+  /* private types of the instance already carry its number */
+  if (ctx->instance && !strstr(base, ctx_printf(ctx, "_in%d", ctx->instance->id)))
+    s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
+  return s;
+}

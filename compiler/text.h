@@ -1,0 +1,47 @@
+/* text.h: the text machinery below the walk and the backends: the output
+ * buffer and its #line tracking, indentation, the one dedent, C string
+ * literals and generated names.  Knows the syntax tree (locations,
+ * directive indentation) and nothing of types or targets. */
+#ifndef PARRAYC_TEXT_H
+#define PARRAYC_TEXT_H
+
+#include "parrayc.h"
+
+/* Generated text and what the C compiler will believe is its source line. */
+typedef struct Out {
+  Buf b;
+  int line;           /* source line of the current output line, -1 if unknown */
+  int gen_line;       /* the directive whose generated code is being written */
+  Ctx *ctx;           /* #line on or off (opt), and the files source lines come from */
+} Out;
+
+Out out_new(Ctx *ctx, int line);
+/* C text of the source at loc, with #line where the lines drift */
+void out_src(Out *o, const char *text, Loc loc);
+/* generated code standing for the directive at loc: one #line for all of it */
+void out_gen(Out *o, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void out_append(Out *dst, Out *src);
+void out_free(Out *o);
+bool out_at_bol(const Out *o);
+
+/* the indentation of a directive line, for the code that replaces it */
+const char *indent_of(Node *n);
+char *c_string(Ctx *ctx, const char *s);       /* a C string literal of s */
+char *line_directive(Ctx *ctx, int line);      /* #line of a source line (its file) */
+const char *loc_file(Ctx *ctx, Loc loc);       /* the file of loc (a header or the input) */
+int loc_line(Ctx *ctx, Loc loc);               /* loc's line in that file */
+char *bare(Ctx *ctx, char *s);                 /* "(4)" -> "4" */
+bool mentions(const char *text, const char *name); /* generated code uses identifier name */
+char *tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */
+/* Removes indent from the start of lines.  whole: only when every line but
+ * preprocessor lines has it, and then at most its width of blanks from each
+ * (a body re-indented as a function); otherwise from each line that starts
+ * with it (a kernel body). */
+char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole);
+
+/* "pa_detour_T_L12" (with the #insert instance, "_in3", where there is one) */
+char *detour_name(Ctx *ctx, const char *prefix, Node *n, Type *t);
+/* base + "_L12", and "_in3" unless base already carries the instance */
+char *unique_name(Ctx *ctx, const char *base, Node *n);
+
+#endif
