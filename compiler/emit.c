@@ -94,31 +94,50 @@ static void scope_push(Emitter *e, bool function)
   s->function = function;
   if (e->scope) {
     /* the statement before '{': a function header declares parameters */
-    const char *t = e->scope->text.data ? e->scope->text.data : "";
-    const char *start = t;
-    for (const char *p = t; *p; p++)
-      if (*p == ';' || *p == '{' || *p == '}')
-        start = p + 1;
-    s->header = ctx_strdup(e->ctx, start);
+    const Buf *t = &e->scope->text;
+    size_t start = t->len;
+    while (start > 0 && !strchr(";{}", t->data[start - 1]))
+      start--;
+    s->header = ctx_strndup(e->ctx, t->data ? t->data + start : "", t->len - start);
   }
   e->scope = s;
+}
+
+void scope_free(Scope *s)
+{
+  buf_free(&s->text);
+  map_free(&s->names);
+  map_free(&s->declared);
 }
 
 static void scope_pop(Emitter *e)
 {
   Scope *s = e->scope;
   e->scope = s->parent;
-  buf_free(&s->text);
+  scope_free(s);
+}
+
+static bool name_is(const void *item, const void *key)
+{
+  return !strcmp(item, key);
+}
+
+static void names_add(Ctx *ctx, Map *m, const char *name, size_t n)
+{
+  char *s = ctx_strndup(ctx, name, n);
+  unsigned long h = hash_str(s, HASH_SEED);
+  if (!map_get(m, h, name_is, s))
+    map_put(m, h, s);
+}
+
+static bool names_have(const Map *m, const char *name)
+{
+  return map_get(m, hash_str(name, HASH_SEED), name_is, name) != NULL;
 }
 
 void scope_declare(Emitter *e, const char *name)
 {
-  Scope *s = e->scope;
-  char **names = ctx_alloc(e->ctx, sizeof(char *) * (s->nnames + 1));
-  if (s->nnames)
-    memcpy(names, s->names, sizeof(char *) * s->nnames);
-  names[s->nnames++] = ctx_strdup(e->ctx, name);
-  s->names = names;
+  names_add(e->ctx, &e->scope->names, name, strlen(name));
 }
 
 static bool is_decl_word(const char *w, size_t n)
@@ -137,12 +156,14 @@ static bool is_decl_word(const char *w, size_t n)
                                                          !strncmp(w, "double", 6) || !strncmp(w, "uint", 4));
 }
 
-/* Does this statement declare `name`?  It does when it starts with type
- * words (or two identifiers in a row, a typedef name) and `name` is the
- * first identifier of one of its declarators. */
-static bool statement_declares(const char *s, const char *end, const char *name)
+/* Calls found(arg, w, n) for each name the statement [s, end) declares: a
+ * statement declares when it starts with type words (or two identifiers in
+ * a row, a typedef name), and the first identifier of each declarator is
+ * the name it declares. */
+typedef void NameFound(void *arg, const char *w, size_t n);
+
+static void statement_names(const char *s, const char *end, NameFound *found, void *arg)
 {
-  size_t nl = strlen(name);
   const char *p = s;
   int words = 0;
   bool decl = false;
@@ -184,16 +205,16 @@ static bool statement_declares(const char *s, const char *end, const char *name)
         words++;
         continue;
       }
-      return false;
+      return;
     }
     if (!decl)
-      return false;
+      return;
     /* w is the first declarator's name */
     p = w;
     break;
   }
   if (!decl)
-    return false;
+    return;
   int depth = 0;
   bool want = true;
   while (p < end) {
@@ -210,22 +231,57 @@ static bool statement_declares(const char *s, const char *end, const char *name)
       while (p < end && is_ident_char((unsigned char)*p))
         p++;
       if (want && depth == 0 && !is_decl_word(w, (size_t)(p - w))) {
-        if ((size_t)(p - w) == nl && !strncmp(w, name, nl))
-          return true;
+        found(arg, w, (size_t)(p - w));
         want = false;
       }
       continue;
     }
     p++;
   }
-  return false;
 }
 
-static bool text_declares(const char *t, const char *name)
+typedef struct NameQuery {
+  const char *name;
+  bool found;
+} NameQuery;
+
+static void name_query(void *arg, const char *w, size_t n)
 {
-  const char *start = t;
+  NameQuery *q = arg;
+  if (strlen(q->name) == n && !strncmp(w, q->name, n))
+    q->found = true;
+}
+
+/* Does the statement [s, end) declare name? */
+static bool statement_declares(const char *s, const char *end, const char *name)
+{
+  NameQuery q = {name, false};
+  statement_names(s, end, name_query, &q);
+  return q.found;
+}
+
+typedef struct NameSink {
+  Ctx *ctx;
+  Map *names;
+} NameSink;
+
+static void name_sink(void *arg, const char *w, size_t n)
+{
+  NameSink *k = arg;
+  names_add(k->ctx, k->names, w, n);
+}
+
+/* Reads the statements of s->text completed since the last call, adding
+ * the names they declare to s->declared (the text only grows, so each
+ * statement is read once); returns the incomplete statement at the end. */
+static const char *scope_scan(Ctx *ctx, Scope *s)
+{
+  if (!s->text.data)
+    return "";
+  NameSink sink = {ctx, &s->declared};
+  const char *start = s->text.data + s->scanned;
   int depth = 0;
-  for (const char *p = t;; p++) {
+  for (const char *p = start; *p; p++) {
     /* a ';' in a comment ends no statement */
     if (p[0] == '/' && p[1] == '*') {
       const char *c = strstr(p + 2, "*/");
@@ -241,15 +297,21 @@ static bool text_declares(const char *t, const char *name)
       depth++;
     if (*p == ')')
       depth--;
-    if (!*p || (depth <= 0 && (*p == ';' || *p == '{' || *p == '}'))) {
-      if (statement_declares(start, p, name))
-        return true;
-      if (!*p)
-        return false;
+    if (depth <= 0 && (*p == ';' || *p == '{' || *p == '}')) {
+      statement_names(start, p, name_sink, &sink);
       start = p + 1;
       depth = 0;
     }
   }
+  s->scanned = (size_t)(start - s->text.data);
+  return start;
+}
+
+/* Does the text of scope s declare name? */
+static bool text_declares(Ctx *ctx, Scope *s, const char *name)
+{
+  const char *tail = scope_scan(ctx, s);
+  return names_have(&s->declared, name) || statement_declares(tail, tail + strlen(tail), name);
 }
 
 /* the parameters of a function header "T f(T1 a, T2 b)" */
@@ -272,10 +334,7 @@ static bool header_declares(const char *h, const char *name)
 bool name_declared(Emitter *e, const char *name)
 {
   for (Scope *s = e->scope; s; s = s->parent) {
-    for (int i = 0; i < s->nnames; i++)
-      if (!strcmp(s->names[i], name))
-        return true;
-    if (s->text.data && text_declares(s->text.data, name))
+    if (names_have(&s->names, name) || text_declares(e->ctx, s, name))
       return true;
     if (s->header && header_declares(s->header, name))
       return true;
@@ -284,7 +343,7 @@ bool name_declared(Emitter *e, const char *name)
       Scope *f = s;
       while (f->parent)
         f = f->parent;
-      if (f != s && f->text.data && text_declares(f->text.data, name))
+      if (f != s && text_declares(e->ctx, f, name))
         return true;
       return false;
     }
@@ -920,21 +979,33 @@ static void emit_node(Emitter *e, Node *n)
 
 /* ---- the whole program ---- */
 
-static bool declares_kind(Node *list, const char *word)
+/* The kinds the program's #parray declarations start with, found in one
+ * walk over the tree (a long program has many nodes). */
+typedef struct Kinds {
+  bool cuda, mpi, pthd, omp;
+} Kinds;
+
+static void declared_kinds(Node *list, Kinds *k)
 {
   for (Node *n = list; n; n = n->next) {
-    if (n->kind == N_PARRAY && n->nwords > 0 && !strcmp(n->words[0], word))
-      return true;
-    if (n->body && declares_kind(n->body, word))
-      return true;
+    if (n->kind == N_PARRAY && n->nwords > 0) {
+      const char *w = n->words[0];
+      k->cuda |= !strcmp(w, "cuda") || !strcmp(w, "dmem") || !strcmp(w, "smem");
+      k->mpi |= !strcmp(w, "mpi");
+      k->pthd |= !strcmp(w, "pthd");
+      k->omp |= !strcmp(w, "omp");
+    }
+    if (n->body)
+      declared_kinds(n->body, k);
   }
-  return false;
 }
 
 bool program_uses_cuda(Ctx *ctx, Node *tree)
 {
   (void)ctx;
-  return declares_kind(tree, "cuda") || declares_kind(tree, "dmem") || declares_kind(tree, "smem");
+  Kinds k = {0};
+  declared_kinds(tree, &k);
+  return k.cuda;
 }
 
 /* The end of the last complete top-level declaration (';' or '}') or
@@ -1016,12 +1087,12 @@ char *emit_program(Ctx *ctx)
 {
   Emitter e = {0};
   e.ctx = ctx;
-  e.cuda = program_uses_cuda(ctx, ctx->tree);
-  e.mpi = declares_kind(ctx->tree, "mpi");
-  ctx->uses_cuda = e.cuda;
-  ctx->uses_mpi = e.mpi;
-  ctx->uses_pthd = declares_kind(ctx->tree, "pthd");
-  ctx->uses_omp = declares_kind(ctx->tree, "omp");
+  Kinds k = {0};
+  declared_kinds(ctx->tree, &k);
+  e.cuda = ctx->uses_cuda = k.cuda;
+  e.mpi = ctx->uses_mpi = k.mpi;
+  ctx->uses_pthd = k.pthd;
+  ctx->uses_omp = k.omp;
   e.hoist.line = -1;
   Scope file = {0};
   file.file_scope = true;
@@ -1049,7 +1120,7 @@ char *emit_program(Ctx *ctx)
     }
     out_free(&item);
   }
-  buf_free(&file.text);
+  scope_free(&file);
   if (ctx->errors) {
     out_free(&whole);
     return NULL;

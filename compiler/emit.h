@@ -31,8 +31,9 @@ typedef struct Scope {
   struct Scope *parent;
   Buf text;            /* the C text seen so far at this level */
   char *header;        /* the statement before this block's '{' */
-  char **names;        /* names declared by #create or as parameters */
-  int nnames;
+  Map names;           /* names declared by #create or as parameters */
+  Map declared;        /* names declared in text[0, scanned) */
+  size_t scanned;      /* text is read for declarations once, statement by statement */
   bool file_scope;
   bool function;       /* a function or detour body starts here */
 } Scope;
@@ -64,6 +65,7 @@ void emit_nodes(Emitter *e, Node *list);
  * a new scope with the given parameter names visible. */
 void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o, char **params, int nparams, const char *indent);
 void scope_declare(Emitter *e, const char *name);
+void scope_free(Scope *s);
 bool name_declared(Emitter *e, const char *name);
 Dim *resolve_node(Emitter *e, const char *path, Loc loc);
 char *dollar_text(Emitter *e, Node *n);

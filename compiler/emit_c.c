@@ -125,7 +125,7 @@ void emit_main_body(Emitter *e, Node *n)
   scope_declare(e, "argv");
   emit_nodes(e, n->body);
   e->scope = saved;
-  buf_free(&s.text);
+  scope_free(&s);
   e->function_depth--;
   Loc end = n->loc;
   for (Node *x = n->body; x; x = x->next)
