@@ -185,16 +185,35 @@ Poly *dim_extent(const Dim *d)
   return d->extent;
 }
 
+/* ctx->type_map: types by scope and name */
+typedef struct TypeKey {
+  int scope;
+  const char *name;
+} TypeKey;
+
+static unsigned long type_hash(int scope, const char *name)
+{
+  return hash_str(name, HASH_SEED ^ (unsigned long)scope);
+}
+
+static bool type_matches(const void *item, const void *key)
+{
+  const Type *t = item;
+  const TypeKey *k = key;
+  return t->scope == k->scope && !strcmp(t->name, k->name);
+}
+
+static Type *type_in_scope(Ctx *ctx, int scope, const char *name)
+{
+  TypeKey k = {scope, name};
+  return map_get(&ctx->type_map, type_hash(scope, name), type_matches, &k);
+}
+
 Type *type_lookup(Ctx *ctx, const char *name)
 {
   int scope = ctx->instance ? ctx->instance->id : 0;
-  for (Type *t = ctx->types; t; t = t->next)
-    if (t->scope == scope && !strcmp(t->name, name))
-      return t;
-  for (Type *t = ctx->types; t; t = t->next)
-    if (t->scope == 0 && !strcmp(t->name, name))
-      return t;
-  return NULL;
+  Type *t = type_in_scope(ctx, scope, name);
+  return t ? t : type_in_scope(ctx, 0, name);
 }
 
 /* A subprogram parameter bound in the current instance, or NULL. */
@@ -405,12 +424,12 @@ Type *type_declare(Ctx *ctx, Emitter *e, Node *decl)
     diag_error(ctx, decl->name_loc, "'%s' is reserved in '$...$' and cannot name a type", t->name);
     return NULL;
   }
-  for (Type *o = ctx->types; o; o = o->next)
-    if (o->scope == t->scope && !strcmp(o->name, t->name)) {
-      diag_error(ctx, decl->name_loc, "type '%s' is already declared", t->name);
-      diag_note(ctx, o->loc, "'%s' was declared here", t->name);
-      return NULL;
-    }
+  Type *o = type_in_scope(ctx, t->scope, t->name);
+  if (o) {
+    diag_error(ctx, decl->name_loc, "type '%s' is already declared", t->name);
+    diag_note(ctx, o->loc, "'%s' was declared here", t->name);
+    return NULL;
+  }
   int w = 0;
   if (w < decl->nwords && (t->mem = mem_of_word(decl->words[w])) != MEM_NONE)
     w++;
@@ -468,6 +487,7 @@ Type *type_declare(Ctx *ctx, Emitter *e, Node *decl)
   }
   t->next = ctx->types;
   ctx->types = t;
+  map_put(&ctx->type_map, type_hash(t->scope, t->name), t);
   return t;
 }
 
