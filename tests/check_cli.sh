@@ -1,0 +1,44 @@
+#!/bin/sh
+# check_cli.sh PARRAYC: the command line: --help, --version, --explain (its
+# output against cli/explain.out) and the usage errors with their exit
+# status (2 for usage, 1 for an input that cannot be read or resolved).
+set -u
+[ $# -eq 1 ] || { echo "usage: $0 PARRAYC" >&2; exit 2; }
+parrayc=$1 here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+# expect STATUS TEXT ARGS...: parrayc ARGS exits STATUS and prints TEXT
+expect() {
+  want=$1 text=$2; shift 2
+  "$parrayc" "$@" >"$tmp/out" 2>&1
+  got=$?
+  if [ "$got" -ne "$want" ] || ! grep -qF -- "$text" "$tmp/out"; then
+    echo "FAIL: parrayc $*: status $got (want $want), output:" >&2
+    sed 's/^/    /' "$tmp/out" >&2
+    echo "    (want it to contain: $text)" >&2
+    failed=1
+  fi
+}
+pa=$here/cli/explain.pa
+expect 0 "usage: parrayc [options] FILE.pa" --help
+expect 0 "usage: parrayc" -h
+expect 0 "parrayc " --version
+expect 2 "'-o' needs an argument" "$pa" -o
+expect 2 "'--np 0': expected a positive number" --np 0 "$pa"
+expect 2 "unknown option '--bogus'" --bogus "$pa"
+expect 2 "more than one input file" "$pa" "$pa"
+expect 2 "no input file" -v
+expect 1 "cannot read '$tmp/missing.pa'" "$tmp/missing.pa"
+expect 1 "undefined type 'Z'" --explain Z "$pa"
+expect 1 "'A' has 2 sub-dimensions (_0 to _1)" --explain A_7 "$pa"
+
+for t in A AT SP PV P BIG; do
+  echo "\$ parrayc --explain $t"
+  "$parrayc" --explain "$t" "$pa" || echo "(status $?)"
+done >"$tmp/explain" 2>&1
+if ! diff -u "$here/cli/explain.out" "$tmp/explain" >&2; then
+  echo "FAIL: --explain output differs from cli/explain.out (- expected, + actual)" >&2
+  failed=1
+fi
+exit $failed
