@@ -32,6 +32,13 @@ expect 2 "no input file" -v
 expect 1 "cannot read '$tmp/missing.pa'" "$tmp/missing.pa"
 expect 1 "undefined type 'Z'" --explain Z "$pa"
 expect 1 "'A' has 2 sub-dimensions (_0 to _1)" --explain A_7 "$pa"
+expect 1 "cannot write '$tmp/no/dir/out.c'" "$pa" -o "$tmp/no/dir/out.c"
+# --run with program arguments; -v shows the commands
+expect 0 "arg 2: two words" --run -v "$here/cli/args.pa" -o "$tmp/args" -- one "two words"
+expect 0 "-lparray" --run -v "$here/cli/args.pa" -o "$tmp/args" -- one two
+expect 5 "arg 1: one" --run "$here/cli/args.pa" -o "$tmp/args" -- one
+# a C compiler that cannot be started: status 127, and the reason
+CC=$tmp/no-such-cc expect 127 "cannot run '$tmp/no-such-cc'" --build "$here/cli/args.pa" -o "$tmp/args"
 
 for t in A AT SP PV P BIG; do
   echo "\$ parrayc --explain $t"
