@@ -209,6 +209,14 @@ static Type *type_in_scope(Ctx *ctx, int scope, const char *name)
   return map_get(&ctx->type_map, type_hash(scope, name), type_matches, &k);
 }
 
+/* Every declared type joins ctx->types and ctx->type_map here. */
+static void type_register(Ctx *ctx, Type *t)
+{
+  t->next = ctx->types;
+  ctx->types = t;
+  map_put(&ctx->type_map, type_hash(t->scope, t->name), t);
+}
+
 Type *type_lookup(Ctx *ctx, const char *name)
 {
   int scope = ctx->instance ? ctx->instance->id : 0;
@@ -485,9 +493,7 @@ Type *type_declare(Ctx *ctx, Emitter *e, Node *decl)
       return NULL;
     }
   }
-  t->next = ctx->types;
-  ctx->types = t;
-  map_put(&ctx->type_map, type_hash(t->scope, t->name), t);
+  type_register(ctx, t);
   return t;
 }
 
