@@ -33,6 +33,11 @@ expect 1 "cannot read '$tmp/missing.pa'" "$tmp/missing.pa"
 expect 1 "undefined type 'Z'" --explain Z "$pa"
 expect 1 "'A' has 2 sub-dimensions (_0 to _1)" --explain A_7 "$pa"
 expect 1 "cannot write '$tmp/no/dir/out.c'" "$pa" -o "$tmp/no/dir/out.c"
+# #line directives by default, none with --no-line
+"$parrayc" "$pa" -o "$tmp/lines.c" && grep -q '^#line' "$tmp/lines.c" ||
+  { echo "FAIL: no #line directive in the output without --no-line" >&2; failed=1; }
+"$parrayc" --no-line "$pa" -o "$tmp/nolines.c" && ! grep -q '^#line' "$tmp/nolines.c" ||
+  { echo "FAIL: --no-line: a #line directive in the output (or parrayc failed)" >&2; failed=1; }
 # --run with program arguments; -v shows the commands
 expect 0 "arg 2: two words" --run -v "$here/cli/args.pa" -o "$tmp/args" -- one "two words"
 expect 0 "-lparray" --run -v "$here/cli/args.pa" -o "$tmp/args" -- one two
