@@ -221,29 +221,18 @@ static bool track_created(Emitter *e, Node *n, bool create)
   char *p = str_trim(e->ctx, frag_text(e, n->args[0]));
   if (!text_is_simple(p))
     return true;
-  /* up to the enclosing function: an outlined detour body has its own names */
-  for (Scope *s = e->scope; s; s = s->function ? NULL : s->parent)
-    for (int i = 0; i < s->ncreated; i++) {
-      Node *c = s->created[i];
-      if (strcmp(str_trim(e->ctx, frag_text(e, c->args[0])), p))
-        continue;
-      if (!create) {
-        s->created[i] = s->created[--s->ncreated];
-        return true;
-      }
-      diag_error(e->ctx, n->args[0]->loc, "'%s' is already created; '#destroy %s(%s)' first or use another name",
-                 p, c->name, p);
-      diag_note(e->ctx, c->loc, "'%s' was created here", p);
-      return false;
-    }
-  if (create) {
-    Scope *s = e->scope;
-    Node **v = ctx_alloc(e->ctx, sizeof(Node *) * (s->ncreated + 1));
-    if (s->ncreated)
-      memcpy(v, s->created, sizeof(Node *) * s->ncreated);
-    v[s->ncreated++] = n;
-    s->created = v;
+  if (!create) {
+    scope_destroyed(e->scope, p);
+    return true;
   }
+  Node *c = scope_creation(e->scope, p);
+  if (c) {
+    diag_error(e->ctx, n->args[0]->loc, "'%s' is already created; '#destroy %s(%s)' first or use another name",
+               p, c->name, p);
+    diag_note(e->ctx, c->loc, "'%s' was created here", p);
+    return false;
+  }
+  scope_created(e->ctx, e->scope, p, n);
   return true;
 }
 
@@ -744,7 +733,7 @@ char *emit_program(Ctx *ctx)
     }
     out_free(&item);
   }
-  buf_free(&file.text);
+  scope_close(&file);
   if (ctx->errors) {
     out_free(&whole);
     return NULL;

@@ -17,7 +17,7 @@ static void create(Emitter *e, Node *n, Dim *d)
     return;
   }
   const char *decl = "";
-  if (text_is_simple(p) && !name_declared(e->scope, p)) {
+  if (text_is_simple(p) && !name_declared(e->ctx, e->scope, p)) {
     decl = ctx_printf(ctx, "%s *", elem);
     scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s%s", decl, p));
   }

@@ -23,14 +23,6 @@ static Atom *atom_new(Ctx *ctx, AtomKind kind)
   return a;
 }
 
-static Atom *atom_find_divmod(Ctx *ctx, AtomKind kind, const Poly *num, const Poly *den)
-{
-  for (Atom *a = ctx->atoms; a; a = a->next)
-    if (a->kind == kind && poly_equal(a->num, num) && poly_equal(a->den, den))
-      return a;
-  return NULL;
-}
-
 static Poly *poly_of_atom(Ctx *ctx, Atom *a, long long coef)
 {
   Poly *p = ctx_alloc(ctx, sizeof *p);
@@ -45,37 +37,99 @@ static Poly *poly_of_atom(Ctx *ctx, Atom *a, long long coef)
 
 Poly *poly_const(Ctx *ctx, long long c)
 {
+  Poly **cached = c >= -1 && c <= 16 ? &ctx->small_consts[c + 1] : NULL;
+  if (cached && *cached)
+    return *cached;
   Poly *p = ctx_alloc(ctx, sizeof *p);
   if (c) {
     p->n = 1;
     p->t = ctx_alloc(ctx, sizeof(Term));
     p->t[0].coef = c;
   }
+  if (cached)
+    *cached = p;
   return p;
+}
+
+/* Atoms are interned through ctx->atom_map: the key of an atom is its kind
+ * and operands, compared as poly_equal does (coefficients and atom ids). */
+typedef struct AtomKey {
+  AtomKind kind;
+  const char *text;
+  const Poly *bound, *num, *den;
+} AtomKey;
+
+static unsigned long hash_mix(unsigned long h, unsigned long long v)
+{
+  return (h ^ v) * 1099511628211ul;
+}
+
+static unsigned long poly_hash(const Poly *p, unsigned long h)
+{
+  if (!p)
+    return hash_mix(h, 0xfeed);
+  h = hash_mix(h, p->n);
+  for (int i = 0; i < p->n; i++) {
+    h = hash_mix(h, p->t[i].coef);
+    for (int k = 0; k < p->t[i].nf; k++)
+      h = hash_mix(h, p->t[i].f[k]->id);
+  }
+  return h;
+}
+
+static unsigned long atom_hash(const AtomKey *k)
+{
+  unsigned long h = hash_mix(HASH_SEED, k->kind);
+  if (k->text)
+    h = hash_str(k->text, h);
+  return poly_hash(k->den, poly_hash(k->num, poly_hash(k->bound, h)));
+}
+
+static bool atom_matches(const void *item, const void *key)
+{
+  const Atom *a = item;
+  const AtomKey *k = key;
+  if (a->kind != k->kind)
+    return false;
+  if (k->text && strcmp(a->text, k->text))
+    return false;
+  return poly_equal(a->bound, k->bound) && poly_equal(a->num, k->num) && poly_equal(a->den, k->den);
+}
+
+/* The atom of key k, made if new. */
+static Atom *atom_intern(Ctx *ctx, const AtomKey *k)
+{
+  unsigned long h = atom_hash(k);
+  Atom *a = map_get(&ctx->atom_map, h, atom_matches, k);
+  if (a)
+    return a;
+  a = atom_new(ctx, k->kind);
+  a->text = k->text ? ctx_strdup(ctx, k->text) : NULL;
+  a->bound = (Poly *)k->bound;
+  a->num = (Poly *)k->num;
+  a->den = (Poly *)k->den;
+  map_put(&ctx->atom_map, h, a);
+  return a;
 }
 
 Poly *poly_sym(Ctx *ctx, const char *text)
 {
-  for (Atom *a = ctx->atoms; a; a = a->next)
-    if (a->kind == A_SYM && !strcmp(a->text, text))
-      return poly_of_atom(ctx, a, 1);
-  Atom *a = atom_new(ctx, A_SYM);
-  a->text = ctx_strdup(ctx, text);
-  return poly_of_atom(ctx, a, 1);
+  AtomKey k = {A_SYM, text, NULL, NULL, NULL};
+  return poly_of_atom(ctx, atom_intern(ctx, &k), 1);
 }
 
 Poly *poly_var(Ctx *ctx, const char *text, Poly *bound)
 {
   /* an expression with effects is its own atom: it must be evaluated once
    * per occurrence in the source, never merged with another */
-  if (!text_has_side_effects(text))
-    for (Atom *a = ctx->atoms; a; a = a->next)
-      if (a->kind == A_VAR && !strcmp(a->text, text) && poly_equal(a->bound, bound))
-        return poly_of_atom(ctx, a, 1);
-  Atom *a = atom_new(ctx, A_VAR);
-  a->text = ctx_strdup(ctx, text);
-  a->bound = bound;
-  return poly_of_atom(ctx, a, 1);
+  if (text_has_side_effects(text)) {
+    Atom *a = atom_new(ctx, A_VAR);
+    a->text = ctx_strdup(ctx, text);
+    a->bound = bound;
+    return poly_of_atom(ctx, a, 1);
+  }
+  AtomKey k = {A_VAR, text, bound, NULL, NULL};
+  return poly_of_atom(ctx, atom_intern(ctx, &k), 1);
 }
 
 /* ---- terms ---- */
@@ -129,10 +183,24 @@ typedef struct TermVec {
   int n, cap;
 } TermVec;
 
+/* Room for n more terms: sized to need, as the arena never reuses what a
+ * vector outgrows. */
+static void tv_reserve(Ctx *ctx, TermVec *v, int n)
+{
+  if (v->cap - v->n < n) {
+    int cap = v->n + n > 2 * v->cap ? v->n + n : 2 * v->cap;
+    Term *nt = ctx_alloc(ctx, sizeof(Term) * cap);
+    if (v->n)
+      memcpy(nt, v->t, sizeof(Term) * v->n);
+    v->t = nt;
+    v->cap = cap;
+  }
+}
+
 static void tv_push(Ctx *ctx, TermVec *v, Term t)
 {
   if (v->n == v->cap) {
-    int cap = v->cap ? v->cap * 2 : 8;
+    int cap = v->cap ? v->cap * 2 : 4;
     Term *nt = ctx_alloc(ctx, sizeof(Term) * cap);
     if (v->n)
       memcpy(nt, v->t, sizeof(Term) * v->n);
@@ -190,6 +258,7 @@ static bool fold_divmod_pair(Ctx *ctx, TermVec *v)
           continue;
         /* replace both by g * num */
         TermVec nv = {0};
+        tv_reserve(ctx, &nv, v->n - 2 + m->num->n);
         for (int k = 0; k < v->n; k++)
           if (k != i && k != j)
             tv_push(ctx, &nv, v->t[k]);
@@ -217,6 +286,7 @@ static Poly *normalize(Ctx *ctx, TermVec *v)
 Poly *poly_add(Ctx *ctx, Poly *a, Poly *b)
 {
   TermVec v = {0};
+  tv_reserve(ctx, &v, a->n + b->n);
   for (int i = 0; i < a->n; i++)
     tv_push(ctx, &v, a->t[i]);
   for (int i = 0; i < b->n; i++)
@@ -237,6 +307,7 @@ Poly *poly_sub(Ctx *ctx, Poly *a, Poly *b)
 Poly *poly_mul(Ctx *ctx, Poly *a, Poly *b)
 {
   TermVec v = {0};
+  tv_reserve(ctx, &v, a->n * b->n);
   for (int i = 0; i < a->n; i++)
     for (int j = 0; j < b->n; j++)
       tv_push(ctx, &v, term_mul(ctx, &a->t[i], &b->t[j]));
@@ -368,13 +439,8 @@ static void split_by(Ctx *ctx, Poly *a, const Term *d, Poly **q, Poly **r)
 
 static Poly *divmod_atom(Ctx *ctx, AtomKind kind, Poly *num, Poly *den)
 {
-  Atom *a = atom_find_divmod(ctx, kind, num, den);
-  if (!a) {
-    a = atom_new(ctx, kind);
-    a->num = num;
-    a->den = den;
-  }
-  return poly_of_atom(ctx, a, 1);
+  AtomKey k = {kind, NULL, NULL, num, den};
+  return poly_of_atom(ctx, atom_intern(ctx, &k), 1);
 }
 
 Poly *poly_div(Ctx *ctx, Poly *a, Poly *d)

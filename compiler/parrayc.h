@@ -55,6 +55,19 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_free(Buf *b);
 char *buf_detach(Buf *b); /* NUL-terminated, malloc'd; b is reset */
 
+/* A hash table of pointers.  The caller hashes its key and says which of
+ * the items with that hash is the one it wants; items are never removed. */
+typedef struct Map {
+  struct MapSlot *slots;
+  size_t cap, n;
+} Map;
+typedef bool MapMatch(const void *item, const void *key);
+void *map_get(const Map *m, unsigned long hash, MapMatch *match, const void *key);
+void map_put(Map *m, unsigned long hash, void *item);
+void map_free(Map *m);
+#define HASH_SEED 14695981039346656037ul
+unsigned long hash_str(const char *s, unsigned long h); /* h: HASH_SEED or a running hash */
+
 bool is_ident_start(int c);
 bool is_ident_char(int c);
 char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
@@ -385,11 +398,14 @@ struct Ctx {
                              their uses report nothing more */
   Node *tree;
   Type *types;            /* declared types, newest first */
+  Map type_map;           /* the same, by scope and name */
   Subprog *subprogs;
   Instance *instance;     /* innermost #insert being expanded */
   int ninstances;
   Atom *atoms;
   int natoms;
+  Map atom_map;           /* atoms by kind and operands (expr.c interns them) */
+  Poly *small_consts[18]; /* poly_const(-1 .. 16), made once: Polys are never changed */
   bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
   SrcSeg *segs;           /* where each line of src came from; NULL: all opt.display */
   int nsegs;

@@ -10,12 +10,11 @@ typedef struct Scope {
   struct Scope *parent;
   Buf text;            /* the C text seen so far at this level */
   char *header;        /* the statement before this block's '{' */
-  char **names;        /* names declared by #create or as parameters */
-  char **decls;        /* their declarations ("float *a"), NULL if unknown */
-  int nnames;
+  Map names;           /* declared by #create or as parameters: Named */
+  Map declared;        /* declared by the text read so far: names */
+  size_t scanned;      /* how much of text has been read for them */
+  Map created;         /* #create of a plain name here: Created */
   struct Scope *launch; /* a detour body: the scope of its #detour */
-  Node **created;      /* #create of a plain name here, not destroyed since */
-  int ncreated;
   bool file_scope;
   bool function;       /* a function or detour body starts here */
 } Scope;
@@ -29,7 +28,13 @@ void scope_declare(Ctx *ctx, Scope *s, const char *name);
 /* declares name with its C declaration ("float *a"), which a detour body
  * that uses the name needs to capture it */
 void scope_declare_as(Ctx *ctx, Scope *s, const char *name, const char *decl);
-bool name_declared(Scope *s, const char *name);
+bool name_declared(Ctx *ctx, Scope *s, const char *name);
+/* The live '#create' of plain name p in s or the scopes around it, up to
+ * the enclosing function (NULL: none); scope_created records one in s,
+ * scope_destroyed ends the one found. */
+Node *scope_creation(Scope *s, const char *p);
+void scope_created(Ctx *ctx, Scope *s, const char *p, Node *n);
+void scope_destroyed(Scope *s, const char *p);
 /* The declaration of name when it is a local of the function being
  * written (for a detour body: of the function its #detour stands in,
  * outwards); NULL when it is not one, "" when it is one parrayc cannot

@@ -257,12 +257,36 @@ Poly *dim_extent(const Dim *d)
   return d->extent;
 }
 
-static Type *type_in_scope(Ctx *ctx, const char *name, int scope)
+/* ctx->type_map: types by scope and name */
+typedef struct TypeKey {
+  int scope;
+  const char *name;
+} TypeKey;
+
+static unsigned long type_hash(int scope, const char *name)
 {
-  for (Type *t = ctx->types; t; t = t->next)
-    if (t->scope == scope && !strcmp(t->name, name))
-      return t;
-  return NULL;
+  return hash_str(name, HASH_SEED ^ (unsigned long)scope);
+}
+
+static bool type_matches(const void *item, const void *key)
+{
+  const Type *t = item;
+  const TypeKey *k = key;
+  return t->scope == k->scope && !strcmp(t->name, k->name);
+}
+
+static Type *type_in_scope(Ctx *ctx, int scope, const char *name)
+{
+  TypeKey k = {scope, name};
+  return map_get(&ctx->type_map, type_hash(scope, name), type_matches, &k);
+}
+
+/* Every declared type joins ctx->types and ctx->type_map here. */
+static void type_register(Ctx *ctx, Type *t)
+{
+  t->next = ctx->types;
+  ctx->types = t;
+  map_put(&ctx->type_map, type_hash(t->scope, t->name), t);
 }
 
 /* Lexical, as the text reads after expansion: the types of the current
@@ -271,11 +295,11 @@ static Type *type_in_scope(Ctx *ctx, const char *name, int scope)
 Type *type_lookup(Ctx *ctx, const char *name)
 {
   for (Instance *in = ctx->instance; in; in = in->parent) {
-    Type *t = type_in_scope(ctx, name, in->id);
+    Type *t = type_in_scope(ctx, in->id, name);
     if (t)
       return t;
   }
-  return type_in_scope(ctx, name, 0);
+  return type_in_scope(ctx, 0, name);
 }
 
 /* A name whose declaration failed, or an undefined one once reported: its
@@ -605,12 +629,12 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
     diag_error(ctx, decl->name_loc, "'%s' is reserved in '$...$' and cannot name a type", t->name);
     return NULL;
   }
-  for (Type *o = ctx->types; o; o = o->next)
-    if (o->scope == t->scope && !strcmp(o->name, t->name)) {
-      diag_error(ctx, decl->name_loc, "type '%s' is already declared", t->name);
-      diag_note(ctx, o->loc, "'%s' was declared here", t->name);
-      return NULL;
-    }
+  Type *o = type_in_scope(ctx, t->scope, t->name);
+  if (o) {
+    diag_error(ctx, decl->name_loc, "type '%s' is already declared", t->name);
+    diag_note(ctx, o->loc, "'%s' was declared here", t->name);
+    return NULL;
+  }
   int w = 0;
   if (w < decl->nwords && (t->mem = mem_of_word(decl->words[w])) != MEM_NONE)
     w++;
@@ -667,8 +691,7 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
       return NULL;
     }
   }
-  t->next = ctx->types;
-  ctx->types = t;
+  type_register(ctx, t);
   return t;
 }
 

@@ -31,21 +31,25 @@ static void *xrealloc(void *p, size_t n)
   return p;
 }
 
+/* Blocks come zeroed from calloc (fresh pages, not written twice) and
+ * are never reused, so neither is what is carved from them. */
 void *ctx_alloc(Ctx *ctx, size_t size)
 {
   size = (size + 15) & ~(size_t)15;
   struct Arena *a = ctx->arena;
   if (!a || a->cap - a->used < size) {
     size_t cap = size > 65536 ? size : 65536;
-    a = xmalloc(sizeof *a + cap);
+    a = calloc(1, sizeof *a + cap);
+    if (!a) {
+      fputs("parrayc: out of memory\n", stderr);
+      exit(2);
+    }
     a->next = ctx->arena;
-    a->used = 0;
     a->cap = cap;
     ctx->arena = a;
   }
   void *p = a->data + a->used;
   a->used += size;
-  memset(p, 0, size);
   return p;
 }
 
@@ -111,6 +115,8 @@ void ctx_free(Ctx *ctx)
 {
   if (!ctx)
     return;
+  map_free(&ctx->type_map);
+  map_free(&ctx->atom_map);
   struct Arena *a = ctx->arena;
   while (a) {
     struct Arena *next = a->next;
@@ -190,6 +196,66 @@ char *buf_detach(Buf *b)
   b->data = NULL;
   b->len = b->cap = 0;
   return s;
+}
+
+/* ---- maps: open addressing, linear probing, at most half full ---- */
+
+struct MapSlot {
+  unsigned long hash;
+  void *item; /* NULL: empty */
+};
+
+void *map_get(const Map *m, unsigned long hash, MapMatch *match, const void *key)
+{
+  if (!m->cap)
+    return NULL;
+  for (size_t i = hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    struct MapSlot *s = &m->slots[i];
+    if (!s->item)
+      return NULL;
+    if (s->hash == hash && match(s->item, key))
+      return s->item;
+  }
+}
+
+static void map_insert(Map *m, unsigned long hash, void *item)
+{
+  size_t i = hash & (m->cap - 1);
+  while (m->slots[i].item)
+    i = (i + 1) & (m->cap - 1);
+  m->slots[i].hash = hash;
+  m->slots[i].item = item;
+  m->n++;
+}
+
+void map_put(Map *m, unsigned long hash, void *item)
+{
+  if (2 * (m->n + 1) > m->cap) {
+    Map bigger = {0};
+    bigger.cap = m->cap ? 2 * m->cap : 64;
+    bigger.slots = xmalloc(sizeof *bigger.slots * bigger.cap);
+    memset(bigger.slots, 0, sizeof *bigger.slots * bigger.cap);
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->slots[i].item)
+        map_insert(&bigger, m->slots[i].hash, m->slots[i].item);
+    free(m->slots);
+    *m = bigger;
+  }
+  map_insert(m, hash, item);
+}
+
+void map_free(Map *m)
+{
+  free(m->slots);
+  *m = (Map){0};
+}
+
+/* FNV-1a */
+unsigned long hash_str(const char *s, unsigned long h)
+{
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ul;
+  return h;
 }
 
 bool is_ident_start(int c)

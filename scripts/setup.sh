@@ -20,6 +20,23 @@ if (( ${#missing[@]} )); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# The test tools (optional: their tests skip without them): clang with its
+# fuzzer and sanitizer runtimes (the libFuzzer test), LLVM's libomp with the
+# Archer tool (omp programs under ThreadSanitizer), lcov (scripts/coverage.sh).
+tools=(clang libclang-rt-dev libomp-dev lcov)
+missing=()
+for p in "${tools[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if (( ${#missing[@]} )); then
+  echo "setup.sh: installing the test tools ${missing[*]}"
+  sudo=()
+  if (( $(id -u) != 0 )); then sudo=(sudo); fi
+  { "${sudo[@]}" apt-get update -q &&
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; } ||
+    echo "setup.sh: could not install ${missing[*]}: the fuzz, tsan and coverage parts will be skipped"
+fi
+
 if [ -d /usr/local/cuda/bin ]; then
   case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) export PATH="$PATH:/usr/local/cuda/bin" ;; esac
 fi
