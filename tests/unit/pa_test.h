@@ -65,17 +65,20 @@ PA_HELPER Node *pa_parse(const char *src, Ctx **ctxp)
   return parse_source(*ctxp);
 }
 
-/* Translates src with stderr captured: returns the number of errors and
- * sets *err to what parrayc printed (malloc'd). */
-PA_HELPER int pa_translate_err(const char *src, char **err)
+/* Translates src under opt with stderr captured: returns the number of
+ * errors, sets *err to what parrayc printed (malloc'd) and *warnings to
+ * the number of warnings. */
+PA_HELPER int pa_translate_err_opt(Options opt, const char *src, char **err, int *warnings)
 {
   fflush(stderr);
   int saved = dup(2);
   FILE *tmp = tmpfile();
   dup2(fileno(tmp), 2);
-  Ctx *ctx;
-  char *out = pa_translate_ctx(src, false, &ctx);
+  Ctx *ctx = ctx_new(&opt, src, strlen(src));
+  Node *tree = parse_source(ctx);
+  char *out = tree ? emit_program(ctx) : NULL;
   int n = ctx->errors;
+  *warnings = ctx->warnings;
   fflush(stderr);
   dup2(saved, 2);
   close(saved);
@@ -88,6 +91,14 @@ PA_HELPER int pa_translate_err(const char *src, char **err)
   free(out);
   ctx_free(ctx);
   return n;
+}
+
+/* Translates src with stderr captured: returns the number of errors and
+ * sets *err to what parrayc printed (malloc'd). */
+PA_HELPER int pa_translate_err(const char *src, char **err)
+{
+  int warnings;
+  return pa_translate_err_opt((Options){.input = "t.pa", .display = "t.pa"}, src, err, &warnings);
 }
 
 /* The generated text after the header lines (the program's own text). */

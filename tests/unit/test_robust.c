@@ -8,25 +8,7 @@
  * warnings. */
 static int errors_with(Options opt, const char *src, char **err, int *warnings)
 {
-  fflush(stderr);
-  int saved = dup(2);
-  FILE *tmp = tmpfile();
-  dup2(fileno(tmp), 2);
-  Ctx *ctx = ctx_new(&opt, src, strlen(src));
-  char *out = parse_source(ctx) ? emit_program(ctx) : NULL;
-  int n = ctx->errors;
-  *warnings = ctx->warnings;
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  off_t len = lseek(fileno(tmp), 0, SEEK_END);
-  *err = calloc(1, (size_t)len + 1);
-  if (pread(fileno(tmp), *err, (size_t)len, 0) != (ssize_t)len)
-    (*err)[0] = 0;
-  fclose(tmp);
-  free(out);
-  ctx_free(ctx);
-  return n;
+  return pa_translate_err_opt(opt, src, err, warnings);
 }
 
 static int errors_limited(const char *src, int limit, char **err)
