@@ -9,23 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_all(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  Buf b = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    for (size_t i = 0; i < n; i++)
-      buf_putc(&b, chunk[i]);
-  fclose(f);
-  *len = b.len;
-  buf_putc(&b, 0);
-  return b.data;
-}
-
 /* The end of the line at p (its '\n' or the NUL), keeping track of
  * block comments, which may hide an #include. */
 static const char *line_end(const char *p, bool *in_comment)
@@ -134,7 +117,7 @@ static void scan_c_header(Ctx *ctx, const char *path)
 {
   add_dep(ctx, path);
   size_t len;
-  char *text = read_all(path, &len);
+  char *text = file_read(path, &len);
   if (!text)
     return;
   bool in_comment = false;
@@ -240,7 +223,7 @@ bool include_headers(Ctx *ctx)
       continue;
     }
     size_t len;
-    char *text = read_all(path, &len);
+    char *text = file_read(path, &len);
     if (!text) {
       diag_error(ctx, loc, "cannot read '%s': %s", path, strerror(errno));
       return false;

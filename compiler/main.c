@@ -333,29 +333,6 @@ static int parse_cli(int argc, char **argv, Cli *cli)
   return 0;
 }
 
-static char *read_input(const char *path, size_t *len)
-{
-  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-  if (!f)
-    return NULL;
-  Buf b = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    for (size_t i = 0; i < n; i++)
-      buf_putc(&b, chunk[i]);
-  bool bad = ferror(f);
-  if (f != stdin)
-    fclose(f);
-  if (bad) {
-    buf_free(&b);
-    return NULL;
-  }
-  *len = b.len;
-  buf_putc(&b, 0);
-  return buf_detach(&b);
-}
-
 /* Writes all of text or nothing: a temporary file renamed into place;
  * "-" is standard output. */
 static bool write_file(const char *path, const char *text)
@@ -730,7 +707,7 @@ static bool use_color(int color)
 static bool translate(Cli *cli, Unit *u)
 {
   size_t len;
-  char *src = read_input(u->input, &len);
+  char *src = file_read(u->input, &len);
   if (!src) {
     fprintf(stderr, "parrayc: error: cannot read '%s': %s\n", u->input, strerror(errno));
     return false;

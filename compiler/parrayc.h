@@ -54,6 +54,9 @@ void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_free(Buf *b);
 char *buf_detach(Buf *b); /* NUL-terminated, malloc'd; b is reset */
+/* The whole file ("-": standard input), NUL-terminated, malloc'd; NULL
+ * when it cannot be read (errno says why). */
+char *file_read(const char *path, size_t *len);
 
 /* A hash table of pointers.  The caller hashes its key and says which of
  * the items with that hash is the one it wants; items are never removed. */

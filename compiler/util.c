@@ -357,3 +357,26 @@ const char *nearest_word(const char *w, const char *const *words)
   }
   return best;
 }
+
+char *file_read(const char *path, size_t *len)
+{
+  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+  if (!f)
+    return NULL;
+  Buf b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    for (size_t i = 0; i < n; i++)
+      buf_putc(&b, chunk[i]);
+  bool bad = ferror(f);
+  if (f != stdin)
+    fclose(f);
+  if (bad) {
+    buf_free(&b);
+    return NULL;
+  }
+  *len = b.len;
+  buf_putc(&b, 0);
+  return buf_detach(&b);
+}
