@@ -47,12 +47,33 @@ static void count_error(Ctx *ctx)
   }
 }
 
+/* Has this error (same line, same instance, same text) just been said?
+ * Two uses of one bad name in one statement are one mistake. */
+static bool repeated(Ctx *ctx, Loc loc, const char *fmt, va_list ap)
+{
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  unsigned long h = hash_str(msg, HASH_SEED ^ (unsigned long)loc.line);
+  h = hash_str(ctx->instance ? "i" : "", h ^ (unsigned long)(ctx->instance ? ctx->instance->id : 0));
+  int n = ctx->nrecent < 16 ? ctx->nrecent : 16;
+  for (int i = 0; i < n; i++)
+    if (ctx->recent[i] == h)
+      return true;
+  ctx->recent[ctx->nrecent++ % 16] = h;
+  return false;
+}
+
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
   if (ctx->stopped)
     return;
-  /* inside a subprogram instance, the error is in the inserted text */
   va_list ap;
+  va_start(ap, fmt);
+  ctx->repeating = loc.line > 0 && repeated(ctx, loc, fmt, ap);
+  va_end(ap);
+  if (ctx->repeating)
+    return;
+  /* inside a subprogram instance, the error is in the inserted text */
   va_start(ap, fmt);
   report(ctx, loc, "error", fmt, ap);
   va_end(ap);
@@ -63,7 +84,7 @@ void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
 
 void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
-  if (ctx->stopped)
+  if (ctx->stopped || ctx->repeating)
     return;
   va_list ap;
   va_start(ap, fmt);
@@ -75,6 +96,7 @@ void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
   if (ctx->opt.no_warnings || ctx->stopped)
     return;
+  ctx->repeating = false;
   va_list ap;
   va_start(ap, fmt);
   report(ctx, loc, ctx->opt.werror ? "error" : "warning", fmt, ap);

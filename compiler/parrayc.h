@@ -397,6 +397,11 @@ struct Ctx {
   int errors;
   int warnings;
   bool stopped;           /* the error limit was reached: report nothing more */
+  /* the last errors reported (line and message hash): the same error again
+   * on the same line is one cause, said once; its notes go with it */
+  unsigned long recent[16];
+  int nrecent;
+  bool repeating;         /* the last error was such a repeat */
   Type *poisoned;         /* names whose declaration failed (or that are undefined):
                              their uses report nothing more */
   Node *tree;
