@@ -1,6 +1,7 @@
 /* text.c: the output buffer with #line tracking, directive indentation,
  * dedent, C string literals and generated names. */
 #include "text.h"
+#include "ctext.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,31 +112,17 @@ char *c_string(Ctx *ctx, const char *s)
  * #line directives do not count. */
 bool mentions(const char *t, const char *name)
 {
-  size_t n = strlen(name);
-  bool line_start = true;
-  for (const char *p = t; *p; p++) {
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      if (!c)
-        return false;
-      p = c + 1;
-    } else if ((p[0] == '/' && p[1] == '/') || (line_start && p[0] == '#' && !strncmp(p, "#line ", 6))) {
-      while (p[1] && p[1] != '\n')
-        p++;
-    } else if (*p == '"' || *p == '\'') {
-      char q = *p;
-      while (p[1] && p[1] != q && p[1] != '\n')
-        p += p[1] == '\\' && p[2] ? 2 : 1;
-      if (p[1] == q)
-        p++;
-    } else if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (is_ident_char((unsigned char)p[1]))
-        p++;
-      if ((size_t)(p + 1 - w) == n && !strncmp(w, name, n))
-        return true;
+  CText c = ctext(t, NULL, CT_DIRECTIVES);
+  for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
+    if (k.kind == CT_PREPROC && strncmp(k.s, "#line ", 6)) {
+      /* #pragma omp ... private(x) mentions x */
+      CText d = ctext(k.s + 1, k.s + k.n, 0);
+      for (CTok w = ctext_code(&d); w.kind != CT_END; w = ctext_code(&d))
+        if (ctok_word(w, name))
+          return true;
     }
-    line_start = *p == '\n' || (line_start && (*p == ' ' || *p == '\t'));
+    if (ctok_word(k, name))
+      return true;
   }
   return false;
 }
@@ -143,16 +130,7 @@ bool mentions(const char *t, const char *name)
 /* Do the parentheses at s[0] and s[n - 1] match each other? */
 static bool enclosed(const char *s, size_t n)
 {
-  if (n < 2 || s[0] != '(' || s[n - 1] != ')')
-    return false;
-  int depth = 0;
-  for (size_t i = 0; i < n; i++) {
-    depth += s[i] == '(';
-    depth -= s[i] == ')';
-    if (depth == 0 && i < n - 1)
-      return false;
-  }
-  return true;
+  return n >= 2 && s[0] == '(' && ctext_close(s, s + n) == s + n - 1;
 }
 
 /* "(4)" -> "4", "((N/4))" -> "(N/4)" */

@@ -1,6 +1,7 @@
 /* types.c: the type model.  A #parray declaration becomes a tree of Dims;
  * this module answers every question about it (extents, offsets of an
  * index, spans, contiguity, strides) as Polys, and knows no target. */
+#include "ctext.h"
 #include "parrayc.h"
 
 #include <ctype.h>
@@ -814,21 +815,8 @@ static bool check_count(Ctx *ctx, Dim *d, Index *ix)
  * a second pair */
 static char *strip_outer_parens(Ctx *ctx, char *text)
 {
-  while (text[0] == '(') {
-    int depth = 0;
-    size_t i = 0, len = strlen(text);
-    for (; i < len; i++) {
-      if (text[i] == '"' || text[i] == '\'')
-        return text;
-      depth += text[i] == '(';
-      depth -= text[i] == ')';
-      if (depth == 0)
-        break;
-    }
-    if (i != len - 1)
-      return text;
-    text = str_trim(ctx, ctx_strndup(ctx, text + 1, len - 2));
-  }
+  for (const char *close; text[0] == '(' && (close = ctext_close(text, NULL)) && !close[1];)
+    text = str_trim(ctx, ctx_strndup(ctx, text + 1, strlen(text) - 2));
   return text;
 }
 
