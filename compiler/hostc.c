@@ -1,6 +1,7 @@
 /* hostc.c: host C shared by the backends: the per-thread copy loop, the
  * frame of pa_main, outlined detour bodies, the runtime's memory names. */
 #include "hostc.h"
+#include "ctext.h"
 
 #include <limits.h>
 #include <string.h>
@@ -172,15 +173,12 @@ static bool plain_c_type(const char *elem)
 {
   static const char *const words[] = {"char", "short", "int", "long", "float", "double", "signed", "unsigned",
                                       "const", "volatile", "_Bool", "bool", "half", NULL};
-  for (const char *p = elem; *p;) {
-    while (*p && !is_ident_start((unsigned char)*p))
-      p++;
-    const char *w = p;
-    while (is_ident_char((unsigned char)*p))
-      p++;
-    size_t n = (size_t)(p - w);
-    if (n == 0)
-      break;
+  CText c = ctext(elem, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_IDENT)
+      continue;
+    const char *w = t.s;
+    size_t n = t.n;
     if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
       continue; /* size_t, int32_t */
     while (n > 0 && w[n - 1] >= '0' && w[n - 1] <= '9')
