@@ -55,7 +55,7 @@ static int count_atom(const Poly *p, const Atom *a)
   return n;
 }
 
-/* Prints p; index expressions with side effects that the offset uses other
+/* Prints p, parenthesised unless it is one atom; index expressions with side effects that the offset uses other
  * than once are evaluated once into temporaries (a GNU statement
  * expression, which gcc, clang and nvcc accept). */
 static char *print_once(Ctx *ctx, Poly *p, int first_atom)
@@ -80,6 +80,8 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
     buf_puts(&b, "); })");
     for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
       a->slot = -1;
+  } else if (poly_is_atom(p)) {
+    poly_print(&b, p, wide);
   } else {
     buf_putc(&b, '(');
     poly_print(&b, p, wide);

@@ -605,6 +605,23 @@ static bool poly_is_single_factor(const Poly *p)
                                              p->t[0].f[0]->kind != A_MOD));
 }
 
+/* Does p print as one primary expression (a constant that is not
+ * negative, one name, one parenthesised text), which needs no parentheses
+ * of its own inside another? */
+bool poly_is_atom(const Poly *p)
+{
+  if (p->n == 0)
+    return true;
+  const Term *t = &p->t[0];
+  if (p->n != 1 || t->coef < 0)
+    return false;
+  if (t->nf == 0)
+    return true; /* a constant */
+  if (t->nf != 1 || t->coef != 1 || t->f[0]->kind == A_DIV || t->f[0]->kind == A_MOD)
+    return false;
+  return poly_fits_int(p); /* else printed after a (long long) cast */
+}
+
 static void print_operand(Buf *b, const Poly *p, bool wide)
 {
   if (poly_is_single_factor(p)) {

@@ -210,6 +210,7 @@ Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
 bool poly_fits_int(const Poly *p); /* every constant fits in int */
 void poly_print(Buf *b, const Poly *p, bool wide);
+bool poly_is_atom(const Poly *p);    /* prints as one primary expression */
 char *poly_str(Ctx *ctx, const Poly *p);
 
 /* ---- what the innermost detour means to the model (dollar.c) ----

@@ -127,24 +127,6 @@ bool mentions(const char *t, const char *name)
   return false;
 }
 
-/* Do the parentheses at s[0] and s[n - 1] match each other? */
-static bool enclosed(const char *s, size_t n)
-{
-  return n >= 2 && s[0] == '(' && ctext_close(s, s + n) == s + n - 1;
-}
-
-/* "(4)" -> "4", "((N/4))" -> "(N/4)" */
-char *bare(Ctx *ctx, char *s)
-{
-  size_t n = strlen(s);
-  if (enclosed(s, n)) {
-    char *inner = ctx_strndup(ctx, s + 1, n - 2);
-    if (text_is_simple(inner) || enclosed(inner, n - 2))
-      return inner;
-  }
-  return s;
-}
-
 /* The body text without the blank rest of the '{' line (moving a leading
  * #line on by one) and the blanks before the closing '}'. */
 char *tidy_body(Ctx *ctx, const char *text)

@@ -30,7 +30,6 @@ char *c_string(Ctx *ctx, const char *s);       /* a C string literal of s */
 char *line_directive(Ctx *ctx, int line);      /* #line of a source line (its file) */
 const char *loc_file(Ctx *ctx, Loc loc);       /* the file of loc (a header or the input) */
 int loc_line(Ctx *ctx, Loc loc);               /* loc's line in that file */
-char *bare(Ctx *ctx, char *s);                 /* "(4)" -> "4" */
 bool mentions(const char *text, const char *name); /* generated code uses identifier name */
 char *tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */
 /* Removes indent from the start of lines.  whole: only when every line but

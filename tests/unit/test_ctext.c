@@ -1,10 +1,10 @@
 /* test_ctext.c: the one reader of C text (ctext.c) and the questions the
  * compiler asks through it: which names a statement declares, whether
- * generated code mentions a name, whether an index has side effects,
- * which parentheses enclose a text.  The cases are those where the
- * hand-written readers it replaced disagreed: ';', '{' and quotes inside
- * comments and literals, '"' as a character, escaped quotes, a backslash
- * at the very end, member names, nested brackets. */
+ * generated code mentions a name, whether an index has side effects.  The
+ * cases are those where the hand-written readers it replaced disagreed:
+ * ';', '{' and quotes inside comments and literals, '"' as a character,
+ * escaped quotes, a backslash at the very end, member names, nested
+ * brackets. */
 #include "ctext.h"
 #include "pa_test.h"
 #include "scope.h"
@@ -119,17 +119,6 @@ START_TEST(side_effects)
 }
 END_TEST
 
-START_TEST(enclosing_parentheses)
-{
-  Ctx *ctx = pa_ctx_new("", false);
-  ck_assert_str_eq(bare(ctx, ctx_strdup(ctx, "(4)")), "4");
-  ck_assert_str_eq(bare(ctx, ctx_strdup(ctx, "((\")\"))")), "(\")\")");
-  ck_assert_str_eq(bare(ctx, ctx_strdup(ctx, "(a) + (b)")), "(a) + (b)");
-  ck_assert_str_eq(bare(ctx, ctx_strdup(ctx, "(a /* ) */)")), "(a /* ) */)");
-  ctx_free(ctx);
-}
-END_TEST
-
 static Suite *make(void)
 {
   Suite *s = suite_create("ctext");
@@ -141,7 +130,6 @@ static Suite *make(void)
   tcase_add_test(tc, declarations);
   tcase_add_test(tc, mentioned_names);
   tcase_add_test(tc, side_effects);
-  tcase_add_test(tc, enclosing_parentheses);
   suite_add_tcase(s, tc);
   return s;
 }
