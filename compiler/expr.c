@@ -329,6 +329,12 @@ bool poly_is_const(const Poly *p, long long *value)
   return false;
 }
 
+bool extents_may_differ(const Poly *a, const Poly *b)
+{
+  long long x;
+  return !poly_equal(a, b) && !(poly_is_const(a, &x) && poly_is_const(b, &x));
+}
+
 bool poly_equal(const Poly *a, const Poly *b)
 {
   if (a == b)

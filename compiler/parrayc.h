@@ -205,6 +205,10 @@ Poly *poly_mod(Ctx *ctx, Poly *a, Poly *b);
 Poly *poly_scale(Ctx *ctx, Poly *a, long long c);
 bool poly_is_const(const Poly *p, long long *value);
 bool poly_equal(const Poly *a, const Poly *b);
+/* The one rule for run-time extent checks: two extents may differ at run
+ * time when they are not the same polynomial and not both constants (those
+ * are compared at compile time). */
+bool extents_may_differ(const Poly *a, const Poly *b);
 bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b); /* a < b for every value */
 Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);

@@ -455,10 +455,8 @@ static void add_check(Ctx *ctx, ExtentCheck **out, int *n, Dim *d, Poly *have, b
 
 static void collect_checks(Ctx *ctx, Dim *d, ExtentCheck **out, int *n)
 {
-  long long x;
-  bool symbolic = !(poly_is_const(d->extent, &x) && poly_is_const(d->ref ? d->ref->extent : d->extent, &x));
   bool tiles = d->ref_kind == REF_SPLIT && sizes_divide(d);
-  if (d->ref_kind != REF_NONE && d->ref_kind != REF_FULL && symbolic && !poly_equal(d->extent, d->ref->extent) &&
+  if (d->ref && d->ref_kind != REF_NONE && d->ref_kind != REF_FULL && extents_may_differ(d->extent, d->ref->extent) &&
       (tiles || !poly_provably_less(ctx, poly_sub(ctx, d->extent, poly_const(ctx, 1)), d->ref->extent)))
     add_check(ctx, out, n, d, d->extent, tiles);
   for (int k = 0; k < d->nkids; k++)

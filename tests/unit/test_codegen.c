@@ -174,6 +174,12 @@ START_TEST(copy_checks)
                            "void f(float *a, float *b, int n, int m) {\n#copy A(a) to B(b)\n}\n");
   ck_contains(out, "pa_check_copy_extent(n, m, \"t.pa\", 4);");
   free(out);
+  /* the same symbolic extent on both sides: a check that cannot fail is left out */
+  out = pa_translate("#parray {paged float [n][2]} A\n#parray {paged float [#A_1][#A_0]} B\n"
+                     "void f(float *a, float *b, int n) {\n#copy A(a) to B(b)\n}\n");
+  ck_contains(out, "#copy A to B");
+  ck_lacks(out, "pa_check_copy_extent");
+  free(out);
 }
 END_TEST
 
