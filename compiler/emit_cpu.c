@@ -98,10 +98,10 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
 {
   if (!params_ok(e, n, t))
     return NULL;
-  const char *fname = detour_name(e->ctx, "pa_detour", n, t);
+  const char *fname = gen_name(e->ctx, "detour", t->cname, n);
   /* the body is translated with $tid$ and #sync answering to this detour */
   CpuDetour *cd = (CpuDetour *)hostc_detour(e, n, t, fname, "pa_tid", sizeof(CpuDetour));
-  cd->sname = detour_name(e->ctx, "pa_args", n, t);
+  cd->sname = gen_name(e->ctx, "args", t->cname, n);
   return &cd->dt;
 }
 

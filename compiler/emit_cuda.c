@@ -346,7 +346,7 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   cd->dt.node = n;
   cd->dt.type = t;
   cd->dt.parent = e->detour;
-  cd->dt.name = unique_name(e->ctx, ctx_printf(ctx, "pa_kernel_%s", t->cname), n);
+  cd->dt.name = gen_name(e->ctx, "kernel", t->cname, n);
   cd->dt.body_line = n->loc.line;
   set_view(ctx, cd, n, t, here(e));
   return &cd->dt;
@@ -681,7 +681,7 @@ static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const cha
   Ctx *ctx = e->ctx;
   Dim *src = p->src, *dst = p->dst;
   const char *elem = dst->type->elem;
-  const char *base = ctx_printf(ctx, "pa_copy_%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst));
+  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst)), NULL);
   const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, base, elem, launch)
                                               : element_copy_kernel(e, base, elem, src, dst, p->dg, p->nd, launch);
   text = with_captures(e, n, text, extra);

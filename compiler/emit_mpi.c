@@ -161,11 +161,11 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   if (mpi_returns_early(e, n) || !detour_ok(e, n, t))
     return NULL;
   int id = ++e->mpi_detours;
-  const char *fname = detour_name(e->ctx, "pa_detour", n, t);
+  const char *fname = gen_name(e->ctx, "detour", t->cname, n);
   /* the body: $tid$ is the rank, #sync a barrier */
   MpiDetour *md = (MpiDetour *)hostc_detour(e, n, t, fname, "pa_rank", sizeof(MpiDetour));
   md->id = id;
-  md->sname = detour_name(e->ctx, "pa_args", n, t);
+  md->sname = gen_name(e->ctx, "args", t->cname, n);
   return &md->dt;
 }
 
@@ -176,7 +176,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Type *t = dt->type;
   int id = md->id;
   const char *fname = dt->name, *sname = md->sname;
-  const char *rname = detour_name(e->ctx, "pa_run", n, t);
+  const char *rname = gen_name(e->ctx, "run", t->cname, n);
   const char *in = indent_of(n);
 
   char *text = hostc_outlined(ctx, n, body);

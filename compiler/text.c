@@ -218,20 +218,13 @@ char *line_directive(Ctx *ctx, int line)
 
 /* ---- generated names ---- */
 
-/* "pa_detour_T_L12", with the #insert instance when there is one (two
- * insertions of one subprogram put detours on the same source line). */
-char *detour_name(Ctx *ctx, const char *prefix, Node *n, Type *t)
+char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n)
 {
-  if (ctx->instance)
-    return ctx_printf(ctx, "%s_%s_L%d_in%d", prefix, t->cname, n->loc.line, ctx->instance->id);
-  return ctx_printf(ctx, "%s_%s_L%d", prefix, t->cname, n->loc.line);
-}
-
-char *unique_name(Ctx *ctx, const char *base, Node *n)
-{
-  char *s = ctx_printf(ctx, "%s_L%d", base, n->loc.line);
-  /* private types of the instance already carry its number */
-  if (ctx->instance && !strstr(base, ctx_printf(ctx, "_in%d", ctx->instance->id)))
+  char *s = ctx_printf(ctx, "pa_%s_%s", role, what);
+  if (!n)
+    return s;
+  s = ctx_printf(ctx, "%s_L%d", s, n->loc.line);
+  if (ctx->instance && !strstr(what, ctx_printf(ctx, "_in%d", ctx->instance->id)))
     s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
   return s;
 }

@@ -243,6 +243,13 @@ START_TEST(private_types_per_instance)
   ck_contains(out, "int r = 5;");
   ck_contains(out, "int r = 1;");
   free(out);
+  /* generated names follow one scheme: a private type's name carries the
+   * instance once */
+  out = pa_translate("#subprog P(n)\nvoid f(void) {\n  #parray {pthd [n]} T\n  #detour T {\n    (void)pa_tid;\n  }\n}\n"
+                     "#end\n#insert P(2)\n");
+  ck_contains(out, "static void pa_detour_T_in1_L4(pa_thread *pa_self)");
+  ck_lacks(out, "_L4_in1");
+  free(out);
   /* but not visible after the instance */
   ck_assert_int_eq(pa_error_count("#parray {paged int [2][5]} A\n"
                                   "#subprog P(type)\n#parray {[#type_0]} ROW\n#end\n"
