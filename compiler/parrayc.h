@@ -156,9 +156,6 @@ struct Node {
   bool has_params;
   DimSyn **dims;
   int ndims;
-  /* N_SUBPROG */
-  char **pnames;
-  int npnames;
 };
 
 Node *node_new(Ctx *ctx, NodeKind kind, Loc loc);
