@@ -255,19 +255,14 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
     return NULL;
   const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
   Buf b = {0};
-  for (const char *p = spec; p < spec_end;) {
-    while (p < spec_end && !is_ident_char((unsigned char)*p))
-      p++;
-    const char *w = p;
-    while (p < spec_end && is_ident_char((unsigned char)*p))
-      p++;
-    size_t n = (size_t)(p - w);
+  CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     static const char *storage[] = {"static", "extern", "register", "auto", "inline", NULL};
-    bool drop = n == 0;
+    bool drop = t.kind != CT_IDENT;
     for (int i = 0; storage[i] && !drop; i++)
-      drop = strlen(storage[i]) == n && !strncmp(w, storage[i], n);
+      drop = ctok_word(t, storage[i]);
     if (!drop)
-      buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)n, w);
+      buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)t.n, t.s);
   }
   char *d = str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl)));
   buf_printf(&b, " %s", d);

@@ -93,6 +93,17 @@ START_TEST(declarations)
 }
 END_TEST
 
+START_TEST(captured_declaration)
+{
+  /* a local an mpi body uses is passed with its declaration's type words,
+   * a comment among them left out */
+  char *out = pa_translate("#parray {mpi [2]} P\nstatic void run(void)\n{\n  unsigned /* u */ int k = 3;\n"
+                           "  #detour P {\n    (void)k;\n  }\n}\n#mainhost {\n  run();\n}\n");
+  ck_contains(out, "static void pa_detour_P_L5(int pa_rank, unsigned int k)");
+  free(out);
+}
+END_TEST
+
 START_TEST(mentioned_names)
 {
   ck_assert(mentions("a.b + n", "n"));
@@ -128,6 +139,7 @@ static Suite *make(void)
   tcase_add_test(tc, tokens_at_the_end);
   tcase_add_test(tc, balanced_brackets);
   tcase_add_test(tc, declarations);
+  tcase_add_test(tc, captured_declaration);
   tcase_add_test(tc, mentioned_names);
   tcase_add_test(tc, side_effects);
   suite_add_tcase(s, tc);
