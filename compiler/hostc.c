@@ -23,6 +23,7 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
   long long total;
   bool small = poly_is_const(src->extent, &total) && total <= 64;
   bool pragma = unroll && small; /* #pragma unroll before each loop, indented with it */
+  /* bounds and indices stand alone (after '<', between brackets): no parentheses */
   out_gen(e->out, n->loc, "%s{ /* #copy %s to %s */\n", in, n->name, n->name2);
   out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, p->sp);
   out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, p->dp);
@@ -31,9 +32,9 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
     Poly *i = poly_var(ctx, "pa_i", src->extent);
     if (pragma)
       out_gen(e->out, n->loc, "%s  #pragma unroll\n", in);
-    out_gen(e->out, n->loc, "%s  for (int pa_i = 0; pa_i < %s; pa_i++)\n", in, poly_text(ctx, src->extent));
-    out_gen(e->out, n->loc, "%s    pa_dst[%s] = pa_src[%s];\n", in, poly_text(ctx, dim_offset(ctx, dst, i)),
-            poly_text(ctx, dim_offset(ctx, src, i)));
+    out_gen(e->out, n->loc, "%s  for (int pa_i = 0; pa_i < %s; pa_i++)\n", in, poly_str(ctx, src->extent));
+    out_gen(e->out, n->loc, "%s    pa_dst[%s] = pa_src[%s];\n", in, poly_str(ctx, dim_offset(ctx, dst, i)),
+            poly_str(ctx, dim_offset(ctx, src, i)));
     out_gen(e->out, n->loc, "%s}\n", in);
     return;
   }
@@ -50,10 +51,10 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
     if (pragma)
       out_gen(e->out, n->loc, "%s#pragma unroll\n", ind.data);
     out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, var, var,
-            poly_text(ctx, dg[k].extent), var);
+            poly_str(ctx, dg[k].extent), var);
     buf_puts(&ind, "  ");
   }
-  out_gen(e->out, n->loc, "%spa_dst[%s] = pa_src[%s];\n", ind.data, poly_text(ctx, doff), poly_text(ctx, so));
+  out_gen(e->out, n->loc, "%spa_dst[%s] = pa_src[%s];\n", ind.data, poly_str(ctx, doff), poly_str(ctx, so));
   out_gen(e->out, n->loc, "%s}\n", in);
   buf_free(&ind);
 }

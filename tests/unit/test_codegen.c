@@ -147,8 +147,10 @@ START_TEST(copy_between_layouts_loops)
   ck_assert_int_ge(pa_count(out, "for (int "), 3);
   ck_contains(out, "/* #copy M to T */");
   ck_contains(out, "/* #copy M to PV */");
-  /* the padded view: rows of 3 at stride 5 */
-  ck_contains(out, " * 5");
+  /* the padded view: rows of 3 at stride 5; bounds and indices without
+   * parentheses of their own */
+  ck_contains(out, "    for (int pa_i1 = 0; pa_i1 < 3; pa_i1++)\n      pa_dst[pa_i0 * 5 + pa_i1] = pa_src[pa_i0 * 3 + pa_i1];\n");
+  ck_contains(out, "pa_dst[pa_i / 4 + (pa_i % 4) * 3] = pa_src[pa_i];");
   ck_compiles(out);
   free(out);
 }
