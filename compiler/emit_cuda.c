@@ -718,8 +718,8 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   CopyDir dir = p->dir;
   CopyDigit *dg = p->dg;
   if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_text(e->ctx, src->extent),
-            poly_text(e->ctx, dst->extent), where(e, n));
+    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(e->ctx, src->extent),
+            poly_str(e->ctx, dst->extent), where(e, n));
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));

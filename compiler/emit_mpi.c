@@ -354,8 +354,8 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
                                 "broadcast from process 0"};
   const char *what = whats[how];
   if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, poly_text(ctx, src->extent),
-            poly_text(ctx, dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+    out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
+            poly_str(ctx, dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *elem = dst->type->elem;
   bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s */\n", in, n->name, show ? sp : "..", n->name2,

@@ -94,8 +94,8 @@ static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf 
     ExtentCheck *c;
     int nc = type_extent_checks(ctx, list[i], &c);
     for (int k = 0; k < nc; k++)
-      buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, poly_text(ctx, c[k].have),
-                 poly_text(ctx, c[k].want), c[k].exact, c_string(ctx, c[k].d->path),
+      buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, poly_str(ctx, c[k].have),
+                 poly_str(ctx, c[k].want), c[k].exact, c_string(ctx, c[k].d->path),
                  c_string(ctx, c[k].d->ref->path), c_string(ctx, loc_file(ctx, c[k].d->loc)), loc_line(ctx, c[k].d->loc));
   }
 }
