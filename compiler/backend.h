@@ -36,6 +36,7 @@ typedef struct Emitter {
   bool mpi;
   int mpi_detours;     /* numbers the mpi detours of the program */
   Node *mainhost;      /* the program's #mainhost, once seen */
+  struct CopyKernel *copy_kernels; /* the cuda copy kernels written so far (emit_cuda.c) */
 } Emitter;
 
 /* A target.  An operation the target has no construct for is NULL; the

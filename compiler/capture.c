@@ -10,6 +10,7 @@
  * locals ($tid_0$ of a [rows][2] array is (pa_tid / 2) % rows) reach the
  * body the same way, since they are found in the translated body. */
 #include "capture.h"
+#include "ctext.h"
 
 #include <string.h>
 
@@ -18,47 +19,10 @@
  * lines. */
 static void each_identifier(const char *t, void (*f)(void *arg, const char *w, size_t n), void *arg)
 {
-  bool bol = true, member = false;
-  for (const char *p = t; *p;) {
-    if (bol && (*p == ' ' || *p == '\t')) {
-      p++;
-      continue;
-    }
-    if (bol && *p == '#') { /* #line, #pragma: not the body's C */
-      while (*p && *p != '\n')
-        p += p[0] == '\\' && p[1] ? 2 : 1;
-      continue;
-    }
-    bol = *p == '\n';
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      p = c ? c + 2 : p + strlen(p);
-    } else if (p[0] == '/' && p[1] == '/') {
-      while (*p && *p != '\n')
-        p++;
-    } else if (*p == '"' || *p == '\'') {
-      char q = *p++;
-      while (*p && *p != q && *p != '\n')
-        p += p[0] == '\\' && p[1] ? 2 : 1;
-      if (*p == q)
-        p++;
-    } else if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (is_ident_char((unsigned char)*p))
-        p++;
-      if (!member)
-        f(arg, w, (size_t)(p - w));
-      member = false;
-    } else if (*p >= '0' && *p <= '9') {
-      while (is_ident_char((unsigned char)*p) || *p == '.')
-        p++;
-      member = false;
-    } else {
-      if (*p != ' ' && *p != '\t' && *p != '\n')
-        member = *p == '.' || (p[0] == '>' && p > t && p[-1] == '-');
-      p++;
-    }
-  }
+  CText c = ctext(t, NULL, CT_DIRECTIVES); /* #line, #pragma: not the body's C */
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c))
+    if (k.kind == CT_IDENT && !k.member)
+      f(arg, k.s, k.n);
 }
 
 typedef struct Finder {

@@ -29,12 +29,6 @@ static bool is_one(Poly *p)
   return poly_is_const(p, &v) && v == 1;
 }
 
-static bool both_const(Dim *s, Dim *d)
-{
-  long long x;
-  return poly_is_const(s->extent, &x) && poly_is_const(d->extent, &x);
-}
-
 CopyBy copy_by(const CopySite *site)
 {
   Dim *s = site->src, *d = site->dst;
@@ -85,7 +79,7 @@ static void plan_device(Ctx *ctx, CopyPlan *p)
 {
   bool sdev = p->src->type->mem == MEM_DMEM, ddev = p->dst->type->mem == MEM_DMEM;
   p->dir = sdev && ddev ? COPY_D2D : sdev ? COPY_D2H : COPY_H2D;
-  p->check_extent = !poly_equal(p->src->extent, p->dst->extent) && !both_const(p->src, p->dst);
+  p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
   if (contiguous_pair(ctx, p->src, p->dst)) {
     p->how = COPY_BLOCK;
     return;
@@ -333,7 +327,7 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
     plan_loop(ctx, p);
     return true;
   }
-  p->check_extent = !both_const(p->src, p->dst);
+  p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
   return true;
 }
 
@@ -357,7 +351,7 @@ bool copy_plan(Ctx *ctx, Node *n, const CopySite *site, const char *sp, const ch
     plan_device(ctx, p);
     return true;
   case COPY_BY_HOST:
-    p->check_extent = !both_const(p->src, p->dst);
+    p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
     if (contiguous_pair(ctx, p->src, p->dst))
       p->how = COPY_BLOCK;
     else

@@ -58,7 +58,7 @@ typedef struct CopyPlan {
   const char *sp, *dp;  /* C text of the two pointers */
   Type *detour;
   CopyDir dir;
-  bool check_extent;    /* extents known only at run time: compare them first */
+  bool check_extent;    /* the extents may differ at run time (extents_may_differ): compare them first */
   CopyDigit *dg;        /* the common digits, outermost first, or NULL when the views do not line up */
   int nd;
   int a, b;             /* COPY_TRANSPOSE: the digits of unit source and destination stride */

@@ -3,6 +3,7 @@
  * $tid...$ means comes from the innermost detour as plain data (a
  * ThreadView), so this module, like types.c, knows nothing of the printer
  * or the targets. */
+#include "ctext.h"
 #include "explain.h"
 #include "parrayc.h"
 
@@ -27,43 +28,13 @@ char *substitute(Ctx *ctx, const char *text)
   if (!ctx->instance)
     return (char *)text;
   Buf b = {0};
-  const char *p = text;
-  while (*p) {
-    if (*p == '"' || *p == '\'') {
-      char q = *p;
-      buf_putc(&b, *p++);
-      while (*p && *p != q) {
-        if (*p == '\\' && p[1])
-          buf_putc(&b, *p++);
-        buf_putc(&b, *p++);
-      }
-      if (*p)
-        buf_putc(&b, *p++);
-    } else if (p[0] == '/' && p[1] == '*') {
-      const char *end = strstr(p + 2, "*/");
-      end = end ? end + 2 : p + strlen(p);
-      while (p < end)
-        buf_putc(&b, *p++);
-    } else if (p[0] == '/' && p[1] == '/') {
-      while (*p && *p != '\n')
-        buf_putc(&b, *p++);
-    } else if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (is_ident_char((unsigned char)*p))
-        p++;
-      const char *v = param_text(ctx, w, (size_t)(p - w));
-      if (v) {
-        buf_puts(&b, v);
-      } else {
-        for (const char *q = w; q < p; q++)
-          buf_putc(&b, *q);
-      }
-    } else if (*p >= '0' && *p <= '9') {
-      while (is_ident_char((unsigned char)*p) || *p == '.')
-        buf_putc(&b, *p++);
-    } else {
-      buf_putc(&b, *p++);
-    }
+  CText c = ctext(text, NULL, 0);
+  for (CTok t = ctext_next(&c); t.kind != CT_END; t = ctext_next(&c)) {
+    const char *v = t.kind == CT_IDENT ? param_text(ctx, t.s, t.n) : NULL;
+    if (v)
+      buf_puts(&b, v);
+    else
+      buf_printf(&b, "%.*s", (int)t.n, t.s);
   }
   char *s = ctx_strdup(ctx, b.data ? b.data : "");
   buf_free(&b);
@@ -84,7 +55,7 @@ static int count_atom(const Poly *p, const Atom *a)
   return n;
 }
 
-/* Prints p; index expressions with side effects that the offset uses other
+/* Prints p, parenthesised unless it is one atom; index expressions with side effects that the offset uses other
  * than once are evaluated once into temporaries (a GNU statement
  * expression, which gcc, clang and nvcc accept). */
 static char *print_once(Ctx *ctx, Poly *p, int first_atom)
@@ -109,6 +80,8 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
     buf_puts(&b, "); })");
     for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
       a->slot = -1;
+  } else if (poly_is_atom(p)) {
+    poly_print(&b, p, wide);
   } else {
     buf_putc(&b, '(');
     poly_print(&b, p, wide);

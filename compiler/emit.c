@@ -4,6 +4,7 @@
  * Detour bodies are walked here, into text the backend outlines into a
  * function placed before the top-level item that holds the detour. */
 #include "backend.h"
+#include "ctext.h"
 #include "hostc.h"
 
 #include <limits.h>
@@ -621,38 +622,11 @@ bool program_uses_cuda(Ctx *ctx, Node *tree)
 static long decl_boundary(const char *t)
 {
   long cut = -1;
-  bool line_start = true;
-  for (long i = 0; t[i]; i++) {
-    if (t[i] == '/' && t[i + 1] == '*') {
-      const char *c = strstr(t + i + 2, "*/");
-      i = c ? (long)(c - t) + 1 : (long)strlen(t) - 1;
-      continue;
-    }
-    if ((t[i] == '/' && t[i + 1] == '/') || (line_start && t[i] == '#')) {
-      bool directive = t[i] == '#';
-      while (t[i + 1] && t[i + 1] != '\n') {
-        i++;
-        if (t[i] == '\\' && t[i + 1]) /* a continued line, or an escaped character */
-          i++;
-      }
-      if (directive && t[i + 1])
-        cut = i + 2;
-      continue;
-    }
-    if (t[i] == '"' || t[i] == '\'') {
-      char q = t[i];
-      while (t[i + 1] && t[i + 1] != q && t[i + 1] != '\n')
-        i += t[i + 1] == '\\' && t[i + 2] ? 2 : 1;
-      if (t[i + 1] == q)
-        i++;
-      continue;
-    }
-    if (t[i] == ';' || t[i] == '}')
-      cut = i + 1;
-    if (t[i] == '\n')
-      line_start = true;
-    else if (t[i] != ' ' && t[i] != '\t')
-      line_start = false;
+  CText c = ctext(t, NULL, CT_DIRECTIVES);
+  for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
+    const char *after = k.s + k.n;
+    if ((k.kind == CT_PREPROC && *after == '\n') || ctok_is(k, ';') || ctok_is(k, '}'))
+      cut = (long)(after - t) + (k.kind == CT_PREPROC);
   }
   return cut;
 }

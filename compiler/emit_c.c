@@ -41,8 +41,8 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   Ctx *ctx = e->ctx;
   const char *in = indent_of(n);
   if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_text(ctx, p->src->extent),
-            poly_text(ctx, p->dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, p->src->extent),
+            poly_str(ctx, p->dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%smemcpy(%s, %s, (size_t)%s * sizeof(%s));\n", in, p->dp, p->sp,
             poly_text(ctx, p->src->extent), p->src->type->elem);

@@ -98,10 +98,10 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
 {
   if (!params_ok(e, n, t))
     return NULL;
-  const char *fname = detour_name(e->ctx, "pa_detour", n, t);
+  const char *fname = gen_name(e->ctx, "detour", t->cname, n);
   /* the body is translated with $tid$ and #sync answering to this detour */
   CpuDetour *cd = (CpuDetour *)hostc_detour(e, n, t, fname, "pa_tid", sizeof(CpuDetour));
-  cd->sname = detour_name(e->ctx, "pa_args", n, t);
+  cd->sname = gen_name(e->ctx, "args", t->cname, n);
   return &cd->dt;
 }
 
@@ -126,7 +126,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
     buf_printf(&args, "%s.%s = &%s", args.len ? ", " : "", caps[i].name, caps[i].name);
-  char *count = bare(ctx, poly_text(e->ctx, t->root->extent));
+  char *count = poly_text(e->ctx, t->root->extent);
   long long nthreads;
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
                                                               : ctx_printf(ctx, "|%s|", t->name);
@@ -203,7 +203,7 @@ static void sync(Emitter *e, Node *n)
   }
   /* groups of |K| threads: those that differ only in $tid_K$ */
   out_gen(e->out, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: threads differing only in $tid%s$ */\n",
-          in, bare(ctx, poly_text(e->ctx, w)), bare(ctx, poly_text(e->ctx, ext)), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
+          in, poly_text(e->ctx, w), poly_text(e->ctx, ext), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
           suffix, suffix);
 }
 

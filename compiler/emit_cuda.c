@@ -346,7 +346,7 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   cd->dt.node = n;
   cd->dt.type = t;
   cd->dt.parent = e->detour;
-  cd->dt.name = unique_name(e->ctx, ctx_printf(ctx, "pa_kernel_%s", t->cname), n);
+  cd->dt.name = gen_name(e->ctx, "kernel", t->cname, n);
   cd->dt.body_line = n->loc.line;
   set_view(ctx, cd, n, t, here(e));
   return &cd->dt;
@@ -642,25 +642,61 @@ static const char *with_captures(Emitter *e, Node *n, const char *k, const char 
   return r;
 }
 
-/* Generates (into hoist) a device kernel copying src's layout to dst's;
- * returns its name and launch configuration, and in *extra the launch
- * arguments after the two pointers; NULL after an error. */
+/* A copy kernel written: its text after the name (what it does, for the
+ * layouts and element type it copies), its name, and the name it was
+ * derived from. */
+typedef struct CopyKernel {
+  struct CopyKernel *next;
+  const char *body, *name, *base;
+} CopyKernel;
+
+/* The name of the kernel that body already has, or a new one from base
+ * (numbered when another kernel took base); *fresh says which. */
+static const char *kernel_for(Emitter *e, const char *base, const char *body, bool *fresh)
+{
+  int same_base = 0;
+  for (CopyKernel *k = e->copy_kernels; k; k = k->next) {
+    if (!strcmp(k->body, body)) {
+      *fresh = false;
+      return k->name;
+    }
+    same_base += !strcmp(k->base, base);
+  }
+  CopyKernel *k = ctx_alloc(e->ctx, sizeof *k);
+  k->next = e->copy_kernels;
+  k->body = body;
+  k->base = base;
+  k->name = same_base ? ctx_printf(e->ctx, "%s_%d", base, same_base + 1) : base;
+  e->copy_kernels = k;
+  *fresh = true;
+  return k->name;
+}
+
+/* Generates (into hoist) a device kernel copying src's layout to dst's,
+ * unless one copying the same layouts of the same element type is already
+ * there; returns its name and launch configuration, and in *extra the
+ * launch arguments after the two pointers; NULL after an error. */
 static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
 {
   Ctx *ctx = e->ctx;
   Dim *src = p->src, *dst = p->dst;
   const char *elem = dst->type->elem;
-  const char *kname =
-    unique_name(e->ctx, ctx_printf(ctx, "pa_copy_%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst)), n);
-  const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, kname, elem, launch)
-                                              : element_copy_kernel(e, kname, elem, src, dst, p->dg, p->nd, launch);
+  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst)), NULL);
+  const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, base, elem, launch)
+                                              : element_copy_kernel(e, base, elem, src, dst, p->dg, p->nd, launch);
   text = with_captures(e, n, text, extra);
   if (!text)
     return NULL;
+  size_t head = strlen("__global__ void ") + strlen(base); /* the text starts with it */
+  bool fresh;
+  const char *kname = kernel_for(e, base, text + head, &fresh);
+  if (!fresh)
+    return kname;
   Out k = out_new(e->ctx, -1);
   Out *saved = e->out;
   e->out = &k;
-  out_gen(e->out, n->loc, "/* #copy %s to %s, line %d */\n%s", src->path, dst->path, n->loc.line, text);
+  out_gen(e->out, n->loc, "/* #copy %s to %s (line %d) and every copy between the same layouts */\n"
+          "__global__ void %s%s", src->path, dst->path, n->loc.line, kname, text + head);
   e->out = saved;
   out_append(&e->hoist, &k);
   out_free(&k);
@@ -682,8 +718,8 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   CopyDir dir = p->dir;
   CopyDigit *dg = p->dg;
   if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_text(e->ctx, src->extent),
-            poly_text(e->ctx, dst->extent), where(e, n));
+    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(e->ctx, src->extent),
+            poly_str(e->ctx, dst->extent), where(e, n));
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));

@@ -161,11 +161,11 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   if (mpi_returns_early(e, n) || !detour_ok(e, n, t))
     return NULL;
   int id = ++e->mpi_detours;
-  const char *fname = detour_name(e->ctx, "pa_detour", n, t);
+  const char *fname = gen_name(e->ctx, "detour", t->cname, n);
   /* the body: $tid$ is the rank, #sync a barrier */
   MpiDetour *md = (MpiDetour *)hostc_detour(e, n, t, fname, "pa_rank", sizeof(MpiDetour));
   md->id = id;
-  md->sname = detour_name(e->ctx, "pa_args", n, t);
+  md->sname = gen_name(e->ctx, "args", t->cname, n);
   return &md->dt;
 }
 
@@ -176,7 +176,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Type *t = dt->type;
   int id = md->id;
   const char *fname = dt->name, *sname = md->sname;
-  const char *rname = detour_name(e->ctx, "pa_run", n, t);
+  const char *rname = gen_name(e->ctx, "run", t->cname, n);
   const char *in = indent_of(n);
 
   char *text = hostc_outlined(ctx, n, body);
@@ -207,7 +207,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                 caps[i].name);
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
-          send ? "sizeof pa_args" : "0", bare(ctx, poly_text(e->ctx, t->root->extent)), c_string(ctx, t->name),
+          send ? "sizeof pa_args" : "0", poly_text(e->ctx, t->root->extent), c_string(ctx, t->name),
           c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
@@ -306,7 +306,7 @@ static void nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const 
       if (!here || (!g->proc && !locals))
         continue;
       const char *v = g->var->t[0].f[0]->text;
-      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, bare(ctx, poly_text(e->ctx, g->extent)), v);
+      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_text(e->ctx, g->extent), v);
       buf_puts(&ind, "  ");
     }
     if (own && pass == 0) {
@@ -326,7 +326,7 @@ static void count(Emitter *e, Node *n, CopySide *s, bool own, const char *cond, 
   bool locals = side_uses_locals(s, bucket);
   Poly *inc = locals ? poly_const(ctx, 1) : s->local;
   nest(e, n, s, own, locals, cond,
-       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, bare(ctx, poly_text(e->ctx, bucket)), bare(ctx, poly_text(e->ctx, inc))));
+       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_text(e->ctx, bucket), poly_text(e->ctx, inc)));
 }
 
 static const char *how_name(Collective how)
@@ -354,8 +354,8 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
                                 "broadcast from process 0"};
   const char *what = whats[how];
   if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, bare(ctx, poly_text(ctx, src->extent)),
-            bare(ctx, poly_text(ctx, dst->extent)), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+    out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
+            poly_str(ctx, dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *elem = dst->type->elem;
   bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s */\n", in, n->name, show ? sp : "..", n->name2,
@@ -393,14 +393,14 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_BCAST:
     nest(e, n, w, false, true, root,
-         ctx_printf(ctx, sb, bare(ctx, poly_text(e->ctx, side_owner(ctx, &T, iw, true))),
-                    bare(ctx, poly_text(e->ctx, dim_offset(ctx, src, iw)))));
+         ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iw, true)),
+                    poly_text(e->ctx, dim_offset(ctx, src, iw))));
     break;
   case COLL_GATHER:
   case COLL_ALLTOALL:
     nest(e, n, &S, true, true, NULL,
-         ctx_printf(ctx, sb, bare(ctx, poly_text(e->ctx, side_owner(ctx, &T, iS, false))),
-                    bare(ctx, poly_text(e->ctx, dim_offset(ctx, src, iS)))));
+         ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iS, false)),
+                    poly_text(e->ctx, dim_offset(ctx, src, iS))));
     break;
   }
   out_gen(e->out, n->loc, "%s  const %s *pa_rbuf = (const %s *)pa_mpi_xchg_run(pa_x, %s, %s, %d);\n", in, elem, elem,
@@ -409,17 +409,17 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_ALLTOALL:
     nest(e, n, &T, true, true, NULL,
-         ctx_printf(ctx, rb, bare(ctx, poly_text(e->ctx, dim_offset(ctx, dst, iT))),
-                    bare(ctx, poly_text(e->ctx, side_owner(ctx, &S, iT, false)))));
+         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iT)),
+                    poly_text(e->ctx, side_owner(ctx, &S, iT, false))));
     break;
   case COLL_GATHER:
     nest(e, n, &S, false, true, root,
-         ctx_printf(ctx, rb, bare(ctx, poly_text(e->ctx, dim_offset(ctx, dst, iS))),
-                    bare(ctx, poly_text(e->ctx, side_owner(ctx, &S, iS, true)))));
+         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)),
+                    poly_text(e->ctx, side_owner(ctx, &S, iS, true))));
     break;
   case COLL_BCAST:
     nest(e, n, &S, false, true, NULL,
-         ctx_printf(ctx, rb, bare(ctx, poly_text(e->ctx, dim_offset(ctx, dst, iS))), "0"));
+         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)), "0"));
     break;
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg_end(pa_x);\n", in);

@@ -1223,7 +1223,6 @@ static void bind_lane(Env *env, Launch *l, long long t, Binding *b, char **who)
 }
 
 typedef struct Verdict {
-  int lanes;
   long long units, ideal; /* sectors or wavefronts, and the fewest possible */
   Grid grid;              /* the picture: banks or sectors */
 } Verdict;

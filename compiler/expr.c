@@ -329,6 +329,12 @@ bool poly_is_const(const Poly *p, long long *value)
   return false;
 }
 
+bool extents_may_differ(const Poly *a, const Poly *b)
+{
+  long long x;
+  return !poly_equal(a, b) && !(poly_is_const(a, &x) && poly_is_const(b, &x));
+}
+
 bool poly_equal(const Poly *a, const Poly *b)
 {
   if (a == b)
@@ -603,6 +609,23 @@ static bool poly_is_single_factor(const Poly *p)
   return p->n == 1 && ((p->t[0].nf == 0) || (p->t[0].nf == 1 && p->t[0].coef == 1 &&
                                              p->t[0].f[0]->kind != A_DIV &&
                                              p->t[0].f[0]->kind != A_MOD));
+}
+
+/* Does p print as one primary expression (a constant that is not
+ * negative, one name, one parenthesised text), which needs no parentheses
+ * of its own inside another? */
+bool poly_is_atom(const Poly *p)
+{
+  if (p->n == 0)
+    return true;
+  const Term *t = &p->t[0];
+  if (p->n != 1 || t->coef < 0)
+    return false;
+  if (t->nf == 0)
+    return true; /* a constant */
+  if (t->nf != 1 || t->coef != 1 || t->f[0]->kind == A_DIV || t->f[0]->kind == A_MOD)
+    return false;
+  return poly_fits_int(p); /* else printed after a (long long) cast */
 }
 
 static void print_operand(Buf *b, const Poly *p, bool wide)

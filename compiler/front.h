@@ -27,7 +27,6 @@ typedef struct PtrVec {
 
 typedef struct LexState {
   Ctx *ctx;
-  size_t pos;             /* input offset of the next byte */
   int line, col;          /* position of the next byte */
   Loc tok_loc;            /* of the token being matched */
   Loc last_loc;           /* of the last token returned */

@@ -1,6 +1,7 @@
 /* hostc.c: host C shared by the backends: the per-thread copy loop, the
  * frame of pa_main, outlined detour bodies, the runtime's memory names. */
 #include "hostc.h"
+#include "ctext.h"
 
 #include <limits.h>
 #include <string.h>
@@ -21,16 +22,19 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
   const char *elem = dst->type->elem;
   long long total;
   bool small = poly_is_const(src->extent, &total) && total <= 64;
-  const char *pragma = unroll && small ? "#pragma unroll\n" : "";
+  bool pragma = unroll && small; /* #pragma unroll before each loop, indented with it */
+  /* bounds and indices stand alone (after '<', between brackets): no parentheses */
   out_gen(e->out, n->loc, "%s{ /* #copy %s to %s */\n", in, n->name, n->name2);
   out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, p->sp);
   out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, p->dp);
   if (p->how != COPY_NEST) {
     /* any two layouts: walk the logical index, offsets from the types */
     Poly *i = poly_var(ctx, "pa_i", src->extent);
-    out_gen(e->out, n->loc, "%s%s  for (int pa_i = 0; pa_i < %s; pa_i++)\n", pragma, in, poly_text(ctx, src->extent));
-    out_gen(e->out, n->loc, "%s    pa_dst[%s] = pa_src[%s];\n", in, poly_text(ctx, dim_offset(ctx, dst, i)),
-            poly_text(ctx, dim_offset(ctx, src, i)));
+    if (pragma)
+      out_gen(e->out, n->loc, "%s  #pragma unroll\n", in);
+    out_gen(e->out, n->loc, "%s  for (int pa_i = 0; pa_i < %s; pa_i++)\n", in, poly_str(ctx, src->extent));
+    out_gen(e->out, n->loc, "%s    pa_dst[%s] = pa_src[%s];\n", in, poly_str(ctx, dim_offset(ctx, dst, i)),
+            poly_str(ctx, dim_offset(ctx, src, i)));
     out_gen(e->out, n->loc, "%s}\n", in);
     return;
   }
@@ -44,11 +48,13 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
     Poly *v = poly_var(ctx, var, dg[k].extent);
     so = poly_add(ctx, so, poly_mul(ctx, v, dg[k].s));
     doff = poly_add(ctx, doff, poly_mul(ctx, v, dg[k].d));
-    out_gen(e->out, n->loc, "%s%sfor (int %s = 0; %s < %s; %s++)\n", pragma, ind.data, var, var,
-            poly_text(ctx, dg[k].extent), var);
+    if (pragma)
+      out_gen(e->out, n->loc, "%s#pragma unroll\n", ind.data);
+    out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, var, var,
+            poly_str(ctx, dg[k].extent), var);
     buf_puts(&ind, "  ");
   }
-  out_gen(e->out, n->loc, "%spa_dst[%s] = pa_src[%s];\n", ind.data, poly_text(ctx, doff), poly_text(ctx, so));
+  out_gen(e->out, n->loc, "%spa_dst[%s] = pa_src[%s];\n", ind.data, poly_str(ctx, doff), poly_str(ctx, so));
   out_gen(e->out, n->loc, "%s}\n", in);
   buf_free(&ind);
 }
@@ -88,8 +94,8 @@ static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf 
     ExtentCheck *c;
     int nc = type_extent_checks(ctx, list[i], &c);
     for (int k = 0; k < nc; k++)
-      buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, bare(ctx, poly_text(ctx, c[k].have)),
-                 bare(ctx, poly_text(ctx, c[k].want)), c[k].exact, c_string(ctx, c[k].d->path),
+      buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, poly_str(ctx, c[k].have),
+                 poly_str(ctx, c[k].want), c[k].exact, c_string(ctx, c[k].d->path),
                  c_string(ctx, c[k].d->ref->path), c_string(ctx, loc_file(ctx, c[k].d->loc)), loc_line(ctx, c[k].d->loc));
   }
 }
@@ -172,15 +178,12 @@ static bool plain_c_type(const char *elem)
 {
   static const char *const words[] = {"char", "short", "int", "long", "float", "double", "signed", "unsigned",
                                       "const", "volatile", "_Bool", "bool", "half", NULL};
-  for (const char *p = elem; *p;) {
-    while (*p && !is_ident_start((unsigned char)*p))
-      p++;
-    const char *w = p;
-    while (is_ident_char((unsigned char)*p))
-      p++;
-    size_t n = (size_t)(p - w);
-    if (n == 0)
-      break;
+  CText c = ctext(elem, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_IDENT)
+      continue;
+    const char *w = t.s;
+    size_t n = t.n;
     if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
       continue; /* size_t, int32_t */
     while (n > 0 && w[n - 1] >= '0' && w[n - 1] <= '9')
@@ -215,7 +218,8 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
              c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc), bound, k);
   for (int i = 0; i < k; i++)
-    buf_printf(&b, ", %s, (long long)(%s), %d", c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
+    buf_printf(&b, text_is_simple(atoms[i]->text) ? ", %s, (long long)%s, %d" : ", %s, (long long)(%s), %d",
+               c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
   buf_puts(&b, ");\n");
   /* under the #parray's line: a size the C compiler rejects (an undeclared
    * variable) is reported where it was written */
@@ -229,9 +233,46 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
 
 /* ---- #mainhost ---- */
 
+/* Does C text in body (at any depth) use identifier name? */
+static bool body_mentions(Node *body, const char *name)
+{
+  for (Node *x = body; x; x = x->next)
+    if ((x->kind == N_TEXT && x->text && mentions(x->text, name)) || body_mentions(x->body, name))
+      return true;
+  return false;
+}
+
+/* Does body end in a return statement of its own (not one inside an if or
+ * a block)? */
+static bool ends_in_return(Node *body)
+{
+  Node *last = NULL;
+  for (Node *x = body; x; x = x->next) {
+    CText c = ctext(x->kind == N_TEXT && x->text ? x->text : "", NULL, CT_DIRECTIVES);
+    if (x->kind != N_TEXT || ctext_code(&c).kind != CT_END)
+      last = x;
+  }
+  if (!last || last->kind != N_TEXT || !last->text)
+    return false;
+  CText c = ctext(last->text, NULL, CT_DIRECTIVES);
+  CTok first = {CT_END, "", 0, false}, prev = first;
+  bool start = true;
+  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c)) {
+    if (start)
+      first = t;
+    start = ctok_is(t, ';') || ctok_is(t, '{') || ctok_is(t, '}');
+  }
+  return ctok_is(prev, ';') && ctok_word(first, "return");
+}
+
 void hostc_main_head(Emitter *e, Node *n)
 {
-  out_gen(e->out, n->loc, "static int pa_main(int argc, char **argv)\n{ (void)argc; (void)argv;");
+  out_gen(e->out, n->loc, "static int pa_main(int argc, char **argv)\n{");
+  /* pa_main's parameters are the program's: unused, they would warn */
+  if (!body_mentions(n->body, "argc"))
+    out_gen(e->out, n->loc, "\n  (void)argc;");
+  if (!body_mentions(n->body, "argv"))
+    out_gen(e->out, n->loc, "\n  (void)argv;");
 }
 
 void hostc_main_tail(Emitter *e, Node *n)
@@ -239,7 +280,11 @@ void hostc_main_tail(Emitter *e, Node *n)
   Loc end = n->loc;
   for (Node *x = n->body; x; x = x->next)
     end = x->loc;
-  out_gen(e->out, end, "%s  return 0;\n}\n\n", out_at_bol(e->out) && e->out->b.len ? "" : "\n");
+  const char *nl = out_at_bol(e->out) && e->out->b.len ? "" : "\n";
+  if (ends_in_return(n->body))
+    out_gen(e->out, end, "%s}\n\n", nl);
+  else
+    out_gen(e->out, end, "%s  return 0;\n}\n\n", nl);
 }
 
 /* ---- detours outlined as host functions ---- */

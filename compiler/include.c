@@ -3,6 +3,7 @@
  * #global are declared in every file that includes it.  A segment table
  * keeps, for each line of the spliced text, the file and line it came
  * from: diagnostics and #line directives name the header. */
+#include "ctext.h"
 #include "parrayc.h"
 
 #include <errno.h>
@@ -13,26 +14,19 @@
  * block comments, which may hide an #include. */
 static const char *line_end(const char *p, bool *in_comment)
 {
-  char quote = 0;
-  for (; *p && *p != '\n'; p++) {
-    if (*in_comment) {
-      if (p[0] == '*' && p[1] == '/')
-        *in_comment = false, p++;
-    } else if (quote) {
-      if (*p == '\\' && p[1] && p[1] != '\n')
-        p++;
-      else if (*p == quote)
-        quote = 0;
-    } else if (p[0] == '/' && p[1] == '*') {
-      *in_comment = true, p++;
-    } else if (p[0] == '/' && p[1] == '/') {
-      while (p[1] && p[1] != '\n')
-        p++;
-    } else if (*p == '"' || *p == '\'') {
-      quote = *p;
-    }
+  const char *end = p + strcspn(p, "\n");
+  if (*in_comment) {
+    while (p + 1 < end && !(p[0] == '*' && p[1] == '/'))
+      p++;
+    if (p + 1 >= end)
+      return end;
+    *in_comment = false;
+    p += 2;
   }
-  return p;
+  CText c = ctext(p, end, 0);
+  for (CTok t = ctext_next(&c); t.kind != CT_END; t = ctext_next(&c))
+    *in_comment = ctok_open_comment(t);
+  return end;
 }
 
 /* The NAME of a line `#include "NAME"` (malloc'd), or NULL. */

@@ -159,9 +159,6 @@ struct Node {
   bool has_params;
   DimSyn **dims;
   int ndims;
-  /* N_SUBPROG */
-  char **pnames;
-  int npnames;
 };
 
 Node *node_new(Ctx *ctx, NodeKind kind, Loc loc);
@@ -208,11 +205,16 @@ Poly *poly_mod(Ctx *ctx, Poly *a, Poly *b);
 Poly *poly_scale(Ctx *ctx, Poly *a, long long c);
 bool poly_is_const(const Poly *p, long long *value);
 bool poly_equal(const Poly *a, const Poly *b);
+/* The one rule for run-time extent checks: two extents may differ at run
+ * time when they are not the same polynomial and not both constants (those
+ * are compared at compile time). */
+bool extents_may_differ(const Poly *a, const Poly *b);
 bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b); /* a < b for every value */
 Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
 bool poly_fits_int(const Poly *p); /* every constant fits in int */
 void poly_print(Buf *b, const Poly *p, bool wide);
+bool poly_is_atom(const Poly *p);    /* prints as one primary expression */
 char *poly_str(Ctx *ctx, const Poly *p);
 
 /* ---- what the innermost detour means to the model (dollar.c) ----

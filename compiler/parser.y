@@ -1,5 +1,8 @@
-/* parser.y: the grammar of Parray's constructs around C text.  Actions only
- * build the syntax tree (parrayc.h); every semantic check happens later. */
+/* parser.y: the grammar of Parray's constructs around C text.  Actions
+ * build the syntax tree (parrayc.h); the only meaning they give is which
+ * $...$ a fragment is (dim, size, cnt, tid: the Dx kind), with the errors
+ * about its form ("takes no index", an unknown function).  Every other
+ * check (names, types, extents) happens later. */
 %code requires {
 #include "parrayc.h"
 #include "front.h"

@@ -1,6 +1,7 @@
 /* scope.c: names declared by the C text (a light reading of declarations,
  * function headers, comments and preprocessor lines) and by #create. */
 #include "scope.h"
+#include "ctext.h"
 
 #include <string.h>
 
@@ -145,92 +146,68 @@ typedef struct Declarator {
 static void statement_declarators(const char *s, const char *end, bool (*found)(void *, const Declarator *),
                                   void *arg)
 {
-  const char *p = s;
   int words = 0;
   bool is_decl = false;
   Declarator d = {0};
-  /* comments and preprocessor lines (#include ...) before the statement */
-  for (;;) {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-      p++;
-    if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      p = c && c + 2 <= end ? c + 2 : end;
-    } else if (p < end && (*p == '#' || (p + 1 < end && p[0] == '/' && p[1] == '/'))) {
-      while (p < end && *p != '\n')
-        p += (*p == '\\' && p + 1 < end) ? 2 : 1;
-    } else {
+  /* comments and preprocessor lines (#include ...) before the statement are skipped */
+  CText c = ctext(s, end, CT_DIRECTIVES);
+  CTok t = ctext_code(&c);
+  d.spec = d.spec_end = t.s;
+  for (;; t = ctext_code(&c)) {
+    if (ctok_is(t, '*'))
+      continue;
+    if (t.kind != CT_IDENT)
       break;
-    }
-  }
-  d.spec = d.spec_end = p;
-  for (;;) {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '*'))
-      p++;
-    if (p >= end || !is_ident_start((unsigned char)*p))
-      break;
-    const char *w = p;
-    while (p < end && is_ident_char((unsigned char)*p))
-      p++;
-    size_t n = (size_t)(p - w);
-    if (is_decl_word(w, n)) {
+    if (is_decl_word(t.s, t.n)) {
       is_decl = true;
       words++;
-      d.spec_end = p;
+      d.spec_end = t.s + t.n;
       continue;
     }
     if (!is_decl && words == 0) {
-      /* a typedef name must be followed by another identifier or '*' */
-      const char *q = p;
+      /* a typedef name must be followed, on its line, by another identifier or '*' */
+      const char *q = t.s + t.n;
       while (q < end && (*q == ' ' || *q == '\t'))
         q++;
-      if (q < end && (is_ident_start((unsigned char)*q) || *q == '*')) {
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      if (u.s == q && (u.kind == CT_IDENT || ctok_is(u, '*'))) {
         is_decl = true;
         words++;
-        d.spec_end = p;
+        d.spec_end = t.s + t.n;
         continue;
       }
       return;
     }
     if (!is_decl)
       return;
-    /* w is the first declarator's name */
-    p = w;
-    break;
+    break; /* t is the first declarator's name */
   }
   if (!is_decl)
     return;
   int depth = 0;
   bool want = true;
   const char *start = d.spec_end;
-  while (p < end) {
-    if (*p == '(' || *p == '[' || *p == '{')
+  for (; t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind == CT_PUNCT && t.n == 1 && strchr("([{", t.s[0]))
       depth++;
-    else if (*p == ')' || *p == ']' || *p == '}')
+    else if (t.kind == CT_PUNCT && t.n == 1 && strchr(")]}", t.s[0]))
       depth--;
-    else if ((*p == ',' || *p == '=') && depth == 0) {
+    else if ((ctok_is(t, ',') || ctok_is(t, '=')) && depth == 0) {
       if (d.name) {
-        d.decl_end = p;
+        d.decl_end = t.s;
         if (found(arg, &d))
           return;
         d.name = NULL;
       }
-      want = *p == ',';
-      start = p + 1;
+      want = ctok_is(t, ',');
+      start = t.s + 1;
+    } else if (t.kind == CT_IDENT && want && depth == 0 && !is_decl_word(t.s, t.n)) {
+      d.name = t.s;
+      d.len = t.n;
+      d.decl = start;
+      want = false;
     }
-    if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (p < end && is_ident_char((unsigned char)*p))
-        p++;
-      if (want && depth == 0 && !is_decl_word(w, (size_t)(p - w))) {
-        d.name = w;
-        d.len = (size_t)(p - w);
-        d.decl = start;
-        want = false;
-      }
-      continue;
-    }
-    p++;
   }
   if (d.name) {
     d.decl_end = end;
@@ -278,19 +255,14 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
     return NULL;
   const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
   Buf b = {0};
-  for (const char *p = spec; p < spec_end;) {
-    while (p < spec_end && !is_ident_char((unsigned char)*p))
-      p++;
-    const char *w = p;
-    while (p < spec_end && is_ident_char((unsigned char)*p))
-      p++;
-    size_t n = (size_t)(p - w);
+  CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     static const char *storage[] = {"static", "extern", "register", "auto", "inline", NULL};
-    bool drop = n == 0;
+    bool drop = t.kind != CT_IDENT;
     for (int i = 0; storage[i] && !drop; i++)
-      drop = strlen(storage[i]) == n && !strncmp(w, storage[i], n);
+      drop = ctok_word(t, storage[i]);
     if (!drop)
-      buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)n, w);
+      buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)t.n, t.s);
   }
   char *d = str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl)));
   buf_printf(&b, " %s", d);
@@ -299,66 +271,83 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
   return r;
 }
 
-/* The init clause of a statement "for (INIT; ...", or NULL. */
-static const char *for_init(const char *s, const char *end)
+/* The init clause of a statement "for (INIT; ...", or NULL; *init_end
+ * is its ';'. */
+static const char *for_init(const char *s, const char *end, const char **init_end)
 {
-  for (;;) { /* blanks and preprocessor lines (#line) before it */
-    while (s < end && strchr(" \t\r\n", *s))
-      s++;
-    if (s >= end || *s != '#')
-      break;
-    while (s < end && *s != '\n')
-      s++;
-  }
-  if (end - s < 4 || strncmp(s, "for", 3) || is_ident_char((unsigned char)s[3]))
+  CText c = ctext(s, end, CT_DIRECTIVES); /* after blanks and preprocessor lines (#line) */
+  CTok t = ctext_code(&c);
+  if (!ctok_word(t, "for") || !ctok_is(t = ctext_code(&c), '('))
     return NULL;
-  s += 3;
-  while (s < end && strchr(" \t\r\n", *s))
-    s++;
-  if (s >= end || *s != '(')
-    return NULL;
-  const char *semi = memchr(s, ';', (size_t)(end - s));
-  return semi ? s + 1 : NULL;
+  const char *init = t.s + 1;
+  for (t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (ctok_is(t, ';')) {
+      *init_end = t.s;
+      return init;
+    }
+  return NULL;
 }
 
-/* The statement of text t that declares `name`: its start (*end its end),
- * or NULL. */
-static const char *declaring_statement(const char *t, const char *name, const char **end)
+/* Splits [t, end) into statements (ended by ';', '{' or '}' outside
+ * parentheses) and calls each(arg, start, end) on each complete one, which
+ * stops the split by returning true.  Returns where the incomplete rest
+ * begins (or the end of the stopping statement in *stop). */
+static const char *each_statement(const char *t, const char *end,
+                                  bool (*each)(void *, const char *, const char *), void *arg,
+                                  const char **stop)
 {
   const char *start = t;
   int depth = 0;
-  for (const char *p = t;; p++) {
-    /* a ';' in a comment ends no statement */
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      p = c ? c + 1 : p + strlen(p) - 1;
+  CText c = ctext(t, end, CT_DIRECTIVES);
+  for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
+    if (ctok_open_comment(k))
+      break; /* the comment goes on in text still to come */
+    if (k.kind != CT_PUNCT || k.n != 1)
       continue;
-    }
-    if (p[0] == '/' && p[1] == '/') {
-      while (p[1] && p[1] != '\n')
-        p++;
-      continue;
-    }
-    if (*p == '(')
-      depth++;
-    if (*p == ')')
-      depth--;
-    if (!*p || (depth <= 0 && (*p == ';' || *p == '{' || *p == '}'))) {
-      if (statement_declares(start, p, name)) {
-        *end = p;
+    depth += (k.s[0] == '(') - (k.s[0] == ')');
+    if (depth <= 0 && strchr(";{}", k.s[0])) {
+      if (each(arg, start, k.s)) {
+        *stop = k.s;
         return start;
       }
-      const char *init = for_init(start, p);
-      if (init && statement_declares(init, strchr(init, ';'), name)) {
-        *end = strchr(init, ';');
-        return init;
-      }
-      if (!*p)
-        return NULL;
-      start = p + 1;
+      start = k.s + 1;
       depth = 0;
     }
   }
+  return start;
+}
+
+typedef struct DeclQuery {
+  const char *name;
+  const char *start, *end; /* the declaring statement, when found */
+} DeclQuery;
+
+static bool statement_query(void *arg, const char *s, const char *e)
+{
+  DeclQuery *q = arg;
+  const char *init_end;
+  const char *init = for_init(s, e, &init_end);
+  if (statement_declares(s, e, q->name)) {
+    q->start = s;
+    q->end = e;
+  } else if (init && statement_declares(init, init_end, q->name)) {
+    q->start = init;
+    q->end = init_end;
+  }
+  return q->start != NULL;
+}
+
+/* The statement of text t that declares `name`: its start (*end its end),
+ * or NULL.  The statement left incomplete at the end of t counts too. */
+static const char *declaring_statement(const char *t, const char *name, const char **end)
+{
+  DeclQuery q = {name, NULL, NULL};
+  const char *stop;
+  const char *rest = each_statement(t, NULL, statement_query, &q, &stop);
+  if (!q.start)
+    statement_query(&q, rest, rest + strlen(rest));
+  *end = q.end;
+  return q.start;
 }
 
 bool text_declares(const char *t, const char *name)
@@ -372,30 +361,30 @@ bool text_declares(const char *t, const char *name)
 static const char *declaring_parameter(const char *h, const char *name, const char **end)
 {
   /* the header may follow comments and preprocessor lines */
-  const char *open = NULL;
-  for (const char *p = h; p && *p && !open; p++) {
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      p = c ? c + 1 : p + strlen(p) - 1;
-    } else if ((p[0] == '/' && p[1] == '/') || (*p == '#' && (p == h || p[-1] == '\n'))) {
-      while (p[1] && p[1] != '\n')
-        p++;
-    } else if (*p == '(') {
-      open = p;
-    }
-  }
-  const char *close = open ? strrchr(open, ')') : NULL;
-  if (!open || !close || close < open)
+  CText c = ctext(h, NULL, CT_DIRECTIVES);
+  CTok t = ctext_code(&c);
+  while (t.kind != CT_END && !ctok_is(t, '('))
+    t = ctext_code(&c);
+  const char *close = t.kind != CT_END ? ctext_close(t.s, NULL) : NULL;
+  if (!close)
     return NULL;
-  const char *start = open + 1;
-  for (const char *p = start; p <= close; p++)
-    if (*p == ',' || p == close) {
-      if (statement_declares(start, p, name)) {
-        *end = p;
+  const char *start = t.s + 1;
+  int depth = 0;
+  for (t = ctext_code(&c); t.s <= close; t = ctext_code(&c)) {
+    if (t.kind == CT_PUNCT && t.n == 1 && strchr("([{", t.s[0]))
+      depth++;
+    else if (t.s < close && t.kind == CT_PUNCT && t.n == 1 && strchr(")]}", t.s[0]))
+      depth--;
+    else if ((ctok_is(t, ',') && depth == 0) || t.s == close) {
+      if (statement_declares(start, t.s, name)) {
+        *end = t.s;
         return start;
       }
-      start = p + 1;
+      start = t.s + 1;
     }
+    if (t.s == close)
+      break;
+  }
   return NULL;
 }
 
@@ -427,40 +416,23 @@ static bool add_declared(void *arg, const Declarator *d)
 /* Reads the statements of s->text completed since the last call into
  * s->declared (the text only grows, so each is read once); returns the
  * incomplete statement at the end. */
+static bool scan_statement(void *arg, const char *start, const char *end)
+{
+  const char *init_end;
+  const char *init = for_init(start, end, &init_end);
+  statement_declarators(start, end, add_declared, arg);
+  if (init)
+    statement_declarators(init, init_end, add_declared, arg);
+  return false;
+}
+
 static const char *scope_scan(Ctx *ctx, Scope *s)
 {
   if (!s->text.data)
     return "";
   void *arg[2] = {ctx, s};
-  const char *start = s->text.data + s->scanned;
-  int depth = 0;
-  for (const char *p = start; *p; p++) {
-    /* a ';' in a comment ends no statement */
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      if (!c)
-        break; /* the comment goes on in text still to come */
-      p = c + 1;
-      continue;
-    }
-    if (p[0] == '/' && p[1] == '/') {
-      while (p[1] && p[1] != '\n')
-        p++;
-      continue;
-    }
-    if (*p == '(')
-      depth++;
-    if (*p == ')')
-      depth--;
-    if (depth <= 0 && (*p == ';' || *p == '{' || *p == '}')) {
-      statement_declarators(start, p, add_declared, arg);
-      const char *init = for_init(start, p);
-      if (init)
-        statement_declarators(init, strchr(init, ';'), add_declared, arg);
-      start = p + 1;
-      depth = 0;
-    }
-  }
+  const char *stop;
+  const char *start = each_statement(s->text.data + s->scanned, NULL, scan_statement, arg, &stop);
   s->scanned = (size_t)(start - s->text.data);
   return start;
 }

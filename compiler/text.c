@@ -1,6 +1,7 @@
 /* text.c: the output buffer with #line tracking, directive indentation,
  * dedent, C string literals and generated names. */
 #include "text.h"
+#include "ctext.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,60 +112,19 @@ char *c_string(Ctx *ctx, const char *s)
  * #line directives do not count. */
 bool mentions(const char *t, const char *name)
 {
-  size_t n = strlen(name);
-  bool line_start = true;
-  for (const char *p = t; *p; p++) {
-    if (p[0] == '/' && p[1] == '*') {
-      const char *c = strstr(p + 2, "*/");
-      if (!c)
-        return false;
-      p = c + 1;
-    } else if ((p[0] == '/' && p[1] == '/') || (line_start && p[0] == '#' && !strncmp(p, "#line ", 6))) {
-      while (p[1] && p[1] != '\n')
-        p++;
-    } else if (*p == '"' || *p == '\'') {
-      char q = *p;
-      while (p[1] && p[1] != q && p[1] != '\n')
-        p += p[1] == '\\' && p[2] ? 2 : 1;
-      if (p[1] == q)
-        p++;
-    } else if (is_ident_start((unsigned char)*p)) {
-      const char *w = p;
-      while (is_ident_char((unsigned char)p[1]))
-        p++;
-      if ((size_t)(p + 1 - w) == n && !strncmp(w, name, n))
-        return true;
+  CText c = ctext(t, NULL, CT_DIRECTIVES);
+  for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
+    if (k.kind == CT_PREPROC && strncmp(k.s, "#line ", 6)) {
+      /* #pragma omp ... private(x) mentions x */
+      CText d = ctext(k.s + 1, k.s + k.n, 0);
+      for (CTok w = ctext_code(&d); w.kind != CT_END; w = ctext_code(&d))
+        if (ctok_word(w, name))
+          return true;
     }
-    line_start = *p == '\n' || (line_start && (*p == ' ' || *p == '\t'));
+    if (ctok_word(k, name))
+      return true;
   }
   return false;
-}
-
-/* Do the parentheses at s[0] and s[n - 1] match each other? */
-static bool enclosed(const char *s, size_t n)
-{
-  if (n < 2 || s[0] != '(' || s[n - 1] != ')')
-    return false;
-  int depth = 0;
-  for (size_t i = 0; i < n; i++) {
-    depth += s[i] == '(';
-    depth -= s[i] == ')';
-    if (depth == 0 && i < n - 1)
-      return false;
-  }
-  return true;
-}
-
-/* "(4)" -> "4", "((N/4))" -> "(N/4)" */
-char *bare(Ctx *ctx, char *s)
-{
-  size_t n = strlen(s);
-  if (enclosed(s, n)) {
-    char *inner = ctx_strndup(ctx, s + 1, n - 2);
-    if (text_is_simple(inner) || enclosed(inner, n - 2))
-      return inner;
-  }
-  return s;
 }
 
 /* The body text without the blank rest of the '{' line (moving a leading
@@ -258,20 +218,13 @@ char *line_directive(Ctx *ctx, int line)
 
 /* ---- generated names ---- */
 
-/* "pa_detour_T_L12", with the #insert instance when there is one (two
- * insertions of one subprogram put detours on the same source line). */
-char *detour_name(Ctx *ctx, const char *prefix, Node *n, Type *t)
+char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n)
 {
-  if (ctx->instance)
-    return ctx_printf(ctx, "%s_%s_L%d_in%d", prefix, t->cname, n->loc.line, ctx->instance->id);
-  return ctx_printf(ctx, "%s_%s_L%d", prefix, t->cname, n->loc.line);
-}
-
-char *unique_name(Ctx *ctx, const char *base, Node *n)
-{
-  char *s = ctx_printf(ctx, "%s_L%d", base, n->loc.line);
-  /* private types of the instance already carry its number */
-  if (ctx->instance && !strstr(base, ctx_printf(ctx, "_in%d", ctx->instance->id)))
+  char *s = ctx_printf(ctx, "pa_%s_%s", role, what);
+  if (!n)
+    return s;
+  s = ctx_printf(ctx, "%s_L%d", s, n->loc.line);
+  if (ctx->instance && !strstr(what, ctx_printf(ctx, "_in%d", ctx->instance->id)))
     s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
   return s;
 }

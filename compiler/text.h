@@ -30,7 +30,6 @@ char *c_string(Ctx *ctx, const char *s);       /* a C string literal of s */
 char *line_directive(Ctx *ctx, int line);      /* #line of a source line (its file) */
 const char *loc_file(Ctx *ctx, Loc loc);       /* the file of loc (a header or the input) */
 int loc_line(Ctx *ctx, Loc loc);               /* loc's line in that file */
-char *bare(Ctx *ctx, char *s);                 /* "(4)" -> "4" */
 bool mentions(const char *text, const char *name); /* generated code uses identifier name */
 char *tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */
 /* Removes indent from the start of lines.  whole: only when every line but
@@ -39,9 +38,11 @@ char *tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */
  * with it (a kernel body). */
 char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole);
 
-/* "pa_detour_T_L12" (with the #insert instance, "_in3", where there is one) */
-char *detour_name(Ctx *ctx, const char *prefix, Node *n, Type *t);
-/* base + "_L12", and "_in3" unless base already carries the instance */
-char *unique_name(Ctx *ctx, const char *base, Node *n);
+/* The one scheme for generated functions and types: "pa_ROLE_WHAT"; for
+ * the directive n it stands for, then "_L12" and, inside an #insert,
+ * "_in3" unless WHAT (a private type's cname) already carries the
+ * instance; n NULL: code several directives share.  "pa_detour_T_L12",
+ * "pa_args_T_L12", "pa_kernel_CUDA_in2_L42", "pa_copy_A_to_B". */
+char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n);
 
 #endif

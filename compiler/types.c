@@ -1,6 +1,7 @@
 /* types.c: the type model.  A #parray declaration becomes a tree of Dims;
  * this module answers every question about it (extents, offsets of an
  * index, spans, contiguity, strides) as Polys, and knows no target. */
+#include "ctext.h"
 #include "parrayc.h"
 
 #include <ctype.h>
@@ -454,10 +455,8 @@ static void add_check(Ctx *ctx, ExtentCheck **out, int *n, Dim *d, Poly *have, b
 
 static void collect_checks(Ctx *ctx, Dim *d, ExtentCheck **out, int *n)
 {
-  long long x;
-  bool symbolic = !(poly_is_const(d->extent, &x) && poly_is_const(d->ref ? d->ref->extent : d->extent, &x));
   bool tiles = d->ref_kind == REF_SPLIT && sizes_divide(d);
-  if (d->ref_kind != REF_NONE && d->ref_kind != REF_FULL && symbolic && !poly_equal(d->extent, d->ref->extent) &&
+  if (d->ref && d->ref_kind != REF_NONE && d->ref_kind != REF_FULL && extents_may_differ(d->extent, d->ref->extent) &&
       (tiles || !poly_provably_less(ctx, poly_sub(ctx, d->extent, poly_const(ctx, 1)), d->ref->extent)))
     add_check(ctx, out, n, d, d->extent, tiles);
   for (int k = 0; k < d->nkids; k++)
@@ -814,21 +813,8 @@ static bool check_count(Ctx *ctx, Dim *d, Index *ix)
  * a second pair */
 static char *strip_outer_parens(Ctx *ctx, char *text)
 {
-  while (text[0] == '(') {
-    int depth = 0;
-    size_t i = 0, len = strlen(text);
-    for (; i < len; i++) {
-      if (text[i] == '"' || text[i] == '\'')
-        return text;
-      depth += text[i] == '(';
-      depth -= text[i] == ')';
-      if (depth == 0)
-        break;
-    }
-    if (i != len - 1)
-      return text;
-    text = str_trim(ctx, ctx_strndup(ctx, text + 1, len - 2));
-  }
+  for (const char *close; text[0] == '(' && (close = ctext_close(text, NULL)) && !close[1];)
+    text = str_trim(ctx, ctx_strndup(ctx, text + 1, strlen(text) - 2));
   return text;
 }
 

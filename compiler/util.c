@@ -1,4 +1,5 @@
 /* util.c: the compilation context, its arena, strings and buffers. */
+#include "ctext.h"
 #include "parrayc.h"
 
 #include <ctype.h>
@@ -294,23 +295,22 @@ bool text_is_simple(const char *s)
   return true;
 }
 
-/* Conservative: calls, increments and assignments may have effects. */
+/* Conservative: calls, increments and assignments may have effects; a
+ * literal has none. */
 bool text_has_side_effects(const char *s)
 {
-  for (const char *p = s; *p; p++) {
-    if (*p == '"' || *p == '\'')
-      return true;
+  CText c = ctext(s, NULL, 0);
+  CTok prev = {CT_END, s, 0, false};
+  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c)) {
+    if (t.kind != CT_PUNCT)
+      continue;
+    const char *p = t.s;
     if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
       return true;
     if (*p == '=' && p[1] != '=' && (p == s || !strchr("=!<>", p[-1])))
       return true;
-    if (*p == '(' && p > s) {
-      const char *q = p - 1;
-      while (q > s && (*q == ' ' || *q == '\t'))
-        q--;
-      if (is_ident_char((unsigned char)*q) || *q == ')' || *q == ']')
-        return true;
-    }
+    if (*p == '(' && (prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']')))
+      return true; /* a call */
   }
   return false;
 }

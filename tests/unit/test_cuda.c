@@ -165,14 +165,14 @@ START_TEST(test_kernel_and_launch)
   ck_contains(out, "__global__ void __launch_bounds__(256) pa_kernel_MYCUDATA_L8(float2 *wi, float2 *wo)\n{\n");
   ck_contains(out, "const int pa_by = blockIdx.y, pa_bx = blockIdx.x;");
   ck_contains(out, "const int pa_ty = threadIdx.y, pa_tx = threadIdx.x;");
-  ck_contains(out, "__shared__ float2 tile[(272)];");
+  ck_contains(out, "__shared__ float2 tile[272];");
   ck_contains(out, "__syncthreads();");
   /* the body is dedented to the kernel's level; constant strides */
   ck_contains(out, "\n  tile[");
   ck_contains(out, "* 2048");
   ck_contains(out, "pa_kernel_MYCUDATA_L8<<<dim3(8, 8), dim3(16, 16)>>>(adri, adro);");
   ck_contains(out, "pa_cuda_check_launch(\"pa_kernel_MYCUDATA_L8\", \"t.pa\", 8);");
-  ck_contains(out, "float2 *adri = (float2 *)pa_cuda_alloc(PA_DMEM, (16384), sizeof(float2), \"DATA\", \"t.pa\", 6);");
+  ck_contains(out, "float2 *adri = (float2 *)pa_cuda_alloc(PA_DMEM, 16384, sizeof(float2), \"DATA\", \"t.pa\", 6);");
   ck_contains(out, "pa_cuda_free(PA_DMEM, adri, \"t.pa\", 14);");
   /* the kernel comes before the function that launches it */
   ck_assert_msg(strstr(out, "__global__") < strstr(out, "pa_main"), "the kernel must come first");
@@ -219,7 +219,7 @@ START_TEST(test_tiled)
                            "  #detour T(p, 100000) { x[$tid$] = 2 * $tid$; }\n"
                            "}\n");
   ck_contains(out, "const int pa_tid = blockIdx.x * 256 + threadIdx.x;");
-  ck_contains(out, "if (pa_tid >= (100000))");
+  ck_contains(out, "if (pa_tid >= 100000)");
   ck_contains(out, "<<<391, 256>>>(p, 100000);");
   free(out);
   /* a small constant extent is one block, no guard */
@@ -238,7 +238,7 @@ START_TEST(test_tiled)
                      "  #detour T(p) { x[$tid$] = 1; }\n"
                      "}\n");
   ck_contains(out, "<<<(M + 255) / 256, 256>>>(p);");
-  ck_contains(out, "if (pa_tid >= (M))");
+  ck_contains(out, "if (pa_tid >= M)");
   free(out);
 }
 END_TEST
@@ -273,10 +273,12 @@ START_TEST(test_sgemm_fig21)
     "}\n"
     "}\n");
   ck_contains(out, "__global__ void __launch_bounds__(128) pa_kernel_CUDA_L11(float *a, float *b, float *c)");
-  ck_contains(out, "__shared__ float s[(544)];");
-  ck_contains(out, "float r[(32)];");
+  ck_contains(out, "__shared__ float s[544];");
+  ck_contains(out, "float r[32];");
   ck_contains(out, "a += (pa_by * 32768 + pa_ty * 2048 + pa_tx);");
-  ck_contains(out, "#pragma unroll");
+  /* the pragma indented with the loop it unrolls */
+  ck_contains(out, "    #pragma unroll\n    for (int pa_i0 = 0; pa_i0 < 16; pa_i0++)\n"
+                   "      #pragma unroll\n      for (int pa_i1 = 0; pa_i1 < 2; pa_i1++)\n");
   ck_contains(out, "if (1)");
   ck_assert_int_eq(pa_count(out, "__syncthreads();"), 2);
   ck_contains(out, "<<<dim3(8, 128), dim3(32, 4)>>>(da, db, dc);");
@@ -300,11 +302,11 @@ START_TEST(test_memory)
                            "  #destroy P(h)\n"
                            "}\n");
   ck_contains(out, "#include <parray_cuda.h>");
-  ck_contains(out, "float *h = (float *)pa_cuda_alloc(PA_PINNED, (64), sizeof(float), \"P\", \"t.pa\", 6);");
+  ck_contains(out, "float *h = (float *)pa_cuda_alloc(PA_PINNED, 64, sizeof(float), \"P\", \"t.pa\", 6);");
   /* g is global: assigned, not declared */
-  ck_contains(out, "  g = (float *)pa_cuda_alloc(PA_DMEM, (64), sizeof(float), \"D\", \"t.pa\", 7);");
-  ck_contains(out, "cudaMemcpy(g, h, (size_t)(64) * sizeof(float), cudaMemcpyHostToDevice)");
-  ck_contains(out, "cudaMemcpy(h, g, (size_t)(64) * sizeof(float), cudaMemcpyDeviceToHost)");
+  ck_contains(out, "  g = (float *)pa_cuda_alloc(PA_DMEM, 64, sizeof(float), \"D\", \"t.pa\", 7);");
+  ck_contains(out, "cudaMemcpy(g, h, (size_t)64 * sizeof(float), cudaMemcpyHostToDevice)");
+  ck_contains(out, "cudaMemcpy(h, g, (size_t)64 * sizeof(float), cudaMemcpyDeviceToHost)");
   ck_contains(out, "pa_cuda_free(PA_DMEM, g, \"t.pa\", 10);");
   ck_contains(out, "pa_cuda_free(PA_PINNED, h, \"t.pa\", 11);");
   free(out);
@@ -326,15 +328,32 @@ START_TEST(test_copies)
   /* a transpose: the tiled shared-memory kernel */
   snprintf(src, sizeof src, "%svoid f(float *x, float *y) {\n  #copy D(x) to T(y)\n}\n", decls);
   char *out = translate_ok(src);
-  ck_contains(out, "__global__ void pa_copy_D_to_T_L11(const float *pa_src, float *pa_dst)");
+  ck_contains(out, "__global__ void pa_copy_D_to_T(const float *pa_src, float *pa_dst)");
   ck_contains(out, "__shared__ float pa_tile[32][33];");
-  ck_contains(out, "pa_copy_D_to_T_L11<<<dim3(16, 16, 1), dim3(32, 8)>>>(x, y);");
+  ck_contains(out, "pa_copy_D_to_T<<<dim3(16, 16, 1), dim3(32, 8)>>>(x, y);");
   ck_lacks(out, "if (pa_a <"); /* 512 is a multiple of the tile */
+  free(out);
+  /* one kernel per pair of layouts: the second copy D to T shares it, and so
+   * does T to D (a 512 x 512 transpose either way) */
+  snprintf(src, sizeof src,
+           "%svoid f(float *x, float *y) {\n  #copy D(x) to T(y)\n  #copy D(y) to T(x)\n  #copy T(x) to D(y)\n}\n",
+           decls);
+  out = translate_ok(src);
+  ck_assert_int_eq(pa_count(out, "__global__ void pa_copy_"), 1);
+  ck_assert_int_eq(pa_count(out, "pa_copy_D_to_T<<<"), 3);
+  ck_contains(out, "pa_copy_D_to_T<<<dim3(16, 16, 1), dim3(32, 8)>>>(y, x);");
+  free(out);
+  /* another pair of layouts, another kernel */
+  snprintf(src, sizeof src, "%svoid f(float *x, float *y) {\n  #copy D(x) to T(y)\n  #copy A17(x) to M17(y)\n}\n",
+           decls);
+  out = translate_ok(src);
+  ck_assert_int_eq(pa_count(out, "__global__ void pa_copy_"), 2);
+  ck_contains(out, "__global__ void pa_copy_A17_to_M17(");
   free(out);
   /* pitched on both sides: cudaMemcpy2D */
   snprintf(src, sizeof src, "%svoid f(float *x, float *y) {\n  #copy PH(x) to PV(y)\n}\n", decls);
   out = translate_ok(src);
-  ck_contains(out, "cudaMemcpy2D(y, (1024) * sizeof(float), x, (300) * sizeof(float), (300) * sizeof(float), 200, "
+  ck_contains(out, "cudaMemcpy2D(y, 1024 * sizeof(float), x, 300 * sizeof(float), 300 * sizeof(float), 200, "
                    "cudaMemcpyHostToDevice)");
   free(out);
   /* a non-contiguous host side: staged through device memory */
@@ -354,7 +373,7 @@ START_TEST(test_copies)
   /* a run-time extent check when extents are not known */
   out = translate_ok("#parray {dmem float [n]} V\n#parray {dmem float [m]} W\n"
                      "void f(float *x, float *y, int n, int m) {\n  #copy V(x) to W(y)\n}\n");
-  ck_contains(out, "pa_check_copy_extent((n), (m), \"t.pa\", 4);");
+  ck_contains(out, "pa_check_copy_extent(n, m, \"t.pa\", 4);");
   free(out);
 }
 END_TEST

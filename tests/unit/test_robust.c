@@ -165,7 +165,7 @@ START_TEST(type_errors_at_the_declaration)
   char *out = pa_translate_ctx("#parray {paged flaot [nn]} A\nvoid f(void)\n{\n  #create A(a)\n}\n", true, &ctx);
   ck_assert_ptr_nonnull(out);
   ck_assert_ptr_nonnull(strstr(out, "#line 1 \"t.pa\"\n  (void)sizeof(flaot);\n"
-                                    "  pa_check_sizes(\"A\", \"t.pa\", 4, 1LL, 1, \"nn\", (long long)(nn), 1);\n"
+                                    "  pa_check_sizes(\"A\", \"t.pa\", 4, 1LL, 1, \"nn\", (long long)nn, 1);\n"
                                     "#line 4 \"t.pa\"\n  flaot *a = "));
   free(out);
   ctx_free(ctx);

@@ -91,7 +91,7 @@ START_TEST(tid_appendix_b)
   Ctx *ctx;
   char *out;
   translate_shape("[2][2]", &ctx, &out, "    int x = $tid_0$ + 10 * $tid_1$ + 100 * $tid$;\n");
-  ck_contains(out, "int x = (pa_tid / 2) + 10 * (pa_tid % 2) + 100 * (pa_tid);");
+  ck_contains(out, "int x = (pa_tid / 2) + 10 * (pa_tid % 2) + 100 * pa_tid;");
   free(out);
   ctx_free(ctx);
 }
@@ -178,7 +178,7 @@ START_TEST(code_pthd)
   ck_contains(out, "static void pa_detour_T_L5(pa_thread *pa_self)\n{\n");
   ck_contains(out, "  const struct pa_args_T_L5 *pa_args = (const struct pa_args_T_L5 *)pa_self->args;\n");
   ck_contains(out, "  int pa_tid = pa_self->tid;\n  int n = pa_args->n;\n  float *x = pa_args->x;\n  (void)n;\n");
-  ck_contains(out, "  x[(pa_tid)] = g;\n  pa_sync(pa_self);\n}\n");
+  ck_contains(out, "  x[pa_tid] = g;\n  pa_sync(pa_self);\n}\n");
   ck_contains(out, "  { /* #detour T: 4 POSIX threads */\n"
                    "    struct pa_args_T_L5 pa_args = {3, y};\n"
                    "    pa_pthd_run(4, pa_detour_T_L5, &pa_args, \"t.pa\", 5);\n"
@@ -206,7 +206,7 @@ START_TEST(code_omp_and_nesting)
                            "  }\n"
                            "}\n");
   ck_contains(out, "pa_pthd_run(n, pa_detour_P_L6, NULL, \"t.pa\", 6);");
-  ck_contains(out, "struct pa_args_O_L7 pa_args = {(pa_tid)};");
+  ck_contains(out, "struct pa_args_O_L7 pa_args = {pa_tid};");
   ck_contains(out, "pa_omp_run(6, pa_detour_O_L7, &pa_args, \"t.pa\", 7);");
   ck_contains(out, "int pa_tid = omp_get_thread_num();");
   ck_contains(out, "int v = p + (pa_tid % 3);");

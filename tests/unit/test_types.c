@@ -15,18 +15,18 @@
 
 START_TEST(appendix_b_natural)
 {
-  ck_dollar(FIG1, "$A[5][2]$", "(22)");
-  ck_dollar(FIG1, "$A[[2][1]][3]$", "(23)");
-  ck_dollar(FIG1, "$dim(A)$", "(24)");
-  ck_dollar(FIG1, "$dim(A_0)$", "(6)");
-  ck_dollar(FIG1, "$dim(A_0_1)$", "(2)");
+  ck_dollar(FIG1, "$A[5][2]$", "22");
+  ck_dollar(FIG1, "$A[[2][1]][3]$", "23");
+  ck_dollar(FIG1, "$dim(A)$", "24");
+  ck_dollar(FIG1, "$dim(A_0)$", "6");
+  ck_dollar(FIG1, "$dim(A_0_1)$", "2");
 }
 END_TEST
 
 START_TEST(appendix_b_transposed)
 {
-  ck_dollar(FIG4, "$B[2][3]$", "(11)");
-  ck_dollar(FIG4, "$dim(B_0)$", "(3)");
+  ck_dollar(FIG4, "$B[2][3]$", "11");
+  ck_dollar(FIG4, "$dim(B_0)$", "3");
   ck_dollar(FIG4, "$cnt(B_1)$", "0");
   ck_dollar(FIG4, "$cnt(A_1)$", "1");
 }
@@ -34,32 +34,32 @@ END_TEST
 
 START_TEST(appendix_b_padded)
 {
-  ck_dollar(PAD, "$V[3][5]$", "(56)");
-  ck_dollar(PAD, "$dim(V)$", "(256)");
+  ck_dollar(PAD, "$V[3][5]$", "56");
+  ck_dollar(PAD, "$dim(V)$", "256");
   ck_dollar(PAD, "$cnt(V_1)$", "1");
 }
 END_TEST
 
 START_TEST(appendix_b_fig17)
 {
-  ck_dollar(FIG17, "$M[3][5]$", "(45)");
-  ck_dollar(FIG17, "$dim(M_1)$", "(8)");
+  ck_dollar(FIG17, "$M[3][5]$", "45");
+  ck_dollar(FIG17, "$dim(M_1)$", "8");
 }
 END_TEST
 
 START_TEST(appendix_b_fig18b)
 {
-  ck_dollar(FIG18B, "$M[5][6]$", "(54)");
-  ck_dollar(FIG18B, "$M[13]$", "(21)");
-  ck_dollar(FIG18B, "$M_0_1[3]$", "(12)");
+  ck_dollar(FIG18B, "$M[5][6]$", "54");
+  ck_dollar(FIG18B, "$M[13]$", "21");
+  ck_dollar(FIG18B, "$M_0_1[3]$", "12");
 }
 END_TEST
 
 START_TEST(appendix_b_split)
 {
-  ck_dollar(SPLIT, "$T[[1][2]][[1][3]]$", "(47)");
-  ck_dollar(SPLIT, "$T_0_0[1]$", "(24)");
-  ck_dollar(SPLIT, "$T_1_0[1]$", "(4)");
+  ck_dollar(SPLIT, "$T[[1][2]][[1][3]]$", "47");
+  ck_dollar(SPLIT, "$T_0_0[1]$", "24");
+  ck_dollar(SPLIT, "$T_1_0[1]$", "4");
 }
 END_TEST
 
@@ -93,16 +93,16 @@ END_TEST
 
 START_TEST(extents)
 {
-  ck_dollar(FIG17, "$dim_1_0(M)$", "(2)");
-  ck_dollar(FIG17, "$size_1(M)$", "(8)");
-  ck_dollar(FIG17, "$size(M)$", "(64)");
-  ck_dollar(FIG17, "$dim(M_1_1)$", "(4)");
-  ck_dollar(SPLIT, "$dim(T_0)$", "(6)");
-  ck_dollar(SPLIT, "$dim_1_1(T)$", "(4)");
-  ck_dollar(PAD, "$dim(V_1)$", "(16)");
+  ck_dollar(FIG17, "$dim_1_0(M)$", "2");
+  ck_dollar(FIG17, "$size_1(M)$", "8");
+  ck_dollar(FIG17, "$size(M)$", "64");
+  ck_dollar(FIG17, "$dim(M_1_1)$", "4");
+  ck_dollar(SPLIT, "$dim(T_0)$", "6");
+  ck_dollar(SPLIT, "$dim_1_1(T)$", "4");
+  ck_dollar(PAD, "$dim(V_1)$", "16");
   /* a reference imports the target's sub-dimensions: B_1_1 is A_0_1 */
-  ck_dollar("#parray {paged float [[3][2]][4]} A\n#parray {paged float [#A_1][#A_0]} B\n", "$dim(B_1_1)$", "(2)");
-  ck_dollar("#parray {paged float [[3][2]][4]} A\n#parray {paged float [#A_1][#A_0]} B\n", "$B_1_1[1]$", "(4)");
+  ck_dollar("#parray {paged float [[3][2]][4]} A\n#parray {paged float [#A_1][#A_0]} B\n", "$dim(B_1_1)$", "2");
+  ck_dollar("#parray {paged float [[3][2]][4]} A\n#parray {paged float [#A_1][#A_0]} B\n", "$B_1_1[1]$", "4");
 }
 END_TEST
 
@@ -145,11 +145,11 @@ END_TEST
 START_TEST(create_allocates_the_span)
 {
   char *out = pa_translate(PAD "void f(void) {\n#create V(v)\n#create S(s)\n}\n");
-  ck_contains(out, "float *v = (float *)pa_alloc_host(PA_PAGED, (271), sizeof(float), \"V\"");
-  ck_contains(out, "float *s = (float *)pa_alloc_host(PA_PAGED, (272), sizeof(float), \"S\"");
+  ck_contains(out, "float *v = (float *)pa_alloc_host(PA_PAGED, 271, sizeof(float), \"V\"");
+  ck_contains(out, "float *s = (float *)pa_alloc_host(PA_PAGED, 272, sizeof(float), \"S\"");
   free(out);
   out = pa_translate(FIG4 "void f(void) {\n#create B(b)\n}\n");
-  ck_contains(out, "pa_alloc_host(PA_PINNED, (12), sizeof(float), \"B\"");
+  ck_contains(out, "pa_alloc_host(PA_PINNED, 12, sizeof(float), \"B\"");
   free(out);
 }
 END_TEST
@@ -204,17 +204,17 @@ END_TEST
 START_TEST(symbolic_sizes)
 {
   ck_dollar(MACROS, "$dim(Q)$", "((N/16) * N)");
-  ck_dollar(MACROS, "$dim(Q_0)$", "((N/16))");
+  ck_dollar(MACROS, "$dim(Q_0)$", "(N/16)");
   ck_dollar(MACROS, "$Q[i][j]$", "(i * N + j)");
   ck_dollar(MACROS, "$QT[i][j]$", "(j * N + i)");
   ck_dollar(MACROS, "$PV[i][j]$", "(i * (N+1) + j)");
-  ck_dollar(MACROS, "$Q[i]$", "(i)");
+  ck_dollar(MACROS, "$Q[i]$", "i");
   /* the span of a padded view with symbolic sizes: (N-1)(N+1) + N */
   char *out = pa_translate(MACROS "void f(void) {\n#create PV(pv)\n#create QT(qt)\n}\n");
   ck_assert_ptr_nonnull(out);
   ck_contains(out, "\"PV\"");
   /* computed in 64 bits, after a run-time check of each size (issue 16) */
-  ck_contains(out, "pa_check_sizes(\"QT\", \"t.pa\", 8, 1LL, 2, \"N/16\", (long long)(N/16), 1, \"N\", (long long)(N), 1);");
+  ck_contains(out, "pa_check_sizes(\"QT\", \"t.pa\", 8, 1LL, 2, \"N/16\", (long long)(N/16), 1, \"N\", (long long)N, 1);");
   ck_contains(out, "pa_alloc_host(PA_PAGED, ((long long)(N/16) * N), sizeof(float), \"QT\"");
   free(out);
   /* a size with a variable is text too */
@@ -242,7 +242,7 @@ END_TEST
 
 START_TEST(no_needless_division)
 {
-  ck_dollar(FIG1, "$A[i]$", "(i)");
+  ck_dollar(FIG1, "$A[i]$", "i");
   ck_dollar(FIG1, "$A[i][j]$", "(i * 4 + j)");
   ck_dollar(FIG1, "$A[[i][j]][k]$", "(i * 8 + j * 4 + k)");
   ck_dollar(FIG1, "$A_0[i]$", "(i * 4)");
@@ -275,8 +275,8 @@ START_TEST(wide_offsets)
   ck_assert_ptr_nonnull(s);
   ck_contains(s, "(long long)i * 65536");
   free(s);
-  ck_dollar(big, "$dim(G)$", "(4294967296LL)");
-  ck_dollar(big, "$G[65535][65535]$", "(4294967295LL)");
+  ck_dollar(big, "$dim(G)$", "4294967296LL");
+  ck_dollar(big, "$G[65535][65535]$", "4294967295LL");
   /* small types stay int */
   ck_dollar(FIG1, "$A[i][j]$", "(i * 4 + j)");
 }
@@ -321,7 +321,7 @@ START_TEST(type_errors)
    * constant size that does not fit in 64 bits is an error */
   ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) / -1]} A\n"), 1);
   ck_assert_int_eq(pa_error_count("#parray {paged float [(-9223372036854775807 - 1) % -1]} A\n"), 1);
-  ck_dollar("#parray {paged float [4]} A\n", "$A[99999999999999999999]$", "(99999999999999999999)");
+  ck_dollar("#parray {paged float [4]} A\n", "$A[99999999999999999999]$", "99999999999999999999");
   /* element type and memory inherited from the first reference */
   ck_assert_int_eq(pa_error_count("#parray {pinned double [4]} A\n#parray {[#A]} B\n"), 0);
 }

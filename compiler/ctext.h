@@ -1,0 +1,53 @@
+/* ctext.h: the one reader of C text.  Everything that looks into C text
+ * (the text of a scope, a detour body, an index expression, generated
+ * code) reads it through this cursor, so comments, string and character
+ * literals and preprocessor lines are skipped the same way everywhere. */
+#ifndef PARRAYC_CTEXT_H
+#define PARRAYC_CTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum CKind {
+  CT_END,
+  CT_SPACE,   /* blanks and newlines */
+  CT_COMMENT, /* a block comment (to the end of the text if unclosed) or a line comment */
+  CT_PREPROC, /* a preprocessor line, continued lines included (only under CT_DIRECTIVES) */
+  CT_STRING,  /* "..." (to the end of its line if unclosed) */
+  CT_CHAR,    /* '...' */
+  CT_IDENT,
+  CT_NUMBER,  /* a digit and the identifier characters and dots after it */
+  CT_PUNCT,   /* one character, or "->" */
+} CKind;
+
+typedef struct CTok {
+  CKind kind;
+  const char *s;
+  size_t n;
+  bool member; /* CT_IDENT: a member name, after '.' or '->' */
+} CTok;
+
+enum { CT_DIRECTIVES = 1 }; /* '#' at the start of a line begins a CT_PREPROC */
+
+typedef struct CText {
+  const char *p, *end;
+  unsigned flags;
+  bool bol;    /* only blanks since the start of a line */
+  bool member; /* the last token but blanks and comments was '.' or '->' */
+} CText;
+
+/* A cursor on [s, end); end NULL: to the terminating NUL. */
+CText ctext(const char *s, const char *end, unsigned flags);
+/* The next token (CT_END at the end). */
+CTok ctext_next(CText *c);
+/* The next token that is not blank, a comment or a preprocessor line. */
+CTok ctext_code(CText *c);
+bool ctok_is(CTok t, char punct);
+bool ctok_word(CTok t, const char *word);
+/* a block comment that the text ends in */
+bool ctok_open_comment(CTok t);
+/* The bracket closing the one at open (one of "([{"), within [open, end)
+ * (end NULL: the NUL), or NULL when it is unbalanced. */
+const char *ctext_close(const char *open, const char *end);
+
+#endif

@@ -1,0 +1,152 @@
+/* test_ctext.c: the one reader of C text (ctext.c) and the questions the
+ * compiler asks through it: which names a statement declares, whether
+ * generated code mentions a name, whether an index has side effects.  The
+ * cases are those where the hand-written readers it replaced disagreed:
+ * ';', '{' and quotes inside comments and literals, '"' as a character,
+ * escaped quotes, a backslash at the very end, member names, nested
+ * brackets. */
+#include "ctext.h"
+#include "pa_test.h"
+#include "scope.h"
+#include "text.h"
+
+/* the identifiers of t that are not member names, space-separated */
+static char *idents(const char *t, unsigned flags)
+{
+  static char out[256];
+  out[0] = 0;
+  CText c = ctext(t, NULL, flags);
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c))
+    if (k.kind == CT_IDENT)
+      snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s%.*s", *out ? " " : "", k.member ? "." : "",
+               (int)k.n, k.s);
+  return out;
+}
+
+START_TEST(tokens_skip_comments_and_literals)
+{
+  ck_assert_str_eq(idents("a /* b; { c */ d // e \"f\n g", 0), "a d g");
+  ck_assert_str_eq(idents("x = '\"'; y = \"'\" z", 0), "x y z");
+  ck_assert_str_eq(idents("s = \"a\\\"b; c\" + t", 0), "s t");
+  ck_assert_str_eq(idents("c = '\\'' + d", 0), "c d");
+  ck_assert_str_eq(idents("1e5 + 0x1fu + n", 0), "n");
+  ck_assert_str_eq(idents("#pragma omp for\n  # line 3\nint i;", CT_DIRECTIVES), "int i");
+  ck_assert_str_eq(idents("#define A \\\n  B\nC", CT_DIRECTIVES), "C");
+  ck_assert_str_eq(idents("a; #b", CT_DIRECTIVES), "a b"); /* not at the start of a line */
+}
+END_TEST
+
+START_TEST(tokens_member_names)
+{
+  ck_assert_str_eq(idents("a.b->c + d", 0), "a .b .c d");
+  ck_assert_str_eq(idents("p -> /* x */ q . r", 0), "p .q .r");
+  ck_assert_str_eq(idents("x - > y", 0), "x y");
+  ck_assert_str_eq(idents("f(s).n + 1.5 * m", 0), "f s .n m");
+}
+END_TEST
+
+START_TEST(tokens_at_the_end)
+{
+  /* nothing is read past the end: a backslash, an open literal or comment last */
+  const char *cases[] = {"\"abc\\", "'\\", "x /* open", "y //", "\\", "/", "#", "-"};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    CText c = ctext(cases[i], NULL, CT_DIRECTIVES);
+    size_t total = 0;
+    for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c))
+      total += k.n;
+    ck_assert_uint_eq(total, strlen(cases[i]));
+  }
+  /* a bounded range stops at its end, not at the NUL */
+  const char *t = "ab/*cd*/ef";
+  CText c = ctext(t, t + 4, 0);
+  CTok k = ctext_next(&c);
+  ck_assert(ctok_word(k, "ab"));
+  k = ctext_next(&c);
+  ck_assert(k.kind == CT_COMMENT && k.n == 2 && ctok_open_comment(k));
+  ck_assert(ctext_next(&c).kind == CT_END);
+}
+END_TEST
+
+START_TEST(balanced_brackets)
+{
+  const char *t = "(a[(b)] + f(\")\", ')') /* ) */ + {c})x";
+  ck_assert_ptr_eq(ctext_close(t, NULL), t + strlen(t) - 2);
+  ck_assert_ptr_null(ctext_close("(a]", NULL));
+  ck_assert_ptr_null(ctext_close("(a", NULL));
+  ck_assert_ptr_null(ctext_close("x", NULL));
+  const char *u = "[a[1]][2]";
+  ck_assert_ptr_eq(ctext_close(u, NULL), u + 5);
+}
+END_TEST
+
+START_TEST(declarations)
+{
+  /* a ';' in a string or comment ends no statement */
+  ck_assert(!text_declares("printf(\"a;int b\"); c = 1;", "b"));
+  ck_assert(!text_declares("/* x; int b */ c = 1;", "b"));
+  ck_assert(!text_declares("c = '{'; int /* { */ d;", "b"));
+  ck_assert(text_declares("c = '{'; int /* { */ d;", "d"));
+  ck_assert(text_declares("s = \";\"; float e = 1, f[2], g;", "g"));
+  ck_assert(text_declares("for (int i = 0; i < n; i++) x;", "i"));
+  ck_assert(text_declares("#include <stdio.h>\nint n;", "n"));
+  ck_assert(!text_declares("x = y;", "y"));
+}
+END_TEST
+
+START_TEST(captured_declaration)
+{
+  /* a local an mpi body uses is passed with its declaration's type words,
+   * a comment among them left out */
+  char *out = pa_translate("#parray {mpi [2]} P\nstatic void run(void)\n{\n  unsigned /* u */ int k = 3;\n"
+                           "  #detour P {\n    (void)k;\n  }\n}\n#mainhost {\n  run();\n}\n");
+  ck_contains(out, "static void pa_detour_P_L5(int pa_rank, unsigned int k)");
+  free(out);
+}
+END_TEST
+
+START_TEST(mentioned_names)
+{
+  ck_assert(mentions("a.b + n", "n"));
+  ck_assert(!mentions("/* n */ \"n\" 'n' // n\n", "n"));
+  ck_assert(!mentions("#line 3 \"n\"\nx", "n"));
+  ck_assert(mentions("#pragma omp parallel for private(n)\nx", "n"));
+  ck_assert(!mentions("s = \"\\\"n\\\"\"; nn", "n"));
+  ck_assert(!mentions("'\"' n2 \"", "n"));
+}
+END_TEST
+
+START_TEST(side_effects)
+{
+  /* a literal is no side effect: the reader it replaced said any quote was */
+  ck_assert(!text_has_side_effects("c == '\"'"));
+  ck_assert(!text_has_side_effects("s[i] + \"abc\"[j]"));
+  ck_assert(!text_has_side_effects("i /* f(x) */ + 1"));
+  ck_assert(!text_has_side_effects("a <= b && (c != d)"));
+  ck_assert(text_has_side_effects("f(i)"));
+  ck_assert(text_has_side_effects("f /* call */ (i)"));
+  ck_assert(text_has_side_effects("i++"));
+  ck_assert(text_has_side_effects("a[i] = 1"));
+  ck_assert(text_has_side_effects("i += 2"));
+}
+END_TEST
+
+static Suite *make(void)
+{
+  Suite *s = suite_create("ctext");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, tokens_skip_comments_and_literals);
+  tcase_add_test(tc, tokens_member_names);
+  tcase_add_test(tc, tokens_at_the_end);
+  tcase_add_test(tc, balanced_brackets);
+  tcase_add_test(tc, declarations);
+  tcase_add_test(tc, captured_declaration);
+  tcase_add_test(tc, mentioned_names);
+  tcase_add_test(tc, side_effects);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void)
+{
+  return pa_run_suite(make());
+}
