@@ -36,6 +36,9 @@ CopyBy copy_by(const CopySite *site)
   /* distributed data, or host data in an mpi body (process 0's arrays) */
   if (dim_thread_type(s) || dim_thread_type(d) || (site->detour && site->detour->kind == TK_MPI && !gpu))
     return COPY_BY_PROCESSES;
+  /* a host thread of a pthd or omp body drives its GPU as the host does */
+  if (site->detour && gpu && (site->detour->kind == TK_PTHD || site->detour->kind == TK_OMP))
+    return COPY_BY_DEVICE;
   if (site->detour)
     return COPY_BY_THREAD;
   return gpu ? COPY_BY_DEVICE : COPY_BY_HOST;

@@ -52,6 +52,14 @@ static const Backend *copy_backend(Emitter *e, const CopyPlan *p)
   return pick_backend(e, TK_NONE, MEM_NONE);
 }
 
+/* The innermost detour, a pthd or omp body, does work on a GPU (memory,
+ * a copy, a kernel): each of its threads binds one (SPEC 6.5). */
+static void note_gpu_work(Emitter *e)
+{
+  if (e->detour && (e->detour->type->kind == TK_PTHD || e->detour->type->kind == TK_OMP))
+    e->detour->gpu_work = true;
+}
+
 /* ---- the walk ---- */
 
 static void emit_node(Emitter *e, Node *n);
@@ -295,6 +303,8 @@ static void emit_memory(Emitter *e, Node *n)
   if (!track_created(e, n, create))
     return;
   const Backend *b = pick_backend(e, TK_NONE, d->type->mem);
+  if (b == &backend_cuda)
+    note_gpu_work(e);
   view_note_used(e->ctx, here(e), d->type);
   if (create)
     hostc_type_checks(e, n, d->type);
@@ -357,6 +367,8 @@ static void emit_copy(Emitter *e, Node *n)
     dp = str_trim(ctx, frag_text(e, n->args[1]));
   }
   CopyPlan plan;
+  if (by == COPY_BY_DEVICE)
+    note_gpu_work(e);
   if (copy_plan(ctx, n, &site, sp, dp, &plan))
     copy_backend(e, &plan)->copy(e, n, &plan);
 }
@@ -386,6 +398,8 @@ static void emit_detour(Emitter *e, Node *n)
       return;
     }
   const Backend *b = pick_backend(e, t->kind, MEM_NONE);
+  if (t->kind == TK_CUDA)
+    note_gpu_work(e);
   Detour *dt = b->detour_open(e, n, t);
   if (!dt)
     return;

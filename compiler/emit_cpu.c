@@ -45,7 +45,7 @@ static bool params_ok(Emitter *e, Node *n, Type *t)
 /* The outlined function: struct of arguments (the parameters by value, the
  * captured locals by reference), header, unpacking, body. */
 static void write_function(Emitter *e, Node *n, Type *t, const char *fname, const char *sname, const char *body,
-                           Capture *caps, int ncaps)
+                           Capture *caps, int ncaps, bool gpu)
 {
   Ctx *ctx = e->ctx;
   Loc loc = n->loc;
@@ -73,6 +73,12 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     out_gen(e->out, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
   if (tid)
     out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
+  if (gpu) {
+    /* thread k drives GPU k mod G (SPEC 6.5) */
+    out_gen(e->out, loc, "  pa_cuda_bind(pa_self->tid, %s, %d);\n", c_string(ctx, loc_file(ctx, n->loc)),
+            loc_line(ctx, n->loc));
+    self = true;
+  }
   /* a parameter the body never names is still declared (a macro may use
    * it), marked unused in the way the C compiler understands */
   for (int i = 0; i < t->nparams; i++) {
@@ -131,6 +137,9 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
                                                               : ctx_printf(ctx, "|%s|", t->name);
   hostc_launch_checks(e, n, dt);
+  if (dt->gpu_work)
+    out_gen(e->out, n->loc, "%spa_cuda_gpus_for(%s, %s, %s, %d);\n", in, count, c_string(ctx, t->name),
+            c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
   if (args.len)
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
@@ -142,7 +151,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Out fn = out_new(ctx, -1);
   Out *saved = e->out;
   e->out = &fn;
-  write_function(e, n, t, fname, sname, text, caps, ncaps);
+  write_function(e, n, t, fname, sname, text, caps, ncaps, dt->gpu_work);
   buf_puts(&fn.b, text);
   if (fn.b.len && fn.b.data[fn.b.len - 1] != '\n')
     buf_putc(&fn.b, '\n');

@@ -18,6 +18,14 @@ extern "C" {
  * "parray: error: no CUDA GPU available: <CUDA error>", and exits 1. */
 void pa_cuda_init(int dev, const char *file, int line);
 
+/* Before a pthd or omp detour whose body does GPU work: one GPU per thread
+ * (SPEC 6.5), so fewer GPUs than nthreads is an error naming the array,
+ * unless PARRAY_GPU_SHARE=1 lets threads share them. */
+void pa_cuda_gpus_for(long long nthreads, const char *type, const char *file, int line);
+/* In thread k of such a detour: GPU k mod G of the G visible GPUs
+ * becomes the thread's (INIT_GPU in the body overrides it). */
+void pa_cuda_bind(long long k, const char *file, int line);
+
 /* Allocates count elements of elem_size bytes in PA_DMEM (cudaMalloc) or
  * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints
  * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in dmem

@@ -32,6 +32,29 @@ extern "C" void pa_cuda_init(int dev, const char *file, int line)
     }
 }
 
+extern "C" void pa_cuda_gpus_for(long long nthreads, const char *type, const char *file, int line)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess && count == 0)
+        err = cudaErrorNoDevice;
+    if (err != cudaSuccess)
+        pa_fail(file, line, "'%s' has threads with GPU work, but no CUDA GPU is available: %s", type,
+                cudaGetErrorString(err));
+    const char *share = getenv("PARRAY_GPU_SHARE");
+    if (nthreads > count && !(share && *share && *share != '0'))
+        pa_fail(file, line, "'%s' has %lld threads with GPU work, but %d GPU%s visible: one GPU per thread "
+                "(set PARRAY_GPU_SHARE=1 to let threads share GPUs, thread k on GPU k mod %d)", type,
+                nthreads, count, count == 1 ? " is" : "s are", count);
+}
+
+extern "C" void pa_cuda_bind(long long k, const char *file, int line)
+{
+    int count = 1;
+    pa_cuda_check(cudaGetDeviceCount(&count), "cudaGetDeviceCount", file, line);
+    pa_cuda_check(cudaSetDevice((int)(k % count)), "cudaSetDevice", file, line);
+}
+
 extern "C" void *pa_cuda_alloc(pa_mem mem, size_t count, size_t elem_size, const char *type,
                                const char *file, int line)
 {
