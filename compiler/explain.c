@@ -491,18 +491,26 @@ static bool alloc_grid(View *v, Grid *g, long long rows, long long cols)
   return true;
 }
 
+/* v's grid, shaped by its type's rows and columns and named after them */
+static bool start_grid(View *v, long long *rows, long long *cols, Dim **rdim, Dim **cdim)
+{
+  grid_shape(v->env, v->d, rows, cols, rdim, cdim);
+  if (!alloc_grid(v, &v->grid, *rows, *cols))
+    return false;
+  v->grid.rows_name = *rdim ? (*rdim)->path : NULL;
+  v->grid.cols_name = (*cdim)->path;
+  return true;
+}
+
 static bool data_cells(View *v)
 {
   Ctx *ctx = v->ctx;
   Env *env = v->env;
-  Dim *d = v->d, *rdim, *cdim;
+  Dim *d = v->d, *rdim = NULL, *cdim = NULL;
   Grid *g = &v->grid;
   long long rows, cols;
-  grid_shape(env, d, &rows, &cols, &rdim, &cdim);
-  if (!alloc_grid(v, g, rows, cols))
+  if (!start_grid(v, &rows, &cols, &rdim, &cdim))
     return false;
-  g->rows_name = rdim ? rdim->path : NULL;
-  g->cols_name = cdim->path;
   Poly *var = poly_var(ctx, "pa_explain_i", d->extent);
   env->var = var->t[0].f[0];
   Poly *off = dim_offset(ctx, d, var);
@@ -559,7 +567,7 @@ static void memory_cells(View *v)
 {
   Ctx *ctx = v->ctx;
   Env *env = v->env;
-  Dim *base = storage_of(v->d), *rdim, *cdim;
+  Dim *base = storage_of(v->d), *rdim = NULL, *cdim = NULL;
   long long n = v->grid.rows * v->grid.cols, span = 0;
   for (long long k = 0; k < n; k++)
     if (v->grid.c[k].off + 1 > span)
@@ -682,15 +690,12 @@ static bool thread_cells(View *v)
 {
   Ctx *ctx = v->ctx;
   Env *env = v->env;
-  Dim *d = v->d, *rdim, *cdim;
+  Dim *d = v->d, *rdim = NULL, *cdim = NULL;
   Type *t = d->type;
   Grid *g = &v->grid;
   long long rows, cols;
-  grid_shape(env, d, &rows, &cols, &rdim, &cdim);
-  if (!alloc_grid(v, g, rows, cols))
+  if (!start_grid(v, &rows, &cols, &rdim, &cdim))
     return false;
-  g->rows_name = rdim ? rdim->path : NULL;
-  g->cols_name = cdim->path;
   Launch l;
   bool cuda = t->kind == TK_CUDA && d == t->root && launch_of(env, d, &l);
   long long block = cuda && !l.tiled ? size_of(env, l.lv[1]->extent) : cuda ? l.tile : 0;
