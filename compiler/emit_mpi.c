@@ -426,7 +426,6 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 
-
 const Backend backend_mpi = {
   .name = "mpi",
   .include = "parray_mpi.h",
