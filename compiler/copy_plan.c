@@ -33,8 +33,9 @@ CopyBy copy_by(const CopySite *site)
 {
   Dim *s = site->src, *d = site->dst;
   bool gpu = dim_on_gpu(s) || dim_on_gpu(d);
-  /* distributed data, or host data in an mpi body (process 0's arrays) */
-  if (dim_thread_type(s) || dim_thread_type(d) || (site->detour && site->detour->kind == TK_MPI && !gpu))
+  /* distributed data, or any data in an mpi body (process 0's arrays,
+   * this process's own memory: plan_processes tells them apart) */
+  if (dim_thread_type(s) || dim_thread_type(d) || (site->detour && site->detour->kind == TK_MPI))
     return COPY_BY_PROCESSES;
   /* a host thread of a pthd or omp body drives its GPU as the host does */
   if (site->detour && gpu && (site->detour->kind == TK_PTHD || site->detour->kind == TK_OMP))
@@ -324,6 +325,16 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
     p->coll = COLL_SCATTER;
   } else if (process0_array(ctx, mpi, p->sp) && !process0_array(ctx, mpi, p->dp)) {
     p->coll = COLL_BCAST;
+  } else if (dim_on_gpu(p->src) || dim_on_gpu(p->dst)) {
+    if (process0_array(ctx, mpi, p->dp)) {
+      diag_error(ctx, n->loc, "#copy from GPU memory into process 0's memory ('%s') in the body of mpi detour '%s': "
+                 "gather into it from a distributed type, or copy on the host after the detour", p->dp, mpi->name);
+      return false;
+    }
+    /* this process's memory and its GPU: the host thread copies as outside */
+    p->by = COPY_BY_DEVICE;
+    plan_device(ctx, p);
+    return true;
   } else {
     /* process 0's memory exists on process 0 only */
     p->process0 = process0_array(ctx, mpi, p->dp);
@@ -331,6 +342,10 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
     return true;
   }
   p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
+  /* MPI moves host memory: a GPU side is staged (CUDA-aware MPI would take
+   * the device pointers; the Open MPI builds parrayc meets are not) */
+  p->via_host[0] = dim_on_gpu(p->src);
+  p->via_host[1] = dim_on_gpu(p->dst);
   return true;
 }
 

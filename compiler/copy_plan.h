@@ -66,6 +66,7 @@ typedef struct CopyPlan {
   bool staged;          /* a device kernel with a host side: staged through device memory */
   bool process0;        /* COPY_BY_PROCESSES: the destination is process 0's memory */
   Collective coll;      /* COPY_COLLECTIVE */
+  bool via_host[2];     /* COPY_COLLECTIVE: the source's, the destination's GPU block moves through host memory */
   CopySide side[2];     /* COPY_COLLECTIVE: source and destination */
 } CopyPlan;
 

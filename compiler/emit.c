@@ -53,21 +53,13 @@ static const Backend *copy_backend(Emitter *e, const CopyPlan *p)
 }
 
 /* Directive n does work on a GPU (memory, a copy, a kernel).  Inside a
- * pthd or omp body each thread then binds a GPU (SPEC 6.5); inside an mpi
- * body it is refused, in one place: mpi x cuda programs are not built yet.
- * False after reporting that. */
-static bool note_gpu_work(Emitter *e, Node *n, const char *what)
+ * pthd, omp or mpi body each thread or process then binds a GPU of its own
+ * (SPEC 6.5): the innermost such detour is marked, and its backend prints
+ * the binding. */
+static void note_gpu_work(Emitter *e)
 {
-  if (!e->detour || e->detour->type->kind == TK_CUDA)
-    return true;
-  for (Detour *x = e->detour; x; x = x->parent)
-    if (x->type->kind == TK_MPI) {
-      diag_error(e->ctx, n->loc, "%s in the body of mpi detour '%s': GPU work in mpi bodies (mpi x cuda) is "
-                 "not supported yet; pthd and omp bodies may do GPU work", what, x->type->name);
-      return false;
-    }
-  e->detour->gpu_work = true;
-  return true;
+  if (e->detour && e->detour->type->kind != TK_CUDA)
+    e->detour->gpu_work = true;
 }
 
 /* ---- the walk ---- */
@@ -313,8 +305,8 @@ static void emit_memory(Emitter *e, Node *n)
   if (!track_created(e, n, create))
     return;
   const Backend *b = pick_backend(e, TK_NONE, d->type->mem);
-  if (b == &backend_cuda && !note_gpu_work(e, n, create ? "#create of GPU memory" : "#destroy of GPU memory"))
-    return;
+  if (b == &backend_cuda)
+    note_gpu_work(e);
   view_note_used(e->ctx, here(e), d->type);
   if (create)
     hostc_type_checks(e, n, d->type);
@@ -362,9 +354,8 @@ static void emit_copy(Emitter *e, Node *n)
   CopySite site = {s, d, e->detour ? e->detour->type : NULL};
   CopyBy by = copy_by(&site);
   char *sp, *dp;
-  if ((by == COPY_BY_DEVICE || (by == COPY_BY_THREAD && (dim_on_gpu(s) || dim_on_gpu(d)))) &&
-      !note_gpu_work(e, n, "#copy of GPU memory"))
-    return;
+  if (dim_on_gpu(s) || dim_on_gpu(d))
+    note_gpu_work(e);
   if (by == COPY_BY_THREAD) {
     /* the pointers as written; the destination's first, the order in
      * which parrayc has always translated them here (and reported their
@@ -405,8 +396,8 @@ static void emit_detour(Emitter *e, Node *n)
       return;
     }
   const Backend *b = pick_backend(e, t->kind, MEM_NONE);
-  if (t->kind == TK_CUDA && !note_gpu_work(e, n, "a cuda detour"))
-    return;
+  if (t->kind == TK_CUDA)
+    note_gpu_work(e);
   Detour *dt = b->detour_open(e, n, t);
   if (!dt)
     return;

@@ -76,7 +76,7 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
  * by process 0 (the parameters, and copies of the caller's locals the
  * body uses) and calls it. */
 static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fname, const char *sname,
-                            const char *rname, const char *body, Capture *caps, int ncaps)
+                            const char *rname, const char *body, Capture *caps, int ncaps, bool gpu)
 {
   Loc loc = n->loc;
   bool args = t->nparams || ncaps;
@@ -102,6 +102,15 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   for (int i = 0; i < t->nparams; i++)
     if (!mentions(body, t->pnames[i]))
       out_gen(e->out, loc, "  (void)%s;\n", t->pnames[i]);
+  if (gpu) {
+    const char *file = c_string(e->ctx, loc_file(e->ctx, loc));
+    int line = loc_line(e->ctx, loc);
+    out_gen(e->out, loc, "  /* the body does GPU work: the process's GPU is its rank within its node, mod the node's GPUs */\n");
+    out_gen(e->out, loc, "  const char *pa_no_gpu;\n");
+    out_gen(e->out, loc, "  int pa_gpus = pa_cuda_gpu_count(&pa_no_gpu);\n");
+    out_gen(e->out, loc, "  pa_cuda_bind(pa_mpi_gpu_of(pa_gpus, pa_no_gpu, %s, %s, %d), %s, %d);\n",
+            c_string(e->ctx, t->name), file, line, file, line);
+  }
   buf_puts(&e->out->b, body);
   if (e->out->b.len && e->out->b.data[e->out->b.len - 1] != '\n')
     buf_putc(&e->out->b, '\n');
@@ -215,7 +224,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Out fn = out_new(ctx, -1);
   Out *saved = e->out;
   e->out = &fn;
-  write_functions(e, n, t, id, fname, sname, rname, text, caps, ncaps);
+  write_functions(e, n, t, id, fname, sname, rname, text, caps, ncaps, dt->gpu_work);
   e->out = saved;
   out_append(&e->hoist, &fn);
   out_free(&fn);
@@ -358,11 +367,26 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
             poly_str(ctx, dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *elem = dst->type->elem;
   bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
-  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s */\n", in, n->name, show ? sp : "..", n->name2,
-          show ? dp : "..", what);
+  const char *where = c_string(ctx, loc_file(ctx, n->loc));
+  int line = loc_line(ctx, n->loc);
+  char *bytes[2];
+  for (int k = 0; k < 2; k++)
+    bytes[k] = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, k ? dst : src)), elem);
+  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s%s */\n", in, n->name, show ? sp : "..", n->name2,
+          show ? dp : "..", what, p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg *pa_x = pa_mpi_xchg_begin(sizeof(%s));\n", in, elem);
-  out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
-  out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
+  if (p->via_host[0])
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
+            sp, bytes[0], where, line);
+  else
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
+  /* a distributed destination is written whole; anything else keeps what
+   * the copy does not write */
+  if (p->via_host[1])
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
+            T.procs ? "NULL" : dp, bytes[1], where, line);
+  else
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
   /* w: the side whose digits drive the loops where only one is distributed */
   CopySide *w = how == COLL_GATHER || how == COLL_BCAST ? &S : &T;
   Poly *iS = side_linear(ctx, &S), *iT = side_linear(ctx, &T), *iw = side_linear(ctx, w);
@@ -423,6 +447,10 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     break;
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg_end(pa_x);\n", in);
+  if (p->via_host[0])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s, %d);\n", in, where, line);
+  if (p->via_host[1])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s, %d);\n", in, dp, bytes[1], where, line);
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 

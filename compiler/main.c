@@ -530,6 +530,46 @@ static const char *env_or(const char *name, const char *fallback)
   return v && *v ? v : fallback;
 }
 
+/* The words `MPICC --showme:WHAT` prints (Open MPI's wrapper), or the
+ * environment variable that overrides them, into a. */
+static bool mpi_wrapper_words(const char *what, const char *env, Argv *a)
+{
+  const char *set = getenv(env);
+  if (set)
+    return split_flags(env, set, a, a);
+  const char *mpicc = env_or("MPICC", *PARRAY_MPICC ? PARRAY_MPICC : "mpicc");
+  char cmd[PATH_MAX + 64], line[8192] = "";
+  snprintf(cmd, sizeof cmd, "%s --showme:%s 2>/dev/null", mpicc, what);
+  FILE *f = popen(cmd, "r");
+  size_t got = f ? fread(line, 1, sizeof line - 1, f) : 0;
+  int rc = f ? pclose(f) : -1;
+  line[got] = 0;
+  if (rc != 0 || got == 0) {
+    fprintf(stderr, "parrayc: error: cannot ask '%s' for the MPI %s flags (an mpi x cuda program is built by nvcc "
+            "with them); set %s to them\n", mpicc, what, env);
+    return false;
+  }
+  line[strcspn(line, "\n")] = 0;
+  return split_flags(env, line, a, a);
+}
+
+/* nvcc takes -I, -D, -L and -l itself; anything else the MPI wrapper adds
+ * (-pthread, -Wl,...) goes to the host compiler or the linker. */
+static void nvcc_mpi_flags(Argv *a, Argv *words)
+{
+  char buf[PATH_MAX + 32];
+  for (int i = 0; i < words->n; i++) {
+    const char *t = words->v[i];
+    if (t[0] == '-' && strchr("IDLl", t[1]))
+      snprintf(buf, sizeof buf, "%s", t);
+    else if (!strncmp(t, "-Wl,", 4))
+      snprintf(buf, sizeof buf, "-Xlinker=%s", t + 4);
+    else
+      snprintf(buf, sizeof buf, "-Xcompiler=%s", t);
+    arg(a, buf);
+  }
+}
+
 /* One translated input. */
 typedef struct Unit {
   const char *input;
@@ -552,7 +592,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
   }
   char inc[PATH_MAX], lib[PATH_MAX];
   runtime_dirs(inc, lib);
-  Argv pre = {0}, post = {0}, a = {0};
+  Argv pre = {0}, post = {0}, a = {0}, mpi_libs = {0};
   if (!split_flags("PARRAY_CFLAGS", env_or("PARRAY_CFLAGS", "-O2"), &pre, &post))
     return 1;
   if (cuda) {
@@ -567,6 +607,24 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
     nvcc_host_flags(&a, PARRAY_SANITIZE_FLAGS);
     if (omp)
       arg(&a, "-Xcompiler=-fopenmp");
+    if (mpi) {
+      /* mpi x cuda: nvcc with the MPI wrapper's flags */
+      Argv words = {0}, libs = {0};
+      bool ok = mpi_wrapper_words("compile", "PARRAY_MPI_CFLAGS", &words);
+      if (ok && cli->mode != MODE_COMPILE)
+        ok = mpi_wrapper_words("link", "PARRAY_MPI_LIBS", &libs);
+      nvcc_mpi_flags(&a, &words);
+      nvcc_mpi_flags(&mpi_libs, &libs);
+      args_free(&words);
+      args_free(&libs);
+      if (!ok) {
+        args_free(&a);
+        args_free(&pre);
+        args_free(&post);
+        args_free(&mpi_libs);
+        return 1;
+      }
+    }
     for (int i = 0; i < cli->cflags.n; i++) {
       const char *f = cli->cflags.v[i];
       if (f[1] == 'f' || f[1] == 'W')
@@ -618,6 +676,8 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
     if (cuda)
       arg(&a, "-lparray_cuda");
     arg(&a, "-lparray");
+    for (int i = 0; i < mpi_libs.n; i++)
+      arg(&a, mpi_libs.v[i]);
     if (cuda && omp)
       arg(&a, "-lgomp");
     arg(&a, "-lpthread");
@@ -627,6 +687,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
   args_free(&a);
   args_free(&pre);
   args_free(&post);
+  args_free(&mpi_libs);
   if (rc != 0) {
     fprintf(stderr, "parrayc: error: compiling '%s' failed\n", n == 1 ? units[0].source : out);
     return 1;

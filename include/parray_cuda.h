@@ -26,6 +26,16 @@ void pa_cuda_gpus_for(long long nthreads, const char *type, const char *file, in
  * becomes the thread's (INIT_GPU in the body overrides it). */
 void pa_cuda_bind(long long k, const char *file, int line);
 
+/* The number of GPUs this process sees; 0 (with *why the reason) for none. */
+int pa_cuda_gpu_count(const char **why);
+
+/* A distributed #copy whose GPU side moves through host memory: stage_out
+ * copies `bytes` of the block at dev (NULL: nothing to copy) into new
+ * pinned host memory and returns it; stage_in copies host back to dev
+ * (NULL: none) and frees host. */
+void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line);
+void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int line);
+
 /* Allocates count elements of elem_size bytes in PA_DMEM (cudaMalloc) or
  * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints
  * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in dmem

@@ -38,6 +38,12 @@ void pa_mpi_expect(long long nprocs, const char *type, const char *file, int lin
 void pa_mpi_check_copy_extent(long long src, long long dst, const char *file, int line);
 int pa_mpi_rank(void);
 int pa_mpi_size(void);
+/* At the start of an mpi body that does GPU work (SPEC 6.5), every
+ * process: gpus is the number of GPUs it sees (0: none, why says so).
+ * Returns the GPU of this process, its rank within its node mod gpus.  A
+ * process without a GPU, or more processes on a node than it has GPUs
+ * (unless PARRAY_GPU_SHARE=1), ends the job with one message. */
+int pa_mpi_gpu_of(int gpus, const char *why, const char *type, const char *file, int line);
 /* Processes other than 0: runs detours until process 0 stops; returns 0. */
 int pa_mpi_serve(void);
 /* Process 0: runs detour id on every process with a copy of the args_size

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 extern "C" void pa_cuda_init(int dev, const char *file, int line)
 {
@@ -46,6 +47,21 @@ extern "C" void pa_cuda_gpus_for(long long nthreads, const char *type, const cha
         pa_fail(file, line, "'%s' has %lld threads with GPU work, but %d GPU%s visible: one GPU per thread "
                 "(set PARRAY_GPU_SHARE=1 to let threads share GPUs, thread k on GPU k mod %d)", type,
                 nthreads, count, count == 1 ? " is" : "s are", count);
+}
+
+extern "C" int pa_cuda_gpu_count(const char **why)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess && count == 0)
+        err = cudaErrorNoDevice;
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        *why = cudaGetErrorString(err);
+        return 0;
+    }
+    *why = NULL;
+    return count;
 }
 
 extern "C" void pa_cuda_bind(long long k, const char *file, int line)
@@ -103,4 +119,23 @@ extern "C" void pa_cuda_check_launch(const char *kernel, const char *file, int l
         err = cudaDeviceSynchronize();
     if (err != cudaSuccess)
         pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
+}
+
+/* ---- staging of GPU blocks through host memory ---- */
+
+extern "C" void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line)
+{
+    void *h = pa_cuda_alloc(PA_PINNED, bytes, 1, "staging", file, line);
+    if (dev && bytes)
+        pa_cuda_check(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (staging)", file, line);
+    else if (bytes)
+        memset(h, 0, bytes); /* the holes of a padded layout go back as zeros */
+    return h;
+}
+
+extern "C" void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int line)
+{
+    if (dev && bytes)
+        pa_cuda_check(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (staging)", file, line);
+    pa_cuda_free(PA_PINNED, host, file, line);
 }

@@ -133,6 +133,55 @@ void pa_mpi_check_copy_extent(long long src, long long dst, const char *file, in
   exit(1);
 }
 
+static void check(int rc, const char *what, const char *file, int line);
+
+/* ---- GPUs of mpi processes (SPEC 6.5) ---- */
+
+/* This process's rank among the processes of its node, and their number. */
+static void node_rank(int *rank, int *size)
+{
+  MPI_Comm node;
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, pa.rank, MPI_INFO_NULL, &node),
+        "MPI_Comm_split_type", NULL, 0);
+  MPI_Comm_rank(node, rank);
+  MPI_Comm_size(node, size);
+  MPI_Comm_free(&node);
+}
+
+int pa_mpi_gpu_of(int gpus, const char *why, const char *type, const char *file, int line)
+{
+  int local, nlocal;
+  node_rank(&local, &nlocal);
+  const char *share = getenv("PARRAY_GPU_SHARE");
+  int shared = share && *share && *share != '0';
+  int bad = gpus <= 0 || (nlocal > gpus && !shared);
+  int mine = bad ? pa.rank : pa.size, first;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == pa.size)
+    return local % gpus;
+  if (pa.rank == first) {
+    char host[MPI_MAX_PROCESSOR_NAME] = "?", msg[1024];
+    int len = 0;
+    MPI_Get_processor_name(host, &len);
+    if (gpus <= 0)
+      snprintf(msg, sizeof msg, "%s:%d: error: process %d of mpi array '%s' (on %s) does GPU work, but "
+               "has no CUDA GPU: %s\n", file, line, pa.rank, type, host, why ? why : "no device");
+    else
+      snprintf(msg, sizeof msg, "%s:%d: error: '%s' has %d processes with GPU work on %s, which has %d "
+               "GPU%s: one GPU per process (run fewer processes per node, or set PARRAY_GPU_SHARE=1 "
+               "to let processes share GPUs, node rank k on GPU k mod %d)\n", file, line, type, nlocal,
+               host, gpus, gpus == 1 ? "" : "s", gpus);
+    fflush(stdout);
+    fputs(msg, stderr);
+    fflush(stderr);
+  }
+  /* every process took this branch: no one waits for a stop message */
+  pa.stopped = 1;
+  MPI_Finalize();
+  pa.finalized = 1;
+  exit(1);
+}
+
 static void check(int rc, const char *what, const char *file, int line)
 {
   if (rc == MPI_SUCCESS)

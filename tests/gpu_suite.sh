@@ -29,7 +29,7 @@ result() { # NAME STATUS LOG SECONDS
   fi
 }
 
-is_cuda() { head -n 1 "$1" | grep -q 'parrayc-\(sample\|test\):.*cuda'; }
+is_cuda() { head -n 1 "$1" | grep -q 'parrayc-\(sample\|test\):.*\(cuda\|nvcc\)'; }
 
 # ---- samples and end-to-end tests ----
 for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests/e2e/gpu_*.pa 2>/dev/null); do

@@ -5,7 +5,8 @@
 # within 60 seconds (a hang fails the test: an MPI job whose process died must
 # end, not wait forever).  When FILE.err exists, each of its lines must
 # appear somewhere in the run's stderr; a line written "=1 TEXT" must appear
-# exactly once (a message every process could print).
+# exactly once (a message every process could print).  First-line flags:
+# "cuda" needs a GPU (skipped without), "nvcc" only the CUDA build.
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 PARRAYC FILE.pa" >&2; exit 2; }
 parrayc=$1 file=$2
@@ -14,6 +15,10 @@ name=$(basename "$file" .pa)
 here=$(cd "$(dirname "$0")" && pwd)
 if sed -n 1p "$file" | grep -q 'parrayc-test:.*cuda' && ! sh "$here/run_gpu.sh" --probe; then
   echo "SKIPPED: no GPU"; exit 77
+fi
+# "nvcc": built by nvcc, run with or without a GPU
+if sed -n 1p "$file" | grep -q 'parrayc-test:.*nvcc' && ! "$parrayc" --version | grep -q ' cuda'; then
+  echo "SKIPPED: parrayc was built without CUDA"; exit 77
 fi
 expected=${file%.pa}.err
 tmp=$(mktemp -d) || exit 2
