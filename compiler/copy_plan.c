@@ -35,7 +35,7 @@ CopyBy copy_by(const CopySite *site)
   bool gpu = dim_on_gpu(s) || dim_on_gpu(d);
   /* distributed data, or any data in an mpi body (process 0's arrays,
    * this process's own memory: plan_processes tells them apart) */
-  if (dim_thread_type(s) || dim_thread_type(d) || (site->detour && site->detour->kind == TK_MPI))
+  if (dim_distributed_over(s) || dim_distributed_over(d) || (site->detour && site->detour->kind == TK_MPI))
     return COPY_BY_PROCESSES;
   /* a host thread of a pthd or omp body drives its GPU as the host does */
   if (site->detour && gpu && (site->detour->kind == TK_PTHD || site->detour->kind == TK_OMP))
@@ -139,16 +139,16 @@ static void push_digit(Ctx *ctx, CopySide *s, Dim *d, bool proc)
 
 static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s)
 {
-  if (d->ref && d->ref->type->kind == TK_MPI) {
+  if (dim_selects_process(d)) {
     push_digit(ctx, s, d, true);
     return true;
   }
-  Type *tt = dim_thread_type(d);
+  Type *tt = dim_distributed_over(d);
   if (tt && (d->ref_kind == REF_SPLIT || d->ref_kind == REF_SIZED)) {
     diag_error(ctx, n->loc,
-               "'%s' views distributed data through '[... #%s]': the mpi target needs the process dimension "
+               "'%s' views distributed data through '[... #%s]': a distributed copy needs the %s dimension "
                "itself ('[#%s]') in the type",
-               d->path, d->ref->path, tt->name);
+               d->path, d->ref->path, tt->kind == TK_MPI ? "process" : "thread", tt->name);
     return false;
   }
   int m = dim_nkids(d);
@@ -176,12 +176,7 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
   memset(s, 0, sizeof *s);
   s->dim = d;
   s->ptr = ptr;
-  s->procs = dim_thread_type(d);
-  if (s->procs && s->procs->kind != TK_MPI) {
-    diag_error(ctx, n->loc, "'%s' is distributed over the %s array '%s': only data distributed over mpi arrays can "
-               "be copied", d->path, thread_kind_name(s->procs->kind), s->procs->name);
-    return false;
-  }
+  s->procs = dim_distributed_over(d);
   if (!collect(ctx, n, d, s))
     return false;
   for (int k = 0; k < s->n && !s->procs; k++)
@@ -197,7 +192,7 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
     if (!g->proc)
       s->local = poly_mul(ctx, s->local, g->extent);
     else if (g->d->ref->type != s->procs) {
-      diag_error(ctx, n->loc, "'%s' is distributed over two mpi arrays ('%s' and '%s')", d->path, s->procs->name,
+      diag_error(ctx, n->loc, "'%s' is distributed over two thread arrays ('%s' and '%s')", d->path, s->procs->name,
                  g->d->ref->type->name);
       return false;
     }
@@ -294,6 +289,41 @@ static bool process0_array(Ctx *ctx, Type *t, const char *text)
   return false;
 }
 
+/* Among the threads of a pthd or omp detour, with dmem distributed over
+ * them (one block per thread's GPU): each thread fills its block of a
+ * distributed destination (scatter, all-to-all), or writes its block's
+ * elements of a shared host destination (gather). */
+static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
+{
+  CopySide *S = &p->side[0], *T = &p->side[1];
+  if (p->detour != team) {
+    diag_error(ctx, n->loc, "a #copy of '%s', distributed over the %s array '%s', must stand in the body of a "
+               "detour on '%s' itself%s", (S->procs ? S : T)->dim->path, thread_kind_name(team->kind), team->name,
+               team->name, p->detour ? ctx_printf(ctx, ", not in one on '%s'", p->detour->name) : "");
+    return false;
+  }
+  for (int k = 0; k < 2; k++) {
+    CopySide *x = &p->side[k];
+    if (x->procs && x->procs != team) {
+      diag_error(ctx, n->loc, "'%s' is distributed over '%s', but this detour runs on '%s'", x->dim->path,
+                 x->procs->name, team->name);
+      return false;
+    }
+    if (!x->procs && dim_on_gpu(x->dim)) {
+      diag_error(ctx, n->loc, "'%s' is GPU memory of one thread: a distributed #copy takes a host array shared "
+                 "by the threads of '%s', or dmem distributed over them", x->dim->path, team->name);
+      return false;
+    }
+  }
+  p->by = COPY_BY_THREAD;
+  p->how = COPY_COLLECTIVE;
+  p->coll = S->procs && T->procs ? COLL_ALLTOALL : S->procs ? COLL_GATHER : COLL_SCATTER;
+  p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
+  p->via_host[0] = dim_on_gpu(p->src);
+  p->via_host[1] = dim_on_gpu(p->dst);
+  return true;
+}
+
 /* among the processes of an mpi detour: a collective when a side is
  * distributed (or process 0's memory is broadcast), else a local loop */
 static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
@@ -302,6 +332,9 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
   CopySide *S = &p->side[0], *T = &p->side[1];
   if (!make_side(ctx, n, p->src, p->sp, S) || !make_side(ctx, n, p->dst, p->dp, T))
     return false;
+  Type *procs = S->procs ? S->procs : T->procs;
+  if (procs && procs->kind != TK_MPI)
+    return plan_threads(ctx, n, p, procs);
   if (!mpi) {
     if (p->detour)
       diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of its mpi detour itself, not "

@@ -216,10 +216,84 @@ static void sync(Emitter *e, Node *n)
           suffix, suffix);
 }
 
-/* a #copy in a thread's body: the thread copies alone */
+/* A #copy with dmem distributed over the threads (SPEC 6.5), planned by
+ * plan_threads: every thread moves the elements it owns, reading a shared
+ * host array or, in an all-to-all, the other threads' blocks through the
+ * table pa_team_share makes.  GPU blocks move through pinned host memory. */
+static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  const char *where = c_string(ctx, loc_file(ctx, n->loc));
+  int line = loc_line(ctx, n->loc);
+  Dim *src = p->src, *dst = p->dst;
+  CopySide S = p->side[0], T = p->side[1];
+  Type *team = (S.procs ? S : T).procs;
+  const char *elem = dst->type->elem;
+  if (p->check_extent)
+    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
+            poly_str(ctx, dst->extent), where, line);
+  static const char *whats[] = {"each thread fills its block", "each thread sends its block",
+                                "each thread gathers its block from the others' blocks"};
+  const char *what = whats[p->coll == COLL_SCATTER ? 0 : p->coll == COLL_GATHER ? 1 : 2];
+  bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
+  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the threads of %s: %s%s */\n", in, n->name,
+          show ? p->sp : "..", n->name2, show ? p->dp : "..", team->name, what,
+          p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
+  char *bytes[2];
+  for (int k = 0; k < 2; k++)
+    bytes[k] = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, k ? dst : src)), elem);
+  if (p->via_host[0])
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem,
+            elem, p->sp, bytes[0], where, line);
+  else
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, p->sp);
+  if (p->via_host[1])
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(NULL, %s, %s, %d);\n", in, elem, elem,
+            bytes[1], where, line);
+  else
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, p->dp);
+  Poly *iS = side_linear(ctx, &S), *iT = side_linear(ctx, &T);
+  switch (p->coll) {
+  case COLL_ALLTOALL:
+    out_gen(e->out, n->loc, "%s  const %s *const *pa_srcs = (const %s *const *)pa_team_share(pa_self, pa_src);\n",
+            in, elem, elem);
+    hostc_side_nest(e, n, &T, true, true, NULL,
+                    ctx_printf(ctx, "pa_dst[%s] = pa_srcs[%s][%s]", poly_text(ctx, dim_offset(ctx, dst, iT)),
+                               poly_text(ctx, side_owner(ctx, &S, iT, false)),
+                               poly_text(ctx, dim_offset(ctx, src, iT))),
+                    "pa_tid");
+    break;
+  case COLL_SCATTER:
+    hostc_side_nest(e, n, &T, true, true, NULL,
+                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_text(ctx, dim_offset(ctx, dst, iT)),
+                               poly_text(ctx, dim_offset(ctx, src, iT))),
+                    "pa_tid");
+    break;
+  default:
+    hostc_side_nest(e, n, &S, true, true, NULL,
+                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_text(ctx, dim_offset(ctx, dst, iS)),
+                               poly_text(ctx, dim_offset(ctx, src, iS))),
+                    "pa_tid");
+    break;
+  }
+  /* no thread goes on (or frees its staged block) while another reads it */
+  out_gen(e->out, n->loc, "%s  pa_sync(pa_self);\n", in);
+  if (p->via_host[0])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s, %d);\n", in, where, line);
+  if (p->via_host[1])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s, %d);\n", in, p->dp, bytes[1], where, line);
+  out_gen(e->out, n->loc, "%s}\n", in);
+}
+
+/* a #copy in a thread's body: the thread copies alone, or the threads
+ * together when data is distributed over them */
 static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
-  hostc_copy_loop(e, n, p, false);
+  if (p->how == COPY_COLLECTIVE)
+    team_copy(e, n, p);
+  else
+    hostc_copy_loop(e, n, p, false);
 }
 
 const Backend backend_cpu = {

@@ -294,39 +294,6 @@ static void main_close(Emitter *e, Node *n)
 
 /* ---- distributed #copy ---- */
 
-/* Writes a loop nest over the elements of side s: all of them in
- * increasing logical index, or (own) those of this process.  With
- * locals false only the process digits are looped over.  cond, when not
- * NULL, guards the whole nest. */
-static void nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt)
-{
-  Ctx *ctx = e->ctx;
-  Buf ind = {0};
-  buf_printf(&ind, "%s  ", indent_of(n));
-  if (cond) {
-    out_gen(e->out, n->loc, "%sif (%s)\n", ind.data, cond);
-    buf_puts(&ind, "  ");
-  }
-  /* this process's elements: fix the process digits first */
-  for (int pass = own ? 0 : 1; pass < 2; pass++) {
-    for (int k = 0; k < s->n; k++) {
-      SideDigit *g = &s->dg[k];
-      bool here = own ? (pass == 0) == g->proc : (g->proc || locals);
-      if (!here || (!g->proc && !locals))
-        continue;
-      const char *v = g->var->t[0].f[0]->text;
-      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_text(e->ctx, g->extent), v);
-      buf_puts(&ind, "  ");
-    }
-    if (own && pass == 0) {
-      out_gen(e->out, n->loc, "%sif (%s == pa_rank)\n", ind.data, poly_text(e->ctx, side_owner(ctx, s, NULL, true)));
-      buf_puts(&ind, "  ");
-    }
-  }
-  out_gen(e->out, n->loc, "%s%s;\n", ind.data, stmt);
-  buf_free(&ind);
-}
-
 /* "bucket[p] += count" over the nest of s (own or all), looping over the
  * local digits only when the bucket depends on them. */
 static void count(Emitter *e, Node *n, CopySide *s, bool own, const char *cond, const char *array, Poly *bucket)
@@ -334,8 +301,8 @@ static void count(Emitter *e, Node *n, CopySide *s, bool own, const char *cond, 
   Ctx *ctx = e->ctx;
   bool locals = side_uses_locals(s, bucket);
   Poly *inc = locals ? poly_const(ctx, 1) : s->local;
-  nest(e, n, s, own, locals, cond,
-       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_text(e->ctx, bucket), poly_text(e->ctx, inc)));
+  hostc_side_nest(e, n, s, own, locals, cond,
+       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_text(e->ctx, bucket), poly_text(e->ctx, inc)), "pa_rank");
 }
 
 static const char *how_name(Collective how)
@@ -416,15 +383,15 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   switch (how) {
   case COLL_SCATTER:
   case COLL_BCAST:
-    nest(e, n, w, false, true, root,
+    hostc_side_nest(e, n, w, false, true, root,
          ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iw, true)),
-                    poly_text(e->ctx, dim_offset(ctx, src, iw))));
+                    poly_text(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
     break;
   case COLL_GATHER:
   case COLL_ALLTOALL:
-    nest(e, n, &S, true, true, NULL,
+    hostc_side_nest(e, n, &S, true, true, NULL,
          ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iS, false)),
-                    poly_text(e->ctx, dim_offset(ctx, src, iS))));
+                    poly_text(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  const %s *pa_rbuf = (const %s *)pa_mpi_xchg_run(pa_x, %s, %s, %d);\n", in, elem, elem,
@@ -432,18 +399,18 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   switch (how) {
   case COLL_SCATTER:
   case COLL_ALLTOALL:
-    nest(e, n, &T, true, true, NULL,
+    hostc_side_nest(e, n, &T, true, true, NULL,
          ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iT)),
-                    poly_text(e->ctx, side_owner(ctx, &S, iT, false))));
+                    poly_text(e->ctx, side_owner(ctx, &S, iT, false))), "pa_rank");
     break;
   case COLL_GATHER:
-    nest(e, n, &S, false, true, root,
+    hostc_side_nest(e, n, &S, false, true, root,
          ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)),
-                    poly_text(e->ctx, side_owner(ctx, &S, iS, true))));
+                    poly_text(e->ctx, side_owner(ctx, &S, iS, true))), "pa_rank");
     break;
   case COLL_BCAST:
-    nest(e, n, &S, false, true, NULL,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)), "0"));
+    hostc_side_nest(e, n, &S, false, true, NULL,
+         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg_end(pa_x);\n", in);

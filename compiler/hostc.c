@@ -309,3 +309,33 @@ char *hostc_outlined(Ctx *ctx, Node *n, Out *body)
 {
   return dedent(ctx, tidy_body(ctx, body->b.data ? body->b.data : ""), indent_of(n), true);
 }
+
+void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
+                     const char *rank)
+{
+  Ctx *ctx = e->ctx;
+  Buf ind = {0};
+  buf_printf(&ind, "%s  ", indent_of(n));
+  if (cond) {
+    out_gen(e->out, n->loc, "%sif (%s)\n", ind.data, cond);
+    buf_puts(&ind, "  ");
+  }
+  /* this process's elements: fix the process digits first */
+  for (int pass = own ? 0 : 1; pass < 2; pass++) {
+    for (int k = 0; k < s->n; k++) {
+      SideDigit *g = &s->dg[k];
+      bool here = own ? (pass == 0) == g->proc : (g->proc || locals);
+      if (!here || (!g->proc && !locals))
+        continue;
+      const char *v = g->var->t[0].f[0]->text;
+      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_text(e->ctx, g->extent), v);
+      buf_puts(&ind, "  ");
+    }
+    if (own && pass == 0) {
+      out_gen(e->out, n->loc, "%sif (%s == %s)\n", ind.data, poly_text(e->ctx, side_owner(ctx, s, NULL, true)), rank);
+      buf_puts(&ind, "  ");
+    }
+  }
+  out_gen(e->out, n->loc, "%s%s;\n", ind.data, stmt);
+  buf_free(&ind);
+}

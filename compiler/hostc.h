@@ -31,4 +31,11 @@ Detour *hostc_detour(Emitter *e, Node *n, Type *t, const char *fname, const char
  * tidied and shifted left by the directive's indentation */
 char *hostc_outlined(Ctx *ctx, Node *n, Out *body);
 
+/* A loop nest over the elements of a distributed copy's side s: all of
+ * them in increasing logical index, or (own) those stored by rank (C
+ * text); locals false loops over the process digits only; cond, when not
+ * NULL, guards the nest; stmt is the innermost statement. */
+void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
+                     const char *rank);
+
 #endif

@@ -315,7 +315,12 @@ typedef struct CopyDigit {
  * neighbours contiguous on both sides merged; false when they do not line
  * up. */
 bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *n);
-Type *dim_thread_type(Dim *d); /* the thread array a data node is distributed over, or NULL */
+Type *dim_thread_type(Dim *d); /* the thread array a data node references, or NULL */
+/* Does data node n select the process (mpi) or the thread's GPU (dmem over
+ * pthd or omp) that stores its elements?  (SPEC 6.3, 6.5) */
+bool dim_selects_process(const Dim *n);
+/* The thread array data node d is distributed over, or NULL. */
+Type *dim_distributed_over(Dim *d);
 /* An extent relation parrayc cannot decide, because sizes are symbols: a
  * split d whose sizes divide (a tiling) must have exactly d->ref's extent
  * (exact); other splits and sized references at most that. */

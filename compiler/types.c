@@ -711,7 +711,7 @@ Poly *dim_weight(Ctx *ctx, Dim *n, Dim *a)
  * the dimensions that select the process (SPEC 6.3). */
 static Poly *local_extent(Ctx *ctx, Dim *d)
 {
-  if (d->type->kind == TK_NONE && d->ref && d->ref->type->kind == TK_MPI)
+  if (dim_selects_process(d))
     return poly_const(ctx, 1);
   if (d->ref_kind == REF_FULL && d->ref && d->ref->type->kind == TK_NONE)
     return local_extent(ctx, d->ref);
@@ -751,17 +751,22 @@ static Poly *place_value(Ctx *ctx, Dim *d, int k)
   return p;
 }
 
-/* A data dimension that references an mpi array selects the process that
- * stores the element (SPEC 6.3): it takes no room in that process's local
- * layout, so its offsets are 0 (its stride is 0). */
-static bool selects_process(const Dim *n)
+/* A data dimension that references an mpi array's dimension selects the
+ * process that stores the element (SPEC 6.3), and in dmem one that
+ * references a pthd or omp array's selects the thread, whose GPU stores it
+ * (SPEC 6.5; paged data over pthd threads stays one shared array): it
+ * takes no room in the local layout, so its offsets are 0 (stride 0). */
+bool dim_selects_process(const Dim *n)
 {
-  return n->ref && n->ref->type->kind == TK_MPI && n->type->kind == TK_NONE;
+  if (!n->ref || n->type->kind != TK_NONE)
+    return false;
+  ThreadKind k = n->ref->type->kind;
+  return k == TK_MPI || ((k == TK_PTHD || k == TK_OMP) && n->type->mem == MEM_DMEM);
 }
 
 Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
 {
-  if (selects_process(n))
+  if (dim_selects_process(n))
     return poly_const(ctx, 0);
   if (n->ref_kind != REF_NONE)
     return n->ref ? dim_offset(ctx, n->ref, i) : poly_const(ctx, 0);
@@ -960,7 +965,7 @@ static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *
 
 static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
 {
-  if (selects_process(n)) {
+  if (dim_selects_process(n)) {
     sv_push(ctx, out, n->extent, poly_const(ctx, 0));
     return true;
   }
@@ -1120,6 +1125,20 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
   *cexpr = ctx_strdup(ctx, b.data);
   buf_free(&b);
   return -1;
+}
+
+Type *dim_distributed_over(Dim *d)
+{
+  if (dim_selects_process(d))
+    return d->ref->type;
+  if (d->ref)
+    return d->ref->type->kind == TK_NONE ? dim_distributed_over(d->ref) : NULL;
+  for (int k = 0; k < d->nkids; k++) {
+    Type *t = dim_distributed_over(d->kids[k]);
+    if (t)
+      return t;
+  }
+  return NULL;
 }
 
 Type *dim_thread_type(Dim *d)

@@ -63,6 +63,12 @@ void pa_sync(pa_thread *self);
  * (tid / (weight * extent), tid % weight) form one group of extent threads. */
 void pa_sync_sub(pa_thread *self, long long weight, long long extent, const char *file, int line);
 
+/* A #copy of data distributed over the threads of a detour: every thread
+ * passes its block and gets the table of all of them (entry k: thread
+ * k's).  The table stays valid until the next pa_team_share; the
+ * generated code passes a pa_sync before anyone reuses it. */
+const void *const *pa_team_share(pa_thread *self, const void *mine);
+
 /* Teams for launchers other than pa_pthd_run (OpenMP).  pa_team_new fails
  * like pa_pthd_run on a bad count. */
 pa_team *pa_team_new(long long n, const char *file, int line);

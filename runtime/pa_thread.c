@@ -67,6 +67,7 @@ struct pa_team {
     /* the start gate of pa_pthd_run: threads wait until all exist */
     pthread_cond_t gate_cv;
     int gate;                 /* 0 closed, 1 run, -1 give up */
+    const void **shared;      /* pa_team_share's table, one entry per thread */
 };
 
 static void *xcalloc(size_t n, size_t size, const char *file, int line, const char *what)
@@ -89,6 +90,7 @@ pa_team *pa_team_new(long long n, const char *file, int line)
     t->n = (int)n;
     t->file = file;
     t->line = line;
+    t->shared = xcalloc((size_t)n, sizeof *t->shared, file, line, "the table of distributed blocks");
     int rc = pa_barrier_init(&t->all, t->n);
     if (!rc)
         rc = pthread_mutex_init(&t->mu, NULL);
@@ -113,12 +115,21 @@ void pa_team_free(pa_team *t)
     pthread_cond_destroy(&t->gate_cv);
     pthread_mutex_destroy(&t->mu);
     pa_barrier_destroy(&t->all);
+    free(t->shared);
     free(t);
 }
 
 void pa_sync(pa_thread *self)
 {
     pa_barrier_wait(&self->team->all);
+}
+
+const void *const *pa_team_share(pa_thread *self, const void *mine)
+{
+    pa_team *t = self->team;
+    t->shared[self->tid] = mine;
+    pa_barrier_wait(&t->all);
+    return t->shared;
 }
 
 /* The group set for (weight, extent), made by the first thread that asks. */
