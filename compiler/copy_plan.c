@@ -29,6 +29,12 @@ static bool is_one(Poly *p)
   return poly_is_const(p, &v) && v == 1;
 }
 
+static bool is_zero(Poly *p)
+{
+  long long v;
+  return poly_is_const(p, &v) && v == 0;
+}
+
 CopyBy copy_by(const CopySite *site)
 {
   Dim *s = site->src, *d = site->dst;
@@ -289,6 +295,121 @@ static bool process0_array(Ctx *ctx, Type *t, const char *text)
   return false;
 }
 
+/* The digit of s whose loop variable is atom a, or -1. */
+static int digit_of(CopySide *s, const Atom *a)
+{
+  for (int k = 0; k < s->n; k++)
+    if (s->dg[k].var->t[0].f[0] == a)
+      return k;
+  return -1;
+}
+
+/* p as c + sum of a[k] * (the loop variable of digit k of s); false when
+ * p is not affine in those variables (a product of two, or one under a
+ * division or remainder). */
+static bool affine_in(Ctx *ctx, Poly *p, CopySide *s, Poly **a, Poly **c)
+{
+  for (int k = 0; k < s->n; k++)
+    a[k] = poly_const(ctx, 0);
+  *c = poly_const(ctx, 0);
+  for (int i = 0; i < p->n; i++) {
+    Term *t = &p->t[i];
+    int which = -1, at = -1;
+    for (int j = 0; j < t->nf; j++) {
+      Atom *f = t->f[j];
+      int k = digit_of(s, f);
+      if (k >= 0) {
+        if (which >= 0)
+          return false;
+        which = k;
+        at = j;
+      } else if (f->kind == A_DIV || f->kind == A_MOD) {
+        for (int d = 0; d < s->n; d++) {
+          Atom *v = s->dg[d].var->t[0].f[0];
+          if (uses_atom(f->num, v) || uses_atom(f->den, v))
+            return false;
+        }
+      }
+    }
+    Term rest = {t->coef, 0, ctx_alloc(ctx, sizeof(Atom *) * (t->nf + 1))};
+    for (int j = 0; j < t->nf; j++)
+      if (j != at)
+        rest.f[rest.nf++] = t->f[j];
+    Poly *r = ctx_alloc(ctx, sizeof *r);
+    r->n = 1;
+    r->t = ctx_alloc(ctx, sizeof(Term));
+    r->t[0] = rest;
+    if (which >= 0)
+      a[which] = poly_add(ctx, a[which], r);
+    else
+      *c = poly_add(ctx, *c, r);
+  }
+  return true;
+}
+
+/* A scatter or gather between a shared host array and dmem distributed
+ * over the threads, when each thread's part of the host array is rows of
+ * a contiguous width (or one block) and its GPU block the same rows
+ * packed: each thread copies its part with one cudaMemcpy2D, by the host
+ * as outside a detour (COPY_ROWS, the host pointer moved to the thread's
+ * first element).  False when the layouts do not allow it. */
+static bool team_rows(Ctx *ctx, CopyPlan *p)
+{
+  bool scatter = p->coll == COLL_SCATTER;
+  CopySide *X = &p->side[scatter ? 1 : 0]; /* distributed */
+  CopySide *Y = &p->side[scatter ? 0 : 1]; /* the shared host array */
+  int pk = -1;
+  for (int k = 0; k < X->n; k++)
+    if (X->dg[k].proc) {
+      if (pk >= 0)
+        return false;
+      pk = k;
+    }
+  if (pk < 0 || !poly_equal(side_owner(ctx, X, NULL, true), X->dg[pk].var))
+    return false;
+  Poly *i = side_linear(ctx, X);
+  Poly **ax = ctx_alloc(ctx, sizeof(Poly *) * (X->n + 1)), **ay = ctx_alloc(ctx, sizeof(Poly *) * (X->n + 1));
+  Poly *cx, *cy;
+  if (!affine_in(ctx, dim_offset(ctx, X->dim, i), X, ax, &cx) || !affine_in(ctx, dim_offset(ctx, Y->dim, i), X, ay, &cy))
+    return false;
+  /* the local digits, neighbours contiguous on both sides merged */
+  CopyDigit *dg = ctx_alloc(ctx, sizeof(CopyDigit) * (X->n + 2));
+  int nd = 0;
+  for (int k = 0; k < X->n; k++) {
+    long long one;
+    if (k == pk || (poly_is_const(X->dg[k].extent, &one) && one == 1))
+      continue;
+    CopyDigit g = {X->dg[k].extent, ay[k], ax[k]};
+    CopyDigit *last = nd ? &dg[nd - 1] : NULL;
+    if (last && poly_equal(last->s, poly_mul(ctx, g.s, g.extent)) && poly_equal(last->d, poly_mul(ctx, g.d, g.extent))) {
+      last->extent = poly_mul(ctx, last->extent, g.extent);
+      last->s = g.s;
+      last->d = g.d;
+      continue;
+    }
+    if (nd == 2)
+      return false;
+    dg[nd++] = g;
+  }
+  if (nd == 0 || !is_one(dg[nd - 1].s) || !is_one(dg[nd - 1].d))
+    return false;
+  if (nd == 1) { /* one block: one row */
+    dg[1] = dg[0];
+    dg[0] = (CopyDigit){poly_const(ctx, 1), dg[1].extent, dg[1].extent};
+  }
+  Poly *host_base = poly_add(ctx, poly_mul(ctx, ay[pk], poly_sym(ctx, "pa_tid")), cy);
+  const char **hp = scatter ? &p->sp : &p->dp, **dp = scatter ? &p->dp : &p->sp;
+  *hp = ctx_printf(ctx, "%s + %s", *hp, poly_str(ctx, host_base));
+  if (!is_zero(cx))
+    *dp = ctx_printf(ctx, "%s + %s", *dp, poly_str(ctx, cx));
+  p->by = COPY_BY_DEVICE;
+  p->how = COPY_ROWS;
+  p->dir = scatter ? COPY_H2D : COPY_D2H;
+  p->dg = dg;
+  p->nd = 2;
+  return true;
+}
+
 /* Among the threads of a pthd or omp detour, with dmem distributed over
  * them (one block per thread's GPU): each thread fills its block of a
  * distributed destination (scatter, all-to-all), or writes its block's
@@ -319,8 +440,19 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
   p->how = COPY_COLLECTIVE;
   p->coll = S->procs && T->procs ? COLL_ALLTOALL : S->procs ? COLL_GATHER : COLL_SCATTER;
   p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
-  p->via_host[0] = dim_on_gpu(p->src);
-  p->via_host[1] = dim_on_gpu(p->dst);
+  p->sync_after = true;
+  bool sgpu = dim_on_gpu(p->src), dgpu = dim_on_gpu(p->dst);
+  if (p->coll == COLL_ALLTOALL && sgpu && dgpu) {
+    /* GPU to GPU: each thread's GPU reads the others' blocks (cuda backend) */
+    p->by = COPY_BY_DEVICE;
+    p->dir = COPY_D2D;
+    return true;
+  }
+  if (p->coll != COLL_ALLTOALL && (sgpu || dgpu) && team_rows(ctx, p))
+    return true;
+  /* anything else: element by element on the host, GPU blocks staged */
+  p->via_host[0] = sgpu;
+  p->via_host[1] = dgpu;
   return true;
 }
 

@@ -67,6 +67,7 @@ typedef struct CopyPlan {
   bool process0;        /* COPY_BY_PROCESSES: the destination is process 0's memory */
   Collective coll;      /* COPY_COLLECTIVE */
   bool via_host[2];     /* COPY_COLLECTIVE: the source's, the destination's GPU block moves through host memory */
+  bool sync_after;      /* the threads of the detour wait for each other after it (a copy they do together) */
   CopySide side[2];     /* COPY_COLLECTIVE: source and destination */
 } CopyPlan;
 

@@ -367,8 +367,16 @@ static void emit_copy(Emitter *e, Node *n)
     dp = str_trim(ctx, frag_text(e, n->args[1]));
   }
   CopyPlan plan;
-  if (copy_plan(ctx, n, &site, sp, dp, &plan))
-    copy_backend(e, &plan)->copy(e, n, &plan);
+  if (!copy_plan(ctx, n, &site, sp, dp, &plan))
+    return;
+  copy_backend(e, &plan)->copy(e, n, &plan);
+  if (plan.sync_after) {
+    /* a copy the threads do together ends when all have done their part */
+    Node sync = *n;
+    sync.kind = N_SYNC;
+    sync.name = NULL;
+    pick_backend(e, e->detour->type->kind, MEM_NONE)->sync(e, &sync);
+  }
 }
 
 static void emit_detour(Emitter *e, Node *n)

@@ -216,10 +216,10 @@ static void sync(Emitter *e, Node *n)
           suffix, suffix);
 }
 
-/* A #copy with dmem distributed over the threads (SPEC 6.5), planned by
- * plan_threads: every thread moves the elements it owns, reading a shared
- * host array or, in an all-to-all, the other threads' blocks through the
- * table pa_team_share makes.  GPU blocks move through pinned host memory. */
+/* A scatter or gather between a shared host array and dmem distributed
+ * over the threads (SPEC 6.5) whose layouts team_rows could not turn into
+ * pitched copies: every thread moves the elements it owns, element by
+ * element, its GPU block staged through pinned host memory. */
 static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
@@ -233,9 +233,7 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
             poly_str(ctx, dst->extent), where, line);
-  static const char *whats[] = {"each thread fills its block", "each thread sends its block",
-                                "each thread gathers its block from the others' blocks"};
-  const char *what = whats[p->coll == COLL_SCATTER ? 0 : p->coll == COLL_GATHER ? 1 : 2];
+  const char *what = p->coll == COLL_SCATTER ? "each thread fills its block" : "each thread sends its block";
   bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the threads of %s: %s%s */\n", in, n->name,
           show ? p->sp : "..", n->name2, show ? p->dp : "..", team->name, what,
@@ -255,15 +253,6 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, p->dp);
   Poly *iS = side_linear(ctx, &S), *iT = side_linear(ctx, &T);
   switch (p->coll) {
-  case COLL_ALLTOALL:
-    out_gen(e->out, n->loc, "%s  const %s *const *pa_srcs = (const %s *const *)pa_team_share(pa_self, pa_src);\n",
-            in, elem, elem);
-    hostc_side_nest(e, n, &T, true, true, NULL,
-                    ctx_printf(ctx, "pa_dst[%s] = pa_srcs[%s][%s]", poly_text(ctx, dim_offset(ctx, dst, iT)),
-                               poly_text(ctx, side_owner(ctx, &S, iT, false)),
-                               poly_text(ctx, dim_offset(ctx, src, iT))),
-                    "pa_tid");
-    break;
   case COLL_SCATTER:
     hostc_side_nest(e, n, &T, true, true, NULL,
                     ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_text(ctx, dim_offset(ctx, dst, iT)),
@@ -277,8 +266,6 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
                     "pa_tid");
     break;
   }
-  /* no thread goes on (or frees its staged block) while another reads it */
-  out_gen(e->out, n->loc, "%s  pa_sync(pa_self);\n", in);
   if (p->via_host[0])
     out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s, %d);\n", in, where, line);
   if (p->via_host[1])

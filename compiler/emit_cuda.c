@@ -703,8 +703,82 @@ static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const cha
   return kname;
 }
 
+/* dmem distributed over the threads of a pthd or omp detour, copied from
+ * one distribution to another (plan_threads): each thread's GPU fills its
+ * own block, a CUDA thread per element, reading the blocks of every GPU
+ * through peer access (pa_cuda_team_blocks enables it). */
+static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  CopySide S = p->side[0], T = p->side[1];
+  const char *elem = p->dst->type->elem;
+  int pk = -1;
+  for (int k = 0; k < T.n; k++)
+    if (T.dg[k].proc)
+      pk = pk < 0 ? k : T.n;
+  if (pk < 0 || pk == T.n || !poly_equal(side_owner(ctx, &T, NULL, true), T.dg[pk].var)) {
+    diag_error(ctx, n->loc, "#copy %s to %s: the destination must be distributed over one dimension of '%s', "
+               "the whole thread array", n->name, n->name2, T.procs->name);
+    return;
+  }
+  Poly *iT = side_linear(ctx, &T);
+  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", path_cname(ctx, p->src), path_cname(ctx, p->dst)), n);
+  Buf k = {0};
+  buf_printf(&k, "__global__ void %s(%s *pa_dst, pa_cuda_blocks pa_srcs, int pa_tid)\n{\n", base, elem);
+  buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", TILE_BLOCK);
+  buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, T.local));
+  /* the element's digits in the destination block, the thread's own first */
+  Poly *place = poly_const(ctx, 1);
+  for (int d = T.n - 1; d >= 0; d--) {
+    SideDigit *g = &T.dg[d];
+    const char *v = g->var->t[0].f[0]->text;
+    if (d == pk) {
+      buf_printf(&k, "  const int %s = pa_tid;\n", v);
+      continue;
+    }
+    long long one;
+    if (poly_is_const(place, &one) && one == 1)
+      buf_printf(&k, "  const long long %s = pa_e %% %s;\n", v, poly_text(ctx, g->extent));
+    else
+      buf_printf(&k, "  const long long %s = pa_e / %s %% %s;\n", v, poly_text(ctx, place), poly_text(ctx, g->extent));
+    place = poly_mul(ctx, place, g->extent);
+  }
+  buf_printf(&k, "  pa_dst[%s] = ((const %s *)pa_srcs.p[%s])[%s];\n}\n\n", poly_str(ctx, dim_offset(ctx, p->dst, iT)),
+             elem, poly_str(ctx, side_owner(ctx, &S, iT, false)), poly_str(ctx, dim_offset(ctx, p->src, iT)));
+  const char *extra;
+  const char *text = with_captures(e, n, ctx_strdup(ctx, k.data), &extra);
+  buf_free(&k);
+  if (!text)
+    return;
+  Out ko = out_new(ctx, -1);
+  Out *saved = e->out;
+  e->out = &ko;
+  out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): GPU k fills its block of %s from the blocks of all GPUs */\n%s",
+          n->name, n->name2, n->loc.line, n->name2, text);
+  e->out = saved;
+  out_append(&e->hoist, &ko);
+  out_free(&ko);
+  if (p->check_extent)
+    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
+            poly_str(ctx, p->dst->extent), where(e, n));
+  bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
+  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the GPUs of the threads of %s: all-to-all */\n", in,
+          n->name, show ? p->sp : "..", n->name2, show ? p->dp : "..", T.procs->name);
+  out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_srcs = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n", in,
+          p->sp, poly_text(ctx, T.procs->root->extent), where(e, n));
+  out_gen(e->out, n->loc, "%s  %s<<<%s, %d>>>(%s, pa_srcs, pa_tid%s);\n", in, base, blocks_for(e, T.local, TILE_BLOCK),
+          TILE_BLOCK, p->dp, extra);
+  out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, base, where(e, n));
+  out_gen(e->out, n->loc, "%s}\n", in);
+}
+
 static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
+  if (p->how == COPY_COLLECTIVE) {
+    team_alltoall(e, n, p);
+    return;
+  }
   if (p->by == COPY_BY_THREAD) {
     /* in a kernel: each thread copies alone */
     hostc_copy_loop(e, n, p, true);
@@ -723,6 +797,13 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));
+    return;
+  }
+  long long rows;
+  if (p->how == COPY_ROWS && poly_is_const(dg[0].extent, &rows) && rows == 1) {
+    /* one row (a thread's block of distributed data, team_rows) */
+    out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
+            dp, sp, poly_text(e->ctx, dg[1].extent), elem, kind_name(dir), where(e, n));
     return;
   }
   if (p->how == COPY_ROWS) {

@@ -36,6 +36,18 @@ int pa_cuda_gpu_count(const char **why);
 void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line);
 void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int line);
 
+/* The blocks of a distributed dmem type, one per thread of a pthd or omp
+ * detour, as a kernel parameter. */
+#define PA_CUDA_MAX_BLOCKS 64
+typedef struct pa_cuda_blocks {
+    const void *p[PA_CUDA_MAX_BLOCKS];
+} pa_cuda_blocks;
+/* The n blocks of table (pa_team_share's), for a kernel on this thread's
+ * GPU that reads them all: enables peer access to each other GPU holding
+ * one; a GPU that cannot reach another's memory, or more than
+ * PA_CUDA_MAX_BLOCKS blocks, is an error naming the GPUs. */
+pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long long n, const char *file, int line);
+
 /* Allocates count elements of elem_size bytes in PA_DMEM (cudaMalloc) or
  * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints
  * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in dmem

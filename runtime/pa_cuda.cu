@@ -139,3 +139,35 @@ extern "C" void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char
         pa_cuda_check(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (staging)", file, line);
     pa_cuda_free(PA_PINNED, host, file, line);
 }
+
+/* ---- blocks of distributed dmem on several GPUs ---- */
+
+extern "C" pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long long n, const char *file, int line)
+{
+    pa_cuda_blocks b;
+    memset(&b, 0, sizeof b);
+    if (n > PA_CUDA_MAX_BLOCKS)
+        pa_fail(file, line, "a #copy between GPUs over %lld threads: at most %d are supported", n,
+                PA_CUDA_MAX_BLOCKS);
+    int me = 0;
+    pa_cuda_check(cudaGetDevice(&me), "cudaGetDevice", file, line);
+    for (long long i = 0; i < n; i++) {
+        b.p[i] = table[i];
+        cudaPointerAttributes a;
+        pa_cuda_check(cudaPointerGetAttributes(&a, table[i]), "cudaPointerGetAttributes", file, line);
+        if (a.type != cudaMemoryTypeDevice || a.device == me)
+            continue;
+        int can = 0;
+        pa_cuda_check(cudaDeviceCanAccessPeer(&can, me, a.device), "cudaDeviceCanAccessPeer", file, line);
+        if (!can)
+            pa_fail(file, line, "thread %lld's block of a distributed #copy is on GPU %d, which GPU %d cannot "
+                    "read (no peer access between them): distributed dmem needs GPUs with peer-to-peer "
+                    "access (NVLink or PCIe P2P)", i, a.device, me);
+        cudaError_t err = cudaDeviceEnablePeerAccess(a.device, 0);
+        if (err == cudaErrorPeerAccessAlreadyEnabled)
+            cudaGetLastError(); /* enabled by an earlier copy: fine, and not sticky */
+        else
+            pa_cuda_check(err, "cudaDeviceEnablePeerAccess", file, line);
+    }
+    return b;
+}
