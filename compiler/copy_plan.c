@@ -379,7 +379,7 @@ static bool team_rows(Ctx *ctx, CopyPlan *p)
     long long one;
     if (k == pk || (poly_is_const(X->dg[k].extent, &one) && one == 1))
       continue;
-    CopyDigit g = {X->dg[k].extent, ay[k], ax[k]};
+    CopyDigit g = {X->dg[k].extent, scatter ? ay[k] : ax[k], scatter ? ax[k] : ay[k]};
     CopyDigit *last = nd ? &dg[nd - 1] : NULL;
     if (last && poly_equal(last->s, poly_mul(ctx, g.s, g.extent)) && poly_equal(last->d, poly_mul(ctx, g.d, g.extent))) {
       last->extent = poly_mul(ctx, last->extent, g.extent);
@@ -398,10 +398,10 @@ static bool team_rows(Ctx *ctx, CopyPlan *p)
     dg[0] = (CopyDigit){poly_const(ctx, 1), dg[1].extent, dg[1].extent};
   }
   Poly *host_base = poly_add(ctx, poly_mul(ctx, ay[pk], poly_sym(ctx, "pa_tid")), cy);
-  const char **hp = scatter ? &p->sp : &p->dp, **dp = scatter ? &p->dp : &p->sp;
+  const char **hp = scatter ? &p->sp : &p->dp, **xp = scatter ? &p->dp : &p->sp;
   *hp = ctx_printf(ctx, "%s + %s", *hp, poly_str(ctx, host_base));
   if (!is_zero(cx))
-    *dp = ctx_printf(ctx, "%s + %s", *dp, poly_str(ctx, cx));
+    *xp = ctx_printf(ctx, "%s + %s", *xp, poly_str(ctx, cx));
   p->by = COPY_BY_DEVICE;
   p->how = COPY_ROWS;
   p->dir = scatter ? COPY_H2D : COPY_D2H;

@@ -18,7 +18,13 @@ if [ "${1:-}" = --sanitize ]; then sanitize=1; shift; fi
 work=${1:-/tmp/pa_gpu_suite}
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$work" || exit 2
-export PATH=$PATH:/usr/local/cuda/bin
+export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0
+# one GPU: the threads or processes of a multi-GPU sample share it
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "$gpus" -lt 2 ] && [ -z "${PARRAY_GPU_SHARE:-}" ]; then
+  export PARRAY_GPU_SHARE=1
+  echo "one GPU: PARRAY_GPU_SHARE=1 for the multi-GPU samples"
+fi
 pass=0 fail=0
 
 result() { # NAME STATUS LOG SECONDS
@@ -40,7 +46,8 @@ for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests
   case $f in
     */tests/e2e/*_fails.pa) (cd "$work" && sh "$root/tests/run_fails.sh" "$parrayc" "$f") >"$log" 2>&1 ;;
     */tests/e2e/*) (cd "$work" && sh "$root/tests/run_e2e.sh" "$parrayc" "$f") >"$log" 2>&1 ;;
-    *) (cd "$work" && "$parrayc" --run "$f" -o "$work/$name") >"$log" 2>&1 ;;
+    *) libs=; head -n 1 "$f" | grep -q 'parrayc-sample:.*cufft' && libs=-lcufft
+       (cd "$work" && "$parrayc" --run "$f" $libs -o "$work/$name") >"$log" 2>&1 ;;
   esac
   status=$?
   result "$name" $status "$log" $(( $(date +%s) - start ))

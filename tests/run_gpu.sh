@@ -12,4 +12,8 @@ if ! have_gpu; then
   echo "SKIPPED: no GPU"; exit 77
 fi
 parrayc=$1; shift
+# one GPU: the threads or processes of a multi-GPU program share it
+if [ "$(nvidia-smi -L | grep -c '^GPU')" -lt 2 ] && [ -z "${PARRAY_GPU_SHARE:-}" ]; then
+  export PARRAY_GPU_SHARE=1
+fi
 exec "$parrayc" --run "$@"
