@@ -430,11 +430,6 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
                  x->procs->name, team->name);
       return false;
     }
-    if (!x->procs && dim_on_gpu(x->dim)) {
-      diag_error(ctx, n->loc, "'%s' is GPU memory of one thread: a distributed #copy takes a host array shared "
-                 "by the threads of '%s', or dmem distributed over them", x->dim->path, team->name);
-      return false;
-    }
   }
   p->by = COPY_BY_THREAD;
   p->how = COPY_COLLECTIVE;
@@ -448,8 +443,18 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
     p->dir = COPY_D2D;
     return true;
   }
-  if (p->coll != COLL_ALLTOALL && (sgpu || dgpu) && team_rows(ctx, p))
+  if (p->coll != COLL_ALLTOALL && (sgpu || dgpu) && team_rows(ctx, p)) {
+    if (sgpu && dgpu)
+      p->dir = COPY_PEER; /* one GPU's array and the blocks of all */
     return true;
+  }
+  if (sgpu && dgpu) {
+    CopySide *one = S->procs ? T : S;
+    diag_error(ctx, n->loc, "#copy between '%s', an array on one GPU, and '%s', distributed over the GPUs of '%s': "
+               "each thread's part must be rows of a contiguous width (copied GPU to GPU); copy through a host "
+               "array for other layouts", one->dim->path, (S->procs ? S : T)->dim->path, team->name);
+    return false;
+  }
   /* anything else: element by element on the host, GPU blocks staged */
   p->via_host[0] = sgpu;
   p->via_host[1] = dgpu;

@@ -23,7 +23,10 @@ typedef enum CopyHow {  /* the mechanism */
   COPY_COLLECTIVE,      /* distributed data: buckets per pair of processes, moved by a collective */
 } CopyHow;
 
-typedef enum CopyDir { COPY_H2H, COPY_H2D, COPY_D2H, COPY_D2D } CopyDir;
+typedef enum CopyDir {
+  COPY_H2H, COPY_H2D, COPY_D2H, COPY_D2D,
+  COPY_PEER,            /* between two GPUs' memories (or one's): the runtime tells which */
+} CopyDir;
 typedef enum Collective { COLL_SCATTER, COLL_GATHER, COLL_ALLTOALL, COLL_BCAST } Collective;
 
 /* One digit of a side's logical index: a process digit (a dimension that

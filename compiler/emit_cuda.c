@@ -504,8 +504,9 @@ static void destroy(Emitter *e, Node *n, Dim *d)
 
 static const char *kind_name(CopyDir dir)
 {
-  return dir == COPY_D2D ? "cudaMemcpyDeviceToDevice" : dir == COPY_D2H ? "cudaMemcpyDeviceToHost"
-                                                                         : "cudaMemcpyHostToDevice";
+  static const char *names[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost",
+                                "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault"};
+  return names[dir];
 }
 
 /* offsets of digits given their index variables */

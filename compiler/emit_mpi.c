@@ -342,6 +342,17 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s%s */\n", in, n->name, show ? sp : "..", n->name2,
           show ? dp : "..", what, p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg *pa_x = pa_mpi_xchg_begin(sizeof(%s));\n", in, elem);
+  /* GPU memory that is not distributed is process 0's in a scatter or a
+   * gather (every process's own in a broadcast): staged there only */
+  bool root_src = !S.procs, root_dst = !T.procs && how == COLL_GATHER;
+  for (int k = 0; k < 2; k++)
+    if (p->via_host[k] && (k ? root_dst : root_src)) {
+      if (k == 0)
+        sp = ctx_printf(ctx, "pa_rank == 0 ? %s : NULL", sp);
+      else
+        dp = ctx_printf(ctx, "pa_rank == 0 ? %s : NULL", dp);
+      bytes[k] = ctx_printf(ctx, "pa_rank == 0 ? %s : 0", bytes[k]);
+    }
   if (p->via_host[0])
     out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
             sp, bytes[0], where, line);
