@@ -126,6 +126,9 @@ static void usage(FILE *f)
         "  CC, NVCC, MPICC  compilers for -c/--build (default cc, nvcc, mpicc)\n"
         "  PARRAY_CFLAGS    extra compiler flags (default -O2), quoted as in the shell;\n"
         "                   -l words go after the translation\n"
+        "  PARRAY_MPI_CFLAGS, PARRAY_MPI_LIBS\n"
+        "                   the MPI flags nvcc gets for an mpi x cuda program\n"
+        "                   (default: from MPICC --showme:compile and --showme:link)\n"
         "  PARRAY_HOME      where include/ and lib/ of the runtime are, when they are\n"
         "                   not next to parrayc (PREFIX/bin/../include, ../lib)\n",
         f);
