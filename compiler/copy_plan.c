@@ -353,19 +353,28 @@ static bool affine_in(Ctx *ctx, Poly *p, CopySide *s, Poly **a, Poly **c)
  * packed: each thread copies its part with one cudaMemcpy2D, by the host
  * as outside a detour (COPY_ROWS, the host pointer moved to the thread's
  * first element).  False when the layouts do not allow it. */
+/* The one process digit of side s when the owner of an element is that
+ * digit itself (the side is distributed over one dimension that is the
+ * whole thread array), else -1. */
+static int owner_digit(Ctx *ctx, CopySide *s)
+{
+  int pk = -1;
+  for (int k = 0; k < s->n; k++)
+    if (s->dg[k].proc) {
+      if (pk >= 0)
+        return -1;
+      pk = k;
+    }
+  return pk >= 0 && poly_equal(side_owner(ctx, s, NULL, true), s->dg[pk].var) ? pk : -1;
+}
+
 static bool team_rows(Ctx *ctx, CopyPlan *p)
 {
   bool scatter = p->coll == COLL_SCATTER;
   CopySide *X = &p->side[scatter ? 1 : 0]; /* distributed */
   CopySide *Y = &p->side[scatter ? 0 : 1]; /* the shared host array */
-  int pk = -1;
-  for (int k = 0; k < X->n; k++)
-    if (X->dg[k].proc) {
-      if (pk >= 0)
-        return false;
-      pk = k;
-    }
-  if (pk < 0 || !poly_equal(side_owner(ctx, X, NULL, true), X->dg[pk].var))
+  int pk = owner_digit(ctx, X);
+  if (pk < 0)
     return false;
   Poly *i = side_linear(ctx, X);
   Poly **ax = ctx_alloc(ctx, sizeof(Poly *) * (X->n + 1)), **ay = ctx_alloc(ctx, sizeof(Poly *) * (X->n + 1));
@@ -439,8 +448,14 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
   bool sgpu = dim_on_gpu(p->src), dgpu = dim_on_gpu(p->dst);
   if (p->coll == COLL_ALLTOALL && sgpu && dgpu) {
     /* GPU to GPU: each thread's GPU reads the others' blocks (cuda backend) */
+    if (owner_digit(ctx, T) < 0) {
+      diag_error(ctx, n->loc, "#copy %s to %s: between GPUs, the destination must be distributed over one "
+                 "dimension of '%s' that is the whole thread array", n->name, n->name2, team->name);
+      return false;
+    }
     p->by = COPY_BY_DEVICE;
     p->dir = COPY_D2D;
+    p->peer = true;
     return true;
   }
   if (p->coll != COLL_ALLTOALL && (sgpu || dgpu) && team_rows(ctx, p)) {
@@ -516,6 +531,10 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
    * the device pointers; the Open MPI builds parrayc meets are not) */
   p->via_host[0] = dim_on_gpu(p->src);
   p->via_host[1] = dim_on_gpu(p->dst);
+  /* between GPUs, when the processes share a node and the blocks are
+   * #create's: each GPU reads the others' blocks through CUDA IPC (the
+   * runtime decides; through the host otherwise) */
+  p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
   return true;
 }
 

@@ -65,11 +65,6 @@ static const char *num(Emitter *e, Poly *p)
 }
 
 /* the C name of a type path: private subprogram types get their cname */
-static const char *path_cname(Ctx *ctx, Dim *d)
-{
-  return ctx_printf(ctx, "%s%s", d->type->cname, d->path + strlen(d->type->name));
-}
-
 static void set_level(Ctx *ctx, Level *lv, Dim *dim, int which)
 {
   static const char *letters = "zyx";
@@ -612,37 +607,6 @@ static const char *element_copy_kernel(Emitter *e, const char *kname, const char
   return s;
 }
 
-/* The locals of the enclosing function that kernel text k uses (its sizes:
- * [n][m] with n, m variables) become parameters after pa_dst; *extra
- * receives the matching launch arguments.  NULL after an error. */
-static const char *with_captures(Emitter *e, Node *n, const char *k, const char **extra)
-{
-  Ctx *ctx = e->ctx;
-  Capture *caps;
-  int ncaps = find_captures(ctx, e->scope, n, k, NULL, 0, &caps);
-  *extra = "";
-  if (ncaps <= 0)
-    return ncaps < 0 ? NULL : k;
-  const char *open = strstr(k, ")\n{");
-  Buf params = {0}, args = {0};
-  for (int i = 0; i < ncaps; i++) {
-    if (caps[i].array) {
-      diag_error(ctx, n->loc, "'%s', an array of the enclosing function, sizes this #copy: a copy kernel cannot "
-                 "read host memory", caps[i].name);
-      buf_free(&params);
-      buf_free(&args);
-      return NULL;
-    }
-    buf_printf(&params, ", %s", caps[i].decl);
-    buf_printf(&args, ", %s", caps[i].name);
-  }
-  char *r = ctx_printf(ctx, "%.*s%s%s", (int)(open - k), k, params.data, open);
-  *extra = ctx_strdup(ctx, args.data);
-  buf_free(&params);
-  buf_free(&args);
-  return r;
-}
-
 /* A copy kernel written: its text after the name (what it does, for the
  * layouts and element type it copies), its name, and the name it was
  * derived from. */
@@ -682,10 +646,10 @@ static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const cha
   Ctx *ctx = e->ctx;
   Dim *src = p->src, *dst = p->dst;
   const char *elem = dst->type->elem;
-  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", path_cname(ctx, src), path_cname(ctx, dst)), NULL);
+  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, src), dim_cname(ctx, dst)), NULL);
   const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, base, elem, launch)
                                               : element_copy_kernel(e, base, elem, src, dst, p->dg, p->nd, launch);
-  text = with_captures(e, n, text, extra);
+  text = hostc_kernel_captures(e, n, text, extra);
   if (!text)
     return NULL;
   size_t head = strlen("__global__ void ") + strlen(base); /* the text starts with it */
@@ -705,78 +669,34 @@ static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const cha
 }
 
 /* dmem distributed over the threads of a pthd or omp detour, copied from
- * one distribution to another (plan_threads): each thread's GPU fills its
- * own block, a CUDA thread per element, reading the blocks of every GPU
- * through peer access (pa_cuda_team_blocks enables it). */
+ * one distribution to another (plan_threads): each thread's GPU runs the
+ * peer kernel (hostc.c) over the blocks of every GPU, which
+ * pa_cuda_team_blocks collects and opens to it (peer access). */
 static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
   const char *in = indent_of(n);
-  CopySide S = p->side[0], T = p->side[1];
-  const char *elem = p->dst->type->elem;
-  int pk = -1;
-  for (int k = 0; k < T.n; k++)
-    if (T.dg[k].proc)
-      pk = pk < 0 ? k : T.n;
-  if (pk < 0 || pk == T.n || !poly_equal(side_owner(ctx, &T, NULL, true), T.dg[pk].var)) {
-    diag_error(ctx, n->loc, "#copy %s to %s: the destination must be distributed over one dimension of '%s', "
-               "the whole thread array", n->name, n->name2, T.procs->name);
+  Type *team = p->side[1].procs;
+  const char *launch, *extra;
+  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  if (!kname)
     return;
-  }
-  Poly *iT = side_linear(ctx, &T);
-  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", path_cname(ctx, p->src), path_cname(ctx, p->dst)), n);
-  Buf k = {0};
-  buf_printf(&k, "__global__ void %s(%s *pa_dst, pa_cuda_blocks pa_srcs, int pa_tid)\n{\n", base, elem);
-  buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", TILE_BLOCK);
-  buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, T.local));
-  /* the element's digits in the destination block, the thread's own first */
-  Poly *place = poly_const(ctx, 1);
-  for (int d = T.n - 1; d >= 0; d--) {
-    SideDigit *g = &T.dg[d];
-    const char *v = g->var->t[0].f[0]->text;
-    if (d == pk) {
-      buf_printf(&k, "  const int %s = pa_tid;\n", v);
-      continue;
-    }
-    long long one;
-    if (poly_is_const(place, &one) && one == 1)
-      buf_printf(&k, "  const long long %s = pa_e %% %s;\n", v, poly_text(ctx, g->extent));
-    else
-      buf_printf(&k, "  const long long %s = pa_e / %s %% %s;\n", v, poly_text(ctx, place), poly_text(ctx, g->extent));
-    place = poly_mul(ctx, place, g->extent);
-  }
-  buf_printf(&k, "  pa_dst[%s] = ((const %s *)pa_srcs.p[%s])[%s];\n}\n\n", poly_str(ctx, dim_offset(ctx, p->dst, iT)),
-             elem, poly_str(ctx, side_owner(ctx, &S, iT, false)), poly_str(ctx, dim_offset(ctx, p->src, iT)));
-  const char *extra;
-  const char *text = with_captures(e, n, ctx_strdup(ctx, k.data), &extra);
-  buf_free(&k);
-  if (!text)
-    return;
-  Out ko = out_new(ctx, -1);
-  Out *saved = e->out;
-  e->out = &ko;
-  out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): GPU k fills its block of %s from the blocks of all GPUs */\n%s",
-          n->name, n->name2, n->loc.line, n->name2, text);
-  e->out = saved;
-  out_append(&e->hoist, &ko);
-  out_free(&ko);
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), where(e, n));
   bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the GPUs of the threads of %s: all-to-all */\n", in,
-          n->name, show ? p->sp : "..", n->name2, show ? p->dp : "..", T.procs->name);
+          n->name, show ? p->sp : "..", n->name2, show ? p->dp : "..", team->name);
   out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_srcs = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n", in,
-          p->sp, poly_text(ctx, T.procs->root->extent), where(e, n));
-  out_gen(e->out, n->loc, "%s  %s<<<%s, %d>>>(%s, pa_srcs, pa_tid%s);\n", in, base, blocks_for(e, T.local, TILE_BLOCK),
-          TILE_BLOCK, p->dp, extra);
-  out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, base, where(e, n));
+          p->sp, poly_text(ctx, team->root->extent), where(e, n));
+  out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_srcs, pa_tid%s);\n", in, kname, launch, p->dp, extra);
+  out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 
 static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
-  if (p->how == COPY_COLLECTIVE) {
+  if (p->peer) {
     team_alltoall(e, n, p);
     return;
   }

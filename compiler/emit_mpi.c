@@ -311,17 +311,12 @@ static const char *how_name(Collective how)
   return names[how];
 }
 
-static void copy(Emitter *e, Node *n, const CopyPlan *p)
+/* The buckets of a distributed copy, moved by an MPI collective (GPU
+ * blocks staged through pinned host memory). */
+static void collective(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
   const char *in = indent_of(n);
-  if (p->how != COPY_COLLECTIVE) {
-    /* process 0's memory exists on process 0 only */
-    if (p->process0)
-      out_gen(e->out, n->loc, "%sif (pa_rank == 0) /* #copy into process 0's memory */\n", in);
-    hostc_copy_loop(e, n, p, false);
-    return;
-  }
   Dim *src = p->src, *dst = p->dst;
   const char *sp = p->sp, *dp = p->dp;
   CopySide S = p->side[0], T = p->side[1];
@@ -430,6 +425,60 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->via_host[1])
     out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s, %d);\n", in, dp, bytes[1], where, line);
   out_gen(e->out, n->loc, "%s}\n", in);
+}
+
+/* An all-to-all between the GPUs of the processes (CopyPlan.peer): on one
+ * node, each process maps the others' blocks (CUDA IPC) and its GPU runs
+ * the peer kernel; across nodes (or with blocks #create did not make) the
+ * collective through the host.  Every process takes the same branch. */
+static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+  const char *launch, *extra;
+  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  if (!kname)
+    return;
+  if (p->check_extent)
+    out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
+            poly_str(ctx, p->dst->extent), at);
+  bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
+  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): all-to-all among the processes' GPUs */\n", in, n->name,
+          show ? p->sp : "..", n->name2, show ? p->dp : "..");
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, p->sp, at);
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
+          in, at);
+  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_srcs = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
+          in, p->sp, at);
+  out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_srcs, pa_rank%s);\n", in, kname, launch, p->dp, extra);
+  out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
+  out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block is unmapped while another process reads it */\n", in, at);
+  out_gen(e->out, n->loc, "%s    pa_cuda_ipc_close(&pa_srcs, pa_all, pa_mpi_size(), pa_rank, %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s  } else {\n", in);
+  Node inner = *n;
+  inner.text = ctx_printf(ctx, "%s    ", in);
+  CopyPlan staged = *p;
+  staged.check_extent = false;
+  collective(e, &inner, &staged);
+  out_gen(e->out, n->loc, "%s  }\n", in);
+  out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
+  out_gen(e->out, n->loc, "%s}\n", in);
+}
+
+static void copy(Emitter *e, Node *n, const CopyPlan *p)
+{
+  if (p->how != COPY_COLLECTIVE) {
+    /* process 0's memory exists on process 0 only */
+    if (p->process0)
+      out_gen(e->out, n->loc, "%sif (pa_rank == 0) /* #copy into process 0's memory */\n", indent_of(n));
+    hostc_copy_loop(e, n, p, false);
+  } else if (p->peer) {
+    peer_alltoall(e, n, p);
+  } else {
+    collective(e, n, p);
+  }
 }
 
 const Backend backend_mpi = {

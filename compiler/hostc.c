@@ -1,7 +1,10 @@
-/* hostc.c: host C shared by the backends: the per-thread copy loop, the
- * frame of pa_main, outlined detour bodies, the runtime's memory names. */
-#include "hostc.h"
+/* hostc.c: what two backends print alike: the per-thread copy loop, the
+ * frame of pa_main, outlined detour bodies, the runtime's memory names,
+ * the loop nest of a distributed copy, and the kernel of an all-to-all
+ * between GPUs (pthd and mpi bodies both launch it). */
+#include "capture.h"
 #include "ctext.h"
+#include "hostc.h"
 
 #include <limits.h>
 #include <string.h>
@@ -338,4 +341,88 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
   }
   out_gen(e->out, n->loc, "%s%s;\n", ind.data, stmt);
   buf_free(&ind);
+}
+
+/* The locals of the enclosing function that kernel text k uses (its sizes:
+ * [n][m] with n, m variables) become parameters after pa_dst; *extra
+ * receives the matching launch arguments.  NULL after an error. */
+const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra)
+{
+  Ctx *ctx = e->ctx;
+  Capture *caps;
+  int ncaps = find_captures(ctx, e->scope, n, k, NULL, 0, &caps);
+  *extra = "";
+  if (ncaps <= 0)
+    return ncaps < 0 ? NULL : k;
+  const char *open = strstr(k, ")\n{");
+  Buf params = {0}, args = {0};
+  for (int i = 0; i < ncaps; i++) {
+    if (caps[i].array) {
+      diag_error(ctx, n->loc, "'%s', an array of the enclosing function, sizes this #copy: a copy kernel cannot "
+                 "read host memory", caps[i].name);
+      buf_free(&params);
+      buf_free(&args);
+      return NULL;
+    }
+    buf_printf(&params, ", %s", caps[i].decl);
+    buf_printf(&args, ", %s", caps[i].name);
+  }
+  char *r = ctx_printf(ctx, "%.*s%s%s", (int)(open - k), k, params.data, open);
+  *extra = ctx_strdup(ctx, args.data);
+  buf_free(&params);
+  buf_free(&args);
+  return r;
+}
+
+/* The kernel of an all-to-all between GPUs (CopyPlan.peer): a CUDA thread
+ * per element of this GPU's block of the destination reads the element
+ * from the block of the GPU that holds it (pa_srcs.p[owner]); pa_tid is
+ * the thread or process the GPU belongs to. */
+const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
+{
+  Ctx *ctx = e->ctx;
+  CopySide S = p->side[0], T = p->side[1];
+  const char *elem = p->dst->type->elem;
+  enum { THREADS = 256 };
+  Poly *iT = side_linear(ctx, &T);
+  const char *kname =
+    gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, p->src), dim_cname(ctx, p->dst)), n);
+  Buf k = {0};
+  buf_printf(&k, "__global__ void %s(%s *pa_dst, pa_cuda_blocks pa_srcs, int pa_tid)\n{\n", kname, elem);
+  buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", THREADS);
+  buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, T.local));
+  /* the element's digits in the destination block; the owner's is pa_tid */
+  Poly *place = poly_const(ctx, 1);
+  for (int d = T.n - 1; d >= 0; d--) {
+    SideDigit *g = &T.dg[d];
+    const char *v = g->var->t[0].f[0]->text;
+    long long one;
+    if (g->proc)
+      buf_printf(&k, "  const int %s = pa_tid;\n", v);
+    else if (poly_is_const(place, &one) && one == 1)
+      buf_printf(&k, "  const long long %s = pa_e %% %s;\n", v, poly_text(ctx, g->extent));
+    else
+      buf_printf(&k, "  const long long %s = pa_e / %s %% %s;\n", v, poly_text(ctx, place), poly_text(ctx, g->extent));
+    if (!g->proc)
+      place = poly_mul(ctx, place, g->extent);
+  }
+  buf_printf(&k, "  pa_dst[%s] = ((const %s *)pa_srcs.p[%s])[%s];\n}\n\n", poly_str(ctx, dim_offset(ctx, p->dst, iT)),
+             elem, poly_str(ctx, side_owner(ctx, &S, iT, false)), poly_str(ctx, dim_offset(ctx, p->src, iT)));
+  const char *text = hostc_kernel_captures(e, n, ctx_strdup(ctx, k.data), extra);
+  buf_free(&k);
+  if (!text)
+    return NULL;
+  Out ko = out_new(ctx, -1);
+  Out *saved = e->out;
+  e->out = &ko;
+  out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU fills its block of %s from the blocks of all */\n%s",
+          n->name, n->name2, n->loc.line, n->name2, text);
+  e->out = saved;
+  out_append(&e->hoist, &ko);
+  out_free(&ko);
+  long long v;
+  *launch = poly_is_const(T.local, &v) ? ctx_printf(ctx, "%lld, %d", (v + THREADS - 1) / THREADS, THREADS)
+                                       : ctx_printf(ctx, "(%s + %d) / %d, %d", poly_text(ctx, T.local), THREADS - 1,
+                                                    THREADS, THREADS);
+  return kname;
 }

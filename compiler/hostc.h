@@ -38,4 +38,13 @@ char *hostc_outlined(Ctx *ctx, Node *n, Out *body);
 void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
                      const char *rank);
 
+/* The locals of the enclosing function that kernel text k uses (its
+ * sizes) become its parameters after the others; *extra receives the
+ * matching launch arguments.  NULL after an error. */
+const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra);
+/* The kernel of an all-to-all between GPUs (CopyPlan.peer), written to
+ * e->hoist: its name, launch configuration (*launch) and extra arguments
+ * (*extra), or NULL after an error. */
+const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra);
+
 #endif

@@ -228,3 +228,8 @@ char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n)
     s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
   return s;
 }
+
+const char *dim_cname(Ctx *ctx, Dim *d)
+{
+  return ctx_printf(ctx, "%s%s", d->type->cname, d->path + strlen(d->type->name));
+}

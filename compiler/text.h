@@ -45,4 +45,7 @@ char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole);
  * "pa_args_T_L12", "pa_kernel_CUDA_in2_L42", "pa_copy_A_to_B". */
 char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n);
 
+/* A C name for node d: its type's C name and its path ("A_0_1"). */
+const char *dim_cname(Ctx *ctx, Dim *d);
+
 #endif

@@ -48,6 +48,25 @@ typedef struct pa_cuda_blocks {
  * PA_CUDA_MAX_BLOCKS blocks, is an error naming the GPUs. */
 pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long long n, const char *file, int line);
 
+/* A block of distributed dmem, exported to the other processes of a node
+ * (an mpi all-to-all between GPUs): usable is 0 when p is not inside a
+ * block #create made, and the copy then goes through the host. */
+typedef struct pa_cuda_ipc {
+    cudaIpcMemHandle_t handle;
+    size_t offset;
+    int usable;
+} pa_cuda_ipc;
+pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int line);
+/* every one of the n exports usable, n <= PA_CUDA_MAX_BLOCKS, and
+ * PARRAY_NO_IPC=1 not set (it sends the copy through the host) */
+int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n);
+/* The blocks of all n processes, process me's being mine: the others'
+ * mapped into this process (cudaIpcOpenMemHandle); ipc_close unmaps them. */
+pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long me, const void *mine,
+                                const char *file, int line);
+void pa_cuda_ipc_close(const pa_cuda_blocks *b, const pa_cuda_ipc *all, long long n, long long me,
+                       const char *file, int line);
+
 /* Allocates count elements of elem_size bytes in PA_DMEM (cudaMalloc) or
  * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints
  * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in dmem

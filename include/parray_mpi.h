@@ -44,6 +44,11 @@ int pa_mpi_size(void);
  * process without a GPU, or more processes on a node than it has GPUs
  * (unless PARRAY_GPU_SHARE=1), ends the job with one message. */
 int pa_mpi_gpu_of(int gpus, const char *why, const char *type, const char *file, int line);
+/* Are all processes of the job on one node (shared memory)? */
+int pa_mpi_one_node(void);
+/* Every process: the bytes at mine of all processes, in rank order, in
+ * new memory (free it). */
+void *pa_mpi_allgather(const void *mine, size_t bytes, const char *file, int line);
 /* Processes other than 0: runs detours until process 0 stops; returns 0. */
 int pa_mpi_serve(void);
 /* Process 0: runs detour id on every process with a copy of the args_size

@@ -3,6 +3,7 @@
  * CUDA's own message, and ends the program with status 1. */
 #include "parray_cuda.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,58 @@ extern "C" void pa_cuda_bind(long long k, const char *file, int line)
     pa_cuda_check(cudaSetDevice((int)(k % count)), "cudaSetDevice", file, line);
 }
 
+/* The dmem blocks pa_cuda_alloc made, so that an interior pointer can be
+ * exported to another process (cudaIpcGetMemHandle takes a block's base). */
+typedef struct Block {
+    char *base;
+    size_t bytes;
+} Block;
+
+static struct {
+    pthread_mutex_t mu;
+    Block *b;
+    size_t n, cap;
+} blocks = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+
+static void blocks_add(void *p, size_t bytes)
+{
+    pthread_mutex_lock(&blocks.mu);
+    if (blocks.n == blocks.cap) {
+        size_t cap = blocks.cap ? 2 * blocks.cap : 16;
+        void *b = realloc(blocks.b, cap * sizeof *blocks.b);
+        if (b) {
+            blocks.b = (Block *)b;
+            blocks.cap = cap;
+        }
+    }
+    if (blocks.n < blocks.cap)
+        blocks.b[blocks.n++] = {(char *)p, bytes};
+    pthread_mutex_unlock(&blocks.mu);
+}
+
+static void blocks_remove(void *p)
+{
+    pthread_mutex_lock(&blocks.mu);
+    for (size_t i = 0; i < blocks.n; i++)
+        if (blocks.b[i].base == p) {
+            blocks.b[i] = blocks.b[--blocks.n];
+            break;
+        }
+    pthread_mutex_unlock(&blocks.mu);
+}
+
+/* the base of the block holding p, or NULL */
+static char *blocks_base(const void *p)
+{
+    char *base = NULL, *c = (char *)p;
+    pthread_mutex_lock(&blocks.mu);
+    for (size_t i = 0; i < blocks.n && !base; i++)
+        if (c >= blocks.b[i].base && c < blocks.b[i].base + blocks.b[i].bytes)
+            base = blocks.b[i].base;
+    pthread_mutex_unlock(&blocks.mu);
+    return base;
+}
+
 extern "C" void *pa_cuda_alloc(pa_mem mem, size_t count, size_t elem_size, const char *type,
                                const char *file, int line)
 {
@@ -91,6 +144,8 @@ extern "C" void *pa_cuda_alloc(pa_mem mem, size_t count, size_t elem_size, const
         pa_fail(file, line, "cannot allocate %zu elements (%zu bytes) of type %s in %s memory: %s",
                 count, count * elem_size, tname, pa_mem_name(mem), cudaGetErrorString(err));
     }
+    if (mem == PA_DMEM)
+        blocks_add(p, n * size);
     return p;
 }
 
@@ -98,8 +153,10 @@ extern "C" void pa_cuda_free(pa_mem mem, void *p, const char *file, int line)
 {
     if (!p)
         return;
-    if (mem == PA_DMEM)
+    if (mem == PA_DMEM) {
+        blocks_remove(p);
         pa_cuda_check(cudaFree(p), "cudaFree", file, line);
+    }
     else if (mem == PA_PINNED)
         pa_cuda_check(cudaFreeHost(p), "cudaFreeHost", file, line);
     else
@@ -170,4 +227,57 @@ extern "C" pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long lon
             pa_cuda_check(err, "cudaDeviceEnablePeerAccess", file, line);
     }
     return b;
+}
+
+/* ---- blocks of distributed dmem in other processes of the node ---- */
+
+extern "C" pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int line)
+{
+    pa_cuda_ipc x;
+    memset(&x, 0, sizeof x);
+    char *base = blocks_base(p);
+    if (!base)
+        return x; /* not a #create block: the copy goes through the host */
+    pa_cuda_check(cudaIpcGetMemHandle(&x.handle, base), "cudaIpcGetMemHandle", file, line);
+    x.offset = (size_t)((const char *)p - base);
+    x.usable = 1;
+    return x;
+}
+
+extern "C" int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n)
+{
+    const char *off = getenv("PARRAY_NO_IPC"); /* to measure (or test) the way through the host */
+    if (off && *off && *off != '0')
+        return 0;
+    for (long long i = 0; i < n; i++)
+        if (!all[i].usable)
+            return 0;
+    return n <= PA_CUDA_MAX_BLOCKS;
+}
+
+extern "C" pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long me, const void *mine,
+                                           const char *file, int line)
+{
+    pa_cuda_blocks b;
+    memset(&b, 0, sizeof b);
+    for (long long i = 0; i < n; i++) {
+        if (i == me) {
+            b.p[i] = mine;
+            continue;
+        }
+        void *p = NULL;
+        pa_cuda_check(cudaIpcOpenMemHandle(&p, all[i].handle, cudaIpcMemLazyEnablePeerAccess),
+                      "cudaIpcOpenMemHandle (the block of another process)", file, line);
+        b.p[i] = (const char *)p + all[i].offset;
+    }
+    return b;
+}
+
+extern "C" void pa_cuda_ipc_close(const pa_cuda_blocks *b, const pa_cuda_ipc *all, long long n, long long me,
+                                  const char *file, int line)
+{
+    for (long long i = 0; i < n; i++)
+        if (i != me)
+            pa_cuda_check(cudaIpcCloseMemHandle((void *)((const char *)b->p[i] - all[i].offset)),
+                          "cudaIpcCloseMemHandle", file, line);
 }

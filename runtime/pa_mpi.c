@@ -148,6 +148,24 @@ static void node_rank(int *rank, int *size)
   MPI_Comm_free(&node);
 }
 
+int pa_mpi_one_node(void)
+{
+  int local, nlocal;
+  node_rank(&local, &nlocal);
+  return nlocal == pa.size;
+}
+
+void *pa_mpi_allgather(const void *mine, size_t bytes, const char *file, int line)
+{
+  char *all = (char *)malloc(bytes * (size_t)pa.size + 1);
+  if (!all)
+    pa_fail(file, line, "process %d: cannot allocate %zu bytes for a distributed #copy", pa.rank,
+            bytes * (size_t)pa.size);
+  check(MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD), "MPI_Allgather",
+        file, line);
+  return all;
+}
+
 int pa_mpi_gpu_of(int gpus, const char *why, const char *type, const char *file, int line)
 {
   int local, nlocal;
