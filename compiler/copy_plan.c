@@ -464,11 +464,19 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
     return true;
   }
   if (sgpu && dgpu) {
-    CopySide *one = S->procs ? T : S;
-    diag_error(ctx, n->loc, "#copy between '%s', an array on one GPU, and '%s', distributed over the GPUs of '%s': "
-               "each thread's part must be rows of a contiguous width (copied GPU to GPU); copy through a host "
-               "array for other layouts", one->dim->path, (S->procs ? S : T)->dim->path, team->name);
-    return false;
+    /* one GPU's array and the blocks, in other layouts: the all-to-all's
+     * kernel, reading from that array or writing into it */
+    CopySide *x = S->procs ? S : T;
+    if (owner_digit(ctx, x) < 0) {
+      diag_error(ctx, n->loc, "#copy %s to %s: between one GPU's array and the GPUs of '%s', '%s' must be "
+                 "distributed over one dimension of '%s' that is the whole thread array", n->name, n->name2,
+                 team->name, x->dim->path, team->name);
+      return false;
+    }
+    p->by = COPY_BY_DEVICE;
+    p->dir = COPY_D2D;
+    p->peer = true;
+    return true;
   }
   /* anything else: element by element on the host, GPU blocks staged */
   p->via_host[0] = sgpu;

@@ -668,15 +668,16 @@ static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const cha
   return kname;
 }
 
-/* dmem distributed over the threads of a pthd or omp detour, copied from
- * one distribution to another (plan_threads): each thread's GPU runs the
- * peer kernel (hostc.c) over the blocks of every GPU, which
- * pa_cuda_team_blocks collects and opens to it (peer access). */
+/* dmem distributed over the threads of a pthd or omp detour, copied to
+ * another distribution, from one GPU's array or into it (plan_threads):
+ * each thread's GPU runs the peer kernel (hostc.c) over the blocks
+ * pa_cuda_team_blocks opens to it (peer access). */
 static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
   const char *in = indent_of(n);
-  Type *team = p->side[1].procs;
+  const CopySide *S = &p->side[0], *T = &p->side[1];
+  Type *team = (T->procs ? T : S)->procs;
   const char *launch, *extra;
   const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
   if (!kname)
@@ -685,11 +686,18 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), where(e, n));
   bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
-  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the GPUs of the threads of %s: all-to-all */\n", in,
-          n->name, show ? p->sp : "..", n->name2, show ? p->dp : "..", team->name);
-  out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_srcs = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n", in,
-          p->sp, poly_text(ctx, team->root->extent), where(e, n));
-  out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_srcs, pa_tid%s);\n", in, kname, launch, p->dp, extra);
+  const char *what = S->procs && T->procs ? "all-to-all" : S->procs ? "each GPU writes its part" : "each GPU reads its part";
+  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the GPUs of the threads of %s: %s */\n", in, n->name,
+          show ? p->sp : "..", n->name2, show ? p->dp : "..", team->name, what);
+  if (S->procs && T->procs) {
+    out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
+            in, p->sp, poly_text(ctx, team->root->extent), where(e, n));
+  } else { /* one GPU's array: one block */
+    out_gen(e->out, n->loc, "%s  const void *pa_one = %s;\n", in, T->procs ? p->sp : p->dp);
+    out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(&pa_one, 1, %s);\n", in, where(e, n));
+  }
+  out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_blocks, pa_tid%s);\n", in, kname, launch, T->procs ? p->dp : p->sp,
+          extra);
   out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
   out_gen(e->out, n->loc, "%s}\n", in);
 }

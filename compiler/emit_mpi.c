@@ -450,12 +450,12 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
   out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
-  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_srcs = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
+  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);
-  out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_srcs, pa_rank%s);\n", in, kname, launch, p->dp, extra);
+  out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);
   out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block is unmapped while another process reads it */\n", in, at);
-  out_gen(e->out, n->loc, "%s    pa_cuda_ipc_close(&pa_srcs, pa_all, pa_mpi_size(), pa_rank, %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s    pa_cuda_ipc_close(&pa_blocks, pa_all, pa_mpi_size(), pa_rank, %s);\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
   inner.text = ctx_printf(ctx, "%s    ", in);

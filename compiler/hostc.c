@@ -374,27 +374,34 @@ const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char
   return r;
 }
 
-/* The kernel of an all-to-all between GPUs (CopyPlan.peer): a CUDA thread
- * per element of this GPU's block of the destination reads the element
- * from the block of the GPU that holds it (pa_srcs.p[owner]); pa_tid is
- * the thread or process the GPU belongs to. */
+/* The kernel of a copy between GPUs (CopyPlan.peer).  Into a distributed
+ * destination it pulls: a CUDA thread per element of this GPU's block
+ * reads the element from the block that holds it (pa_blocks.p[owner]).
+ * Into one GPU's array it pushes: a CUDA thread per element of this GPU's
+ * block of the source writes it there (pa_blocks.p[0]).  pa_tid is the
+ * thread or process the GPU belongs to. */
 const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
 {
   Ctx *ctx = e->ctx;
   CopySide S = p->side[0], T = p->side[1];
+  bool pull = T.procs != NULL;
+  CopySide *X = pull ? &T : &S; /* the side whose block this GPU walks */
   const char *elem = p->dst->type->elem;
   enum { THREADS = 256 };
-  Poly *iT = side_linear(ctx, &T);
+  Poly *i = side_linear(ctx, X);
   const char *kname =
     gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, p->src), dim_cname(ctx, p->dst)), n);
   Buf k = {0};
-  buf_printf(&k, "__global__ void %s(%s *pa_dst, pa_cuda_blocks pa_srcs, int pa_tid)\n{\n", kname, elem);
+  if (pull)
+    buf_printf(&k, "__global__ void %s(%s *pa_dst, pa_cuda_blocks pa_blocks, int pa_tid)\n{\n", kname, elem);
+  else
+    buf_printf(&k, "__global__ void %s(const %s *pa_src, pa_cuda_blocks pa_blocks, int pa_tid)\n{\n", kname, elem);
   buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", THREADS);
-  buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, T.local));
-  /* the element's digits in the destination block; the owner's is pa_tid */
+  buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, X->local));
+  /* the element's digits in this GPU's block; the owner's is pa_tid */
   Poly *place = poly_const(ctx, 1);
-  for (int d = T.n - 1; d >= 0; d--) {
-    SideDigit *g = &T.dg[d];
+  for (int d = X->n - 1; d >= 0; d--) {
+    SideDigit *g = &X->dg[d];
     const char *v = g->var->t[0].f[0]->text;
     long long one;
     if (g->proc)
@@ -406,8 +413,12 @@ const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char
     if (!g->proc)
       place = poly_mul(ctx, place, g->extent);
   }
-  buf_printf(&k, "  pa_dst[%s] = ((const %s *)pa_srcs.p[%s])[%s];\n}\n\n", poly_str(ctx, dim_offset(ctx, p->dst, iT)),
-             elem, poly_str(ctx, side_owner(ctx, &S, iT, false)), poly_str(ctx, dim_offset(ctx, p->src, iT)));
+  if (pull)
+    buf_printf(&k, "  pa_dst[%s] = ((const %s *)pa_blocks.p[%s])[%s];\n}\n\n", poly_str(ctx, dim_offset(ctx, p->dst, i)),
+               elem, poly_str(ctx, side_owner(ctx, &S, i, false)), poly_str(ctx, dim_offset(ctx, p->src, i)));
+  else
+    buf_printf(&k, "  ((%s *)pa_blocks.p[0])[%s] = pa_src[%s];\n}\n\n", elem, poly_str(ctx, dim_offset(ctx, p->dst, i)),
+               poly_str(ctx, dim_offset(ctx, p->src, i)));
   const char *text = hostc_kernel_captures(e, n, ctx_strdup(ctx, k.data), extra);
   buf_free(&k);
   if (!text)
@@ -415,14 +426,18 @@ const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char
   Out ko = out_new(ctx, -1);
   Out *saved = e->out;
   e->out = &ko;
-  out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU fills its block of %s from the blocks of all */\n%s",
-          n->name, n->name2, n->loc.line, n->name2, text);
+  if (pull)
+    out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU fills its block of %s from the blocks that hold "
+            "its elements */\n%s", n->name, n->name2, n->loc.line, n->name2, text);
+  else
+    out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU writes its block of %s into one GPU's array */\n%s",
+            n->name, n->name2, n->loc.line, n->name, text);
   e->out = saved;
   out_append(&e->hoist, &ko);
   out_free(&ko);
   long long v;
-  *launch = poly_is_const(T.local, &v) ? ctx_printf(ctx, "%lld, %d", (v + THREADS - 1) / THREADS, THREADS)
-                                       : ctx_printf(ctx, "(%s + %d) / %d, %d", poly_text(ctx, T.local), THREADS - 1,
-                                                    THREADS, THREADS);
+  *launch = poly_is_const(X->local, &v) ? ctx_printf(ctx, "%lld, %d", (v + THREADS - 1) / THREADS, THREADS)
+                                        : ctx_printf(ctx, "(%s + %d) / %d, %d", poly_text(ctx, X->local),
+                                                     THREADS - 1, THREADS, THREADS);
   return kname;
 }
