@@ -214,6 +214,8 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
     /* the local layout must not depend on the process */
     Poly *full = poly_const(ctx, 0), *zero = poly_const(ctx, 0);
     for (int k = 0; k < s->n; k++) {
+      if (s->dg[k].proc && is_one(s->dg[k].extent))
+        continue; /* one process: its index is 0 */
       Poly *term = poly_mul(ctx, s->dg[k].var, s->dg[k].place);
       full = poly_add(ctx, full, term);
       if (!s->dg[k].proc)
