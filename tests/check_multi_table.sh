@@ -13,7 +13,7 @@ trap 'rm -rf "$wd"' EXIT
 table() { # DIR: run the table on a fresh copy of the kept run, changed by the caller
   python3 "$root/bench/multi_table.py" "$1" > "$1/stdout"
 }
-fresh() { rm -rf "$wd/$1" && cp -r "$root/tests/bench/multi_run" "$wd/$1"; }
+fresh() { rm -rf "${wd:?}/$1" && cp -r "$root/tests/bench/multi_run" "$wd/$1"; }
 
 fresh ok
 table "$wd/ok" || { echo "the kept run failed"; cat "$wd/ok/stdout"; exit 1; }
