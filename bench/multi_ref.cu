@@ -1,0 +1,515 @@
+/* multi_ref.cu: the vendor side of the multi-GPU benchmark (bench/multi_gpu.sh),
+ * plain CUDA runtime, cuBLAS and cuFFT, no parrayc.  At order n (-DN=..., or the
+ * first argument) it times, on the first two GPUs it sees:
+ *   cublas_sgemm_1gpu        cuBLAS SGEMM of the whole n x n product on GPU 0
+ *   cublas_halves_2gpu       the same product by column halves of B and C, one half
+ *                            per GPU, both at once, data resident
+ *   cublasxt_sgemm_2gpu      cuBLASXt SGEMM from pinned host memory on the GPUs
+ *   p2p_bidir_2gpu           cudaMemcpyPeerAsync of n*n*8/2 bytes each way at once
+ *                            between GPU 0 and 1 (peer access enabled where it can be)
+ *   cufft_2d_1gpu            cuFFT 2-D C2C forward, n x n, in place, GPU 0
+ *   cufftxt_2d_2gpu          cuFFT Xt 2-D C2C forward on 2 GPUs, data resident, the
+ *                            execution only (the result stays in cuFFT's shuffled order)
+ *   cufftxt_2d_natural_2gpu  the same plus cufftXtMemcpy device to device back to
+ *                            natural order (what the Parray FFT sample's time covers)
+ * and prints "name,n,ms_median,rate" lines on stdout: rate in TFLOP/s (2 n^3 / t)
+ * for SGEMM, GB/s (bytes of both directions / t) for p2p, GFLOP/s (5 n^2 log2 n^2 / t)
+ * for the FFTs.  With one GPU the 2-GPU rows run with both halves on GPU 0
+ * (cublas_halves_gpu0, cublasxt_sgemm_1gpu) or print n/a (p2p, cuFFT Xt).  Host
+ * matrices are pinned and portable (cuBLASXt's best case).
+ *
+ * Method: math without TF32 (CUBLAS_PEDANTIC_MATH; NVIDIA_TF32_OVERRIDE=0 for
+ * cuBLASXt, which has no math mode), two warm-up calls, then repeats for about
+ * 0.5 s (5 to 50), the median.  Work that stays on GPUs is timed with CUDA events:
+ * a start event on the first GPU's stream that the other GPU's stream waits for,
+ * and a stop event after the first stream has waited for the others, so one
+ * interval covers every GPU.  cuBLASXt and cuFFT Xt choose their own streams: the
+ * host clock around the call and a synchronize of every GPU.  The FFT input is
+ * restored before every call (not timed).  Every result is checked: SGEMM at 256
+ * sampled elements against a float64 dot product, the FFTs against cuFFT on one
+ * GPU; a wrong result prints WRONG on stderr and the exit status is 1. */
+#include <cublasXt.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <cufftXt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#ifndef N
+#define N 16384
+#endif
+
+#define CK(x) ck_cuda((x), #x, __LINE__)
+#define CB(x) ck_blas((x), #x, __LINE__)
+#define CF(x) ck_fft((x), #x, __LINE__)
+static void ck_cuda(cudaError_t e, const char *what, int line) {
+  if (e != cudaSuccess) {
+    fprintf(stderr, "multi_ref.cu:%d: %s: %s\n", line, what, cudaGetErrorString(e));
+    exit(2);
+  }
+}
+static void ck_blas(cublasStatus_t s, const char *what, int line) {
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    fprintf(stderr, "multi_ref.cu:%d: %s: cuBLAS status %d\n", line, what, (int)s);
+    exit(2);
+  }
+}
+static void ck_fft(cufftResult r, const char *what, int line) {
+  if (r != CUFFT_SUCCESS) {
+    fprintf(stderr, "multi_ref.cu:%d: %s: cuFFT error %d\n", line, what, (int)r);
+    exit(2);
+  }
+}
+
+static void row(const char *name, long n, double ms, double rate) {
+  if (ms > 0)
+    printf("%s,%ld,%.4g,%.4g\n", name, n, ms, rate);
+  else
+    printf("%s,%ld,n/a,n/a\n", name, n);
+  fflush(stdout);
+}
+
+/* ---------- timing ---------- */
+
+/* prep (not timed), then one call of the work; returns its milliseconds */
+typedef std::function<double()> Once;
+
+static double median_of(const Once &once) {
+  once();
+  double first = once();
+  int reps = std::min(50, std::max(5, (int)(500 / std::max(first, 1e-3))));
+  std::vector<double> t;
+  for (int r = 0; r < reps; r++)
+    t.push_back(once());
+  std::sort(t.begin(), t.end());
+  return reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
+}
+
+struct Lane { /* a GPU and the stream its part of the work goes to */
+  int dev;
+  cudaStream_t s;
+};
+
+static std::vector<Lane> lanes_on(const std::vector<int> &devs) {
+  std::vector<Lane> l;
+  for (int d : devs) {
+    CK(cudaSetDevice(d));
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    l.push_back({d, s});
+  }
+  return l;
+}
+
+/* events: start on lane 0, which every other lane waits for; stop on lane 0 after it
+ * has waited for every other lane.  work enqueues on the lanes' streams. */
+static Once on_events(const std::vector<Lane> &lanes, std::function<void()> prep,
+                      std::function<void()> work) {
+  struct Ev {
+    cudaEvent_t start, stop;
+    std::vector<cudaEvent_t> join;
+  };
+  Ev *ev = new Ev; /* lives as long as the program: a benchmark's few events */
+  CK(cudaSetDevice(lanes[0].dev));
+  CK(cudaEventCreate(&ev->start));
+  CK(cudaEventCreate(&ev->stop));
+  for (const Lane &l : lanes) {
+    cudaEvent_t e;
+    CK(cudaSetDevice(l.dev));
+    CK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    ev->join.push_back(e);
+  }
+  return [=]() {
+    for (const Lane &l : lanes) {
+      CK(cudaSetDevice(l.dev));
+      CK(cudaDeviceSynchronize());
+    }
+    if (prep)
+      prep();
+    for (const Lane &l : lanes) {
+      CK(cudaSetDevice(l.dev));
+      CK(cudaDeviceSynchronize());
+    }
+    CK(cudaSetDevice(lanes[0].dev));
+    CK(cudaEventRecord(ev->start, lanes[0].s));
+    for (size_t i = 1; i < lanes.size(); i++)
+      CK(cudaStreamWaitEvent(lanes[i].s, ev->start, 0));
+    work();
+    for (size_t i = 1; i < lanes.size(); i++) {
+      CK(cudaSetDevice(lanes[i].dev));
+      CK(cudaEventRecord(ev->join[i], lanes[i].s));
+      CK(cudaStreamWaitEvent(lanes[0].s, ev->join[i], 0));
+    }
+    CK(cudaSetDevice(lanes[0].dev));
+    CK(cudaEventRecord(ev->stop, lanes[0].s));
+    CK(cudaEventSynchronize(ev->stop));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, ev->start, ev->stop));
+    return (double)ms;
+  };
+}
+
+static void sync_all(const std::vector<int> &devs) {
+  for (int d : devs) {
+    CK(cudaSetDevice(d));
+    CK(cudaDeviceSynchronize());
+  }
+}
+
+/* the host clock around work and a synchronize of every GPU in devs */
+static Once on_host_clock(const std::vector<int> &devs, std::function<void()> prep,
+                          std::function<void()> work) {
+  return [=]() {
+    sync_all(devs);
+    if (prep)
+      prep();
+    sync_all(devs);
+    auto t0 = std::chrono::steady_clock::now();
+    work();
+    sync_all(devs);
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::milli>(t1 - t0).count();
+  };
+}
+
+/* ---------- data and checks ---------- */
+
+__global__ void k_fill(float *x, size_t count, unsigned seed) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+       i += (size_t)gridDim.x * blockDim.x) {
+    unsigned h = (unsigned)i * 2654435761u ^ (unsigned)(i >> 32) * 40503u ^ seed * 2246822519u;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    x[i] = (float)(h >> 8) * (2.0f / 16777216.0f) - 1.0f; /* [-1, 1) */
+  }
+}
+
+/* random floats in [-1, 1), made on GPU 0 and copied to the pinned host buffer h */
+static float *random_on_gpu0(float *h, size_t count, unsigned seed) {
+  float *d;
+  CK(cudaSetDevice(0));
+  CK(cudaMalloc(&d, count * sizeof(float)));
+  k_fill<<<1024, 256>>>(d, count, seed);
+  CK(cudaGetLastError());
+  CK(cudaMemcpy(h, d, count * sizeof(float), cudaMemcpyDeviceToHost));
+  return d;
+}
+
+static float *copy_to(int dev, const float *h, size_t count) {
+  float *d;
+  CK(cudaSetDevice(dev));
+  CK(cudaMalloc(&d, count * sizeof(float)));
+  CK(cudaMemcpy(d, h, count * sizeof(float), cudaMemcpyHostToDevice));
+  return d;
+}
+
+/* C = A B (column-major, n x n) at 256 sampled elements, the corners among them,
+ * against a float64 dot product: within 1e-5 of the sum of |a_ik b_kj| */
+static bool sgemm_right(const char *name, long n, const float *a, const float *b, const float *c) {
+  int wrong = 0;
+  for (int s = 0; s < 256; s++) {
+    long i = s < 4 ? (s & 1) * (n - 1) : (s * 7919L) % n;
+    long j = s < 4 ? (s >> 1) * (n - 1) : (s * 104729L + s / 7) % n;
+    double want = 0, mag = 0;
+    for (long k = 0; k < n; k++) {
+      double p = (double)a[i + k * n] * b[k + j * n];
+      want += p;
+      mag += fabs(p);
+    }
+    double got = c[i + j * n];
+    if (!(fabs(got - want) <= 1e-5 * mag + 1e-6) && wrong++ < 3)
+      fprintf(stderr, "%s: C[%ld][%ld] = %g, want %g\n", name, i, j, got, want);
+  }
+  if (wrong)
+    fprintf(stderr, "%s: WRONG (%d of 256 sampled elements)\n", name, wrong);
+  return !wrong;
+}
+
+/* every element of got against want: within 1e-4 of want's largest magnitude */
+static bool fft_right(const char *name, size_t count, const float2 *got, const float2 *want) {
+  double err = 0, top = 0;
+  for (size_t i = 0; i < count; i++) {
+    err = fmax(err, fmax(fabs(got[i].x - want[i].x), fabs(got[i].y - want[i].y)));
+    top = fmax(top, fmax(fabs(want[i].x), fabs(want[i].y)));
+  }
+  bool ok = err <= 1e-4 * top;
+  if (!ok)
+    fprintf(stderr, "%s: WRONG (max error %.3g of %.3g)\n", name, err, top);
+  return ok;
+}
+
+/* ---------- SGEMM: one GPU, column halves, cuBLASXt ---------- */
+
+static bool bench_sgemm(long n, const std::vector<int> &devs) {
+  size_t nn = (size_t)n * n, half = nn / 2;
+  double flop = 2.0 * n * n * n;
+  float *ha, *hb, *hc;
+  CK(cudaHostAlloc(&ha, nn * sizeof(float), cudaHostAllocPortable));
+  CK(cudaHostAlloc(&hb, nn * sizeof(float), cudaHostAllocPortable));
+  CK(cudaHostAlloc(&hc, nn * sizeof(float), cudaHostAllocPortable));
+  float *da = random_on_gpu0(ha, nn, 1), *db = random_on_gpu0(hb, nn, 2), *dc;
+  CK(cudaMalloc(&dc, nn * sizeof(float)));
+  const float one = 1, zero = 0;
+  bool ok = true;
+
+  /* (a) the whole product on GPU 0 */
+  std::vector<Lane> l0 = lanes_on({0});
+  cublasHandle_t h0;
+  CK(cudaSetDevice(0));
+  CB(cublasCreate(&h0));
+  CB(cublasSetMathMode(h0, CUBLAS_PEDANTIC_MATH));
+  CB(cublasSetStream(h0, l0[0].s));
+  double t = median_of(on_events(l0, nullptr, [&] {
+    CB(cublasSgemm(h0, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da, n, db, n, &zero, dc, n));
+  }));
+  row("cublas_sgemm_1gpu", n, t, flop / t / 1e9);
+  CK(cudaMemcpy(hc, dc, nn * sizeof(float), cudaMemcpyDeviceToHost));
+  ok &= sgemm_right("cublas_sgemm_1gpu", n, ha, hb, hc);
+  CB(cublasDestroy(h0));
+  CK(cudaFree(da));
+  CK(cudaFree(db));
+  CK(cudaFree(dc));
+
+  /* (b) C's column halves, half k on GPU k (both on GPU 0 when there is one GPU):
+   * each GPU holds all of A and its halves of B and C */
+  std::vector<int> on = {devs[0], devs[1 % devs.size()]};
+  std::vector<Lane> lh;
+  std::vector<cublasHandle_t> hh;
+  std::vector<float *> a2, b2, c2;
+  for (int k = 0; k < 2; k++) {
+    lh.push_back(lanes_on({on[k]})[0]);
+    cublasHandle_t h;
+    CK(cudaSetDevice(on[k]));
+    CB(cublasCreate(&h));
+    CB(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
+    CB(cublasSetStream(h, lh[k].s));
+    hh.push_back(h);
+    a2.push_back(copy_to(on[k], ha, nn));
+    b2.push_back(copy_to(on[k], hb + k * half, half));
+    float *c;
+    CK(cudaMalloc(&c, half * sizeof(float)));
+    c2.push_back(c);
+  }
+  t = median_of(on_events(lh, nullptr, [&] {
+    for (int k = 0; k < 2; k++) {
+      CK(cudaSetDevice(on[k]));
+      CB(cublasSgemm(hh[k], CUBLAS_OP_N, CUBLAS_OP_N, n, n / 2, n, &one, a2[k], n, b2[k], n,
+                     &zero, c2[k], n));
+    }
+  }));
+  const char *halves = devs.size() > 1 ? "cublas_halves_2gpu" : "cublas_halves_gpu0";
+  row(halves, n, t, flop / t / 1e9);
+  memset(hc, 0, nn * sizeof(float));
+  for (int k = 0; k < 2; k++) {
+    CK(cudaSetDevice(on[k]));
+    CK(cudaMemcpy(hc + k * half, c2[k], half * sizeof(float), cudaMemcpyDeviceToHost));
+    CB(cublasDestroy(hh[k]));
+    CK(cudaFree(a2[k]));
+    CK(cudaFree(b2[k]));
+    CK(cudaFree(c2[k]));
+  }
+  ok &= sgemm_right(halves, n, ha, hb, hc);
+
+  /* (c) cuBLASXt from pinned host memory on the GPUs (its default tiles) */
+  cublasXtHandle_t xt;
+  CB(cublasXtCreate(&xt));
+  std::vector<int> ids(devs);
+  CB(cublasXtDeviceSelect(xt, (int)ids.size(), ids.data()));
+  memset(hc, 0, nn * sizeof(float));
+  t = median_of(on_host_clock(devs, nullptr, [&] {
+    CB(cublasXtSgemm(xt, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, ha, n, hb, n, &zero, hc, n));
+  }));
+  const char *xname = devs.size() > 1 ? "cublasxt_sgemm_2gpu" : "cublasxt_sgemm_1gpu";
+  row(xname, n, t, flop / t / 1e9);
+  ok &= sgemm_right(xname, n, ha, hb, hc);
+  CB(cublasXtDestroy(xt));
+  CK(cudaFreeHost(ha));
+  CK(cudaFreeHost(hb));
+  CK(cudaFreeHost(hc));
+  return ok;
+}
+
+/* ---------- peer-to-peer bandwidth ---------- */
+
+static void bench_p2p(long n, const std::vector<int> &devs) {
+  if (devs.size() < 2) {
+    row("p2p_bidir_2gpu", n, 0, 0);
+    return;
+  }
+  size_t bytes = (size_t)n * n * 8 / 2;
+  void *src[2], *dst[2];
+  for (int k = 0; k < 2; k++) {
+    int can = 0;
+    CK(cudaDeviceCanAccessPeer(&can, devs[k], devs[1 - k]));
+    CK(cudaSetDevice(devs[k]));
+    if (can) {
+      cudaError_t e = cudaDeviceEnablePeerAccess(devs[1 - k], 0);
+      if (e == cudaErrorPeerAccessAlreadyEnabled)
+        (void)cudaGetLastError();
+      else
+        CK(e);
+    } else {
+      fprintf(stderr, "p2p_bidir_2gpu: GPU %d cannot access GPU %d: the copies go through the host\n",
+              devs[k], devs[1 - k]);
+    }
+    CK(cudaMalloc(&src[k], bytes));
+    CK(cudaMalloc(&dst[k], bytes));
+    CK(cudaMemset(src[k], k + 1, bytes));
+  }
+  std::vector<Lane> l = lanes_on(devs);
+  double t = median_of(on_events(l, nullptr, [&] {
+    for (int k = 0; k < 2; k++) {
+      CK(cudaSetDevice(devs[k]));
+      CK(cudaMemcpyPeerAsync(dst[1 - k], devs[1 - k], src[k], devs[k], bytes, l[k].s));
+    }
+  }));
+  row("p2p_bidir_2gpu", n, t, 2.0 * bytes / t / 1e6);
+  for (int k = 0; k < 2; k++) {
+    CK(cudaSetDevice(devs[k]));
+    CK(cudaFree(src[k]));
+    CK(cudaFree(dst[k]));
+  }
+}
+
+/* ---------- 2-D FFT: cuFFT on one GPU, cuFFT Xt on two ---------- */
+
+static bool bench_fft(long n, const std::vector<int> &devs) {
+  size_t nn = (size_t)n * n;
+  double flop = 5.0 * nn * log2((double)nn);
+  float2 *hx, *href, *hgot;
+  CK(cudaHostAlloc(&hx, nn * sizeof(float2), cudaHostAllocPortable));
+  href = (float2 *)malloc(nn * sizeof(float2));
+  hgot = (float2 *)malloc(nn * sizeof(float2));
+  if (!href || !hgot) {
+    fprintf(stderr, "multi_ref: out of host memory\n");
+    exit(2);
+  }
+  float *din = random_on_gpu0((float *)hx, 2 * nn, 3);
+  float2 *dx;
+  CK(cudaMalloc(&dx, nn * sizeof(float2)));
+  bool ok = true;
+
+  /* (e) cuFFT 2-D on GPU 0, in place as in the sample; the input restored each call */
+  std::vector<Lane> l0 = lanes_on({0});
+  cufftHandle one;
+  CF(cufftPlan2d(&one, n, n, CUFFT_C2C));
+  CF(cufftSetStream(one, l0[0].s));
+  auto restore = [&] { CK(cudaMemcpy(dx, din, nn * sizeof(float2), cudaMemcpyDeviceToDevice)); };
+  double t = median_of(on_events(l0, restore, [&] {
+    CF(cufftExecC2C(one, (cufftComplex *)dx, (cufftComplex *)dx, CUFFT_FORWARD));
+  }));
+  row("cufft_2d_1gpu", n, t, flop / t / 1e6);
+  restore();
+  CF(cufftExecC2C(one, (cufftComplex *)dx, (cufftComplex *)dx, CUFFT_FORWARD));
+  CK(cudaStreamSynchronize(l0[0].s));
+  CK(cudaMemcpy(href, dx, nn * sizeof(float2), cudaMemcpyDeviceToHost));
+  CF(cufftDestroy(one));
+  CK(cudaFree(dx));
+  CK(cudaFree(din));
+  if (devs.size() < 2) {
+    row("cufftxt_2d_2gpu", n, 0, 0);
+    row("cufftxt_2d_natural_2gpu", n, 0, 0);
+    CK(cudaFreeHost(hx));
+    free(href);
+    free(hgot);
+    return ok;
+  }
+
+  /* (f) cuFFT Xt on 2 GPUs, data resident; each GPU's part restored each call */
+  cufftHandle xt;
+  CF(cufftCreate(&xt));
+  int gpus[2] = {devs[0], devs[1]};
+  CF(cufftXtSetGPUs(xt, 2, gpus));
+  size_t work[2];
+  CF(cufftMakePlan2d(xt, n, n, CUFFT_C2C, work));
+  cudaLibXtDesc *d, *nat;
+  CF(cufftXtMalloc(xt, &d, CUFFT_XT_FORMAT_INPLACE));
+  CF(cufftXtMalloc(xt, &nat, CUFFT_XT_FORMAT_INPLACE));
+  CF(cufftXtMemcpy(xt, d, hx, CUFFT_COPY_HOST_TO_DEVICE));
+  cudaXtDesc *parts = d->descriptor;
+  std::vector<void *> saved(parts->nGPUs);
+  for (int g = 0; g < parts->nGPUs; g++) {
+    CK(cudaSetDevice(parts->GPUs[g]));
+    CK(cudaMalloc(&saved[g], parts->size[g]));
+    CK(cudaMemcpy(saved[g], parts->data[g], parts->size[g], cudaMemcpyDeviceToDevice));
+  }
+  auto restore_xt = [&] {
+    d->subFormat = CUFFT_XT_FORMAT_INPLACE; /* the execution leaves it shuffled */
+    for (int g = 0; g < parts->nGPUs; g++) {
+      CK(cudaSetDevice(parts->GPUs[g]));
+      CK(cudaMemcpy(parts->data[g], saved[g], parts->size[g], cudaMemcpyDeviceToDevice));
+    }
+  };
+  t = median_of(on_host_clock(devs, restore_xt,
+                              [&] { CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD)); }));
+  row("cufftxt_2d_2gpu", n, t, flop / t / 1e6);
+  restore_xt();
+  CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD));
+  CF(cufftXtMemcpy(xt, hgot, d, CUFFT_COPY_DEVICE_TO_HOST)); /* back in natural order */
+  ok &= fft_right("cufftxt_2d_2gpu", nn, hgot, href);
+
+  /* the same, then back to natural order on the GPUs, as the Parray sample ends */
+  restore_xt();
+  CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD));
+  sync_all(devs);
+  cufftResult r = cufftXtMemcpy(xt, nat, d, CUFFT_COPY_DEVICE_TO_DEVICE);
+  if (r != CUFFT_SUCCESS) {
+    fprintf(stderr, "cufftXtMemcpy device to device (shuffled to natural): cuFFT error %d\n", (int)r);
+    row("cufftxt_2d_natural_2gpu", n, 0, 0);
+  } else {
+    t = median_of(on_host_clock(devs, restore_xt, [&] {
+      CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD));
+      CF(cufftXtMemcpy(xt, nat, d, CUFFT_COPY_DEVICE_TO_DEVICE));
+    }));
+    row("cufftxt_2d_natural_2gpu", n, t, flop / t / 1e6);
+    size_t at = 0; /* natural order: GPU g holds the g-th block of rows */
+    for (int g = 0; g < nat->descriptor->nGPUs; g++) {
+      CK(cudaSetDevice(nat->descriptor->GPUs[g]));
+      CK(cudaMemcpy((char *)hgot + at, nat->descriptor->data[g], nat->descriptor->size[g],
+                    cudaMemcpyDeviceToHost));
+      at += nat->descriptor->size[g];
+    }
+    ok &= fft_right("cufftxt_2d_natural_2gpu", nn, hgot, href);
+  }
+  for (int g = 0; g < parts->nGPUs; g++) {
+    CK(cudaSetDevice(parts->GPUs[g]));
+    CK(cudaFree(saved[g]));
+  }
+  CF(cufftXtFree(d));
+  CF(cufftXtFree(nat));
+  CF(cufftDestroy(xt));
+  CK(cudaFreeHost(hx));
+  free(href);
+  free(hgot);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  setenv("NVIDIA_TF32_OVERRIDE", "0", 1); /* before any CUDA library starts: no TF32 */
+  long n = argc > 1 ? atol(argv[1]) : N;
+  if (n < 256 || n % 256) {
+    fprintf(stderr, "usage: %s [N]   (N a multiple of 256, default %d)\n", argv[0], N);
+    return 2;
+  }
+  int count = 0;
+  CK(cudaGetDeviceCount(&count));
+  std::vector<int> devs = {0};
+  if (count > 1)
+    devs.push_back(1);
+  else
+    fprintf(stderr, "multi_ref: one GPU: both halves on GPU 0, the peer copy and cuFFT Xt n/a\n");
+  printf("name,N,ms_median,rate\n");
+  bool ok = bench_sgemm(n, devs);
+  bench_p2p(n, devs);
+  ok &= bench_fft(n, devs);
+  return ok ? 0 : 1;
+}
