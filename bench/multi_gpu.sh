@@ -10,7 +10,7 @@
 #   MULTI_BUILD=/tmp/multi-build    where the programs are built
 #   MPIRUN=mpirun                   the launcher of the mpi forms (2 processes)
 # The one-GPU time of the Parray SGEMM comes from sgemm_pthd.pa with '[1]' for '[2]'
-# (one column half on one GPU; twice its time is the whole product) when that
+# and sgemm.pah with N/1 for N/2 (the whole product on one GPU) when that
 # translates, else from sgemm_pthd with both threads on GPU 0 (CUDA_VISIBLE_DEVICES=0,
 # PARRAY_GPU_SHARE=1), which runs both halves on one GPU; the latter runs always.
 # With one GPU the 2-GPU programs share it (PARRAY_GPU_SHARE=1): good to validate
@@ -42,7 +42,8 @@ fi
 
 # ---- build: everything at once ----
 one=$build/one_gpu  # the one-GPU variant of the SGEMM, next to a copy of its .pah
-mkdir -p "$one" && cp "$root/samples/multi/sgemm.pah" "$one/"
+# (its columns: all N of them, N/1 where the program splits N/2)
+mkdir -p "$one" && sed 's|N/2|N/1|g' "$root/samples/multi/sgemm.pah" > "$one/sgemm.pah"
 sed 's/) \[2\]} G$/) [1]} G/' "$root/samples/multi/sgemm_pthd.pa" > "$one/sgemm_1gpu.pa"
 grep -q ') \[1\]} G$' "$one/sgemm_1gpu.pa" || { echo "sgemm_pthd.pa: no '[2]} G' to replace" >&2; exit 2; }
 nvcc -O3 -arch=sm_90 -std=c++17 -DN="$n" "$here/multi_ref.cu" -o "$build/multi_ref" \

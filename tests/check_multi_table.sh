@@ -3,7 +3,7 @@
 # the kept outputs of a run, tests/bench/multi_run/ (what multi_ref and the six
 # samples print, in their formats; the figures are made up): it must write exactly
 # tests/bench/multi_table.md and .csv; take the one-GPU SGEMM time from the [1]
-# variant when that ran; and fail, naming the program, when a sample says WRONG or
+# variant (the whole product on one GPU) when that ran; and fail, naming the program, when a sample says WRONG or
 # dies.  Skipped (77) without python3.
 set -u
 root=$1
@@ -21,14 +21,19 @@ diff -u "$root/tests/bench/multi_table.md" "$wd/ok/multi.md" || exit 1
 diff -u "$root/tests/bench/multi_table.csv" "$wd/ok/multi.csv" || exit 1
 cmp -s "$wd/ok/multi.md" "$wd/ok/stdout" || { echo "stdout is not multi.md"; exit 1; }
 
-# the [1] variant ran: twice its time is the one-GPU time
+# the [1] variant ran: its time is the one-GPU time
 fresh one
-echo 'SGEMM N = 16384 on 1 GPUs (pthd): scatter 150.00 ms, compute 124.000 ms (35468.3 GFLOP/s), gather 50.00 ms; WRONG' \
+echo 'SGEMM N = 16384 on 1 GPUs (pthd): scatter 150.00 ms, compute 248.000 ms (35468.3 GFLOP/s), gather 50.00 ms; correct' \
   > "$wd/one/sgemm_1gpu.log"
-echo 'sgemm_1gpu 1' >> "$wd/one/status.txt"
-table "$wd/one" && echo "the [1] variant's check does not fail the run" || exit 1
-grep -q '^| SGEMM on 2 GPUs (pthd), .* | 2 x 124 ms (sgemm_pthd.pa with \[1\]: .* | 1.984 | >= 1.95 | met |$' \
+echo 'sgemm_1gpu 0' >> "$wd/one/status.txt"
+table "$wd/one" || { echo "the [1] variant failed the run"; cat "$wd/one/multi.md"; exit 1; }
+grep -q '^| SGEMM on 2 GPUs (pthd), .* | 248 ms (sgemm_pthd.pa with \[1\]: .* | 1.984 | >= 1.95 | met |$' \
   "$wd/one/multi.md" || { echo "one-GPU time not from the [1] variant"; cat "$wd/one/multi.md"; exit 1; }
+# ... and it must be right
+fresh one_wrong
+sed 's/; correct$/; WRONG/' "$wd/one/sgemm_1gpu.log" > "$wd/one_wrong/sgemm_1gpu.log"
+echo 'sgemm_1gpu 1' >> "$wd/one_wrong/status.txt"
+if table "$wd/one_wrong"; then echo "a WRONG [1] variant did not fail"; exit 1; fi
 
 # a sample says WRONG
 fresh wrong
