@@ -370,18 +370,23 @@ static int owner_digit(Ctx *ctx, CopySide *s)
   return pk >= 0 && poly_equal(side_owner(ctx, s, NULL, true), s->dg[pk].var) ? pk : -1;
 }
 
-static bool team_rows(Ctx *ctx, CopyPlan *p)
+/* Each process's (or thread's) part of a scatter or gather as rows: the
+ * part of the undistributed side Y is rows of a contiguous width, the
+ * same rows packed in X's block.  Fills p->dg (rows: extent, then width;
+ * strides s and d as the copy's source and destination), *step (Y's offset
+ * from one process's part to the next's) and *ybase, *xbase (the offsets
+ * of the first element).  False when the layouts are not that. */
+static bool part_rows(Ctx *ctx, CopyPlan *p, Poly **step, Poly **ybase, Poly **xbase)
 {
   bool scatter = p->coll == COLL_SCATTER;
   CopySide *X = &p->side[scatter ? 1 : 0]; /* distributed */
-  CopySide *Y = &p->side[scatter ? 0 : 1]; /* the shared host array */
+  CopySide *Y = &p->side[scatter ? 0 : 1]; /* the host array */
   int pk = owner_digit(ctx, X);
   if (pk < 0)
     return false;
   Poly *i = side_linear(ctx, X);
   Poly **ax = ctx_alloc(ctx, sizeof(Poly *) * (X->n + 1)), **ay = ctx_alloc(ctx, sizeof(Poly *) * (X->n + 1));
-  Poly *cx, *cy;
-  if (!affine_in(ctx, dim_offset(ctx, X->dim, i), X, ax, &cx) || !affine_in(ctx, dim_offset(ctx, Y->dim, i), X, ay, &cy))
+  if (!affine_in(ctx, dim_offset(ctx, X->dim, i), X, ax, xbase) || !affine_in(ctx, dim_offset(ctx, Y->dim, i), X, ay, ybase))
     return false;
   /* the local digits, neighbours contiguous on both sides merged */
   CopyDigit *dg = ctx_alloc(ctx, sizeof(CopyDigit) * (X->n + 2));
@@ -408,16 +413,30 @@ static bool team_rows(Ctx *ctx, CopyPlan *p)
     dg[1] = dg[0];
     dg[0] = (CopyDigit){poly_const(ctx, 1), dg[1].extent, dg[1].extent};
   }
-  Poly *host_base = poly_add(ctx, poly_mul(ctx, ay[pk], poly_sym(ctx, "pa_tid")), cy);
+  p->dg = dg;
+  p->nd = 2;
+  *step = ay[pk];
+  return true;
+}
+
+/* A scatter or gather between a shared host array and dmem distributed
+ * over the threads, when each thread's part is rows (part_rows): each
+ * thread copies its part with one cudaMemcpy2D, as the host does outside
+ * a detour (COPY_ROWS, the host pointer moved to the thread's part). */
+static bool team_rows(Ctx *ctx, CopyPlan *p)
+{
+  bool scatter = p->coll == COLL_SCATTER;
+  Poly *step, *ybase, *xbase;
+  if (!part_rows(ctx, p, &step, &ybase, &xbase))
+    return false;
+  Poly *host_base = poly_add(ctx, poly_mul(ctx, step, poly_sym(ctx, "pa_tid")), ybase);
   const char **hp = scatter ? &p->sp : &p->dp, **xp = scatter ? &p->dp : &p->sp;
   *hp = ctx_printf(ctx, "%s + %s", *hp, poly_str(ctx, host_base));
-  if (!is_zero(cx))
-    *xp = ctx_printf(ctx, "%s + %s", *xp, poly_str(ctx, cx));
+  if (!is_zero(xbase))
+    *xp = ctx_printf(ctx, "%s + %s", *xp, poly_str(ctx, xbase));
   p->by = COPY_BY_DEVICE;
   p->how = COPY_ROWS;
   p->dir = scatter ? COPY_H2D : COPY_D2H;
-  p->dg = dg;
-  p->nd = 2;
   return true;
 }
 
@@ -545,6 +564,9 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
    * #create's: each GPU reads the others' blocks through CUDA IPC (the
    * runtime decides; through the host otherwise) */
   p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
+  /* a scatter or gather of rows: no element loops (pa_mpi_rows) */
+  if ((p->coll == COLL_SCATTER && !p->via_host[0]) || (p->coll == COLL_GATHER && !p->via_host[1]))
+    p->rows = part_rows(ctx, p, &p->step, &p->ybase, &p->xbase);
   return true;
 }
 

@@ -71,6 +71,9 @@ typedef struct CopyPlan {
   Collective coll;      /* COPY_COLLECTIVE */
   bool via_host[2];     /* COPY_COLLECTIVE: the source's, the destination's GPU block moves through host memory */
   bool sync_after;      /* the threads of the detour wait for each other after it (a copy they do together) */
+  bool rows;            /* COPY_COLLECTIVE scatter or gather, mpi: each process's part is rows
+                         * (dg: rows, width; step, ybase, xbase as part_rows says) */
+  Poly *step, *ybase, *xbase;
   bool peer;            /* COPY_COLLECTIVE all-to-all between GPUs: each GPU's kernel reads every GPU's block
                          * (hostc_peer_kernel); mpi: when the processes share a node, else via_host */
   CopySide side[2];     /* COPY_COLLECTIVE: source and destination */

@@ -26,6 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool is_zero_poly(Poly *p)
+{
+  long long v;
+  return poly_is_const(p, &v) && v == 0;
+}
+
 /* An mpi detour: its number and the name of its argument struct. */
 typedef struct MpiDetour {
   Detour dt;
@@ -311,6 +317,39 @@ static const char *how_name(Collective how)
   return names[how];
 }
 
+/* The body of a scatter or gather of rows (CopyPlan.rows): one
+ * pa_mpi_rows call, the distributed side's GPU block staged through
+ * pinned host memory. */
+static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  bool scatter = p->coll == COLL_SCATTER;
+  int x = scatter ? 1 : 0; /* the distributed side */
+  const char *elem = p->dst->type->elem;
+  const char *where = c_string(ctx, loc_file(ctx, n->loc));
+  int line = loc_line(ctx, n->loc);
+  const char *xp = x ? p->dp : p->sp, *hp = x ? p->sp : p->dp;
+  const char *local = xp;
+  if (p->via_host[x]) {
+    out_gen(e->out, n->loc, "%s  %s *pa_local = (%s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
+            scatter ? "NULL" : xp, bytes[x], where, line);
+    local = "pa_local";
+  }
+  if (!is_zero_poly(p->xbase))
+    local = ctx_printf(ctx, "%s + %s", local, poly_str(ctx, p->xbase));
+  const CopyDigit *dg = p->dg;
+  Poly *hpitch = scatter ? dg[0].s : dg[0].d, *lpitch = scatter ? dg[0].d : dg[0].s;
+  const char *host = is_zero_poly(p->ybase) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
+  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
+          "sizeof(%s), %s, %d);\n", in, scatter ? "PA_MPI_SCATTER" : "PA_MPI_GATHER", host,
+          poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
+          local, poly_str(ctx, lpitch), elem, where, line);
+  if (p->via_host[x])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_local, %s, %s, %d);\n", in, scatter ? xp : "NULL",
+            scatter ? bytes[x] : "0", where, line);
+}
+
 /* The buckets of a distributed copy, moved by an MPI collective (GPU
  * blocks staged through pinned host memory). */
 static void collective(Emitter *e, Node *n, const CopyPlan *p)
@@ -334,8 +373,14 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   char *bytes[2];
   for (int k = 0; k < 2; k++)
     bytes[k] = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, k ? dst : src)), elem);
-  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s%s */\n", in, n->name, show ? sp : "..", n->name2,
-          show ? dp : "..", what, p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
+  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s%s%s */\n", in, n->name, show ? sp : "..", n->name2,
+          show ? dp : "..", what, p->rows ? ", rows of each process's part" : "",
+          p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
+  if (p->rows) {
+    rows(e, n, p, bytes);
+    out_gen(e->out, n->loc, "%s}\n", in);
+    return;
+  }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg *pa_x = pa_mpi_xchg_begin(sizeof(%s));\n", in, elem);
   /* GPU memory that is not distributed is process 0's in a scatter or a
    * gather (every process's own in a broadcast): staged there only */

@@ -88,6 +88,14 @@ void *pa_mpi_xchg_pack(pa_mpi_xchg *x);
 void *pa_mpi_xchg_run(pa_mpi_xchg *x, pa_mpi_how how, const char *file, int line);
 void pa_mpi_xchg_end(pa_mpi_xchg *x);
 
+/* A scatter (how = PA_MPI_SCATTER) or gather of rows: process r's part of
+ * process 0's array host is `rows` rows of `width` elements of elem bytes,
+ * pitch elements apart, starting at host + r * step; on process r it is
+ * the rows at local, lpitch apart.  host is read (written) on process 0
+ * only. */
+void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, long long pitch, long long step,
+                 void *local, long long lpitch, size_t elem, const char *file, int line);
+
 #ifdef __cplusplus
 }
 #endif

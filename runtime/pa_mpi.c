@@ -452,3 +452,51 @@ void pa_mpi_xchg_end(pa_mpi_xchg *x)
   free(x->rcur);
   free(x);
 }
+
+/* ---- scatter and gather of rows ---- */
+
+void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, long long pitch, long long step,
+                 void *local, long long lpitch, size_t elem, const char *file, int line)
+{
+  long long part = rows * width;
+  if (part > INT_MAX)
+    pa_fail(file, line, "distributed #copy of %lld elements to or from one process: more than MPI can count (%d)",
+            part, INT_MAX);
+  size_t row = (size_t)width * elem;
+  char *all = NULL, *mine = (char *)local;
+  if (pa.rank == 0)
+    all = (char *)xalloc((size_t)part * elem * (size_t)pa.size);
+  if (lpitch != width)
+    mine = (char *)xalloc((size_t)part * elem);
+  MPI_Datatype t;
+  MPI_Type_contiguous((int)elem, MPI_BYTE, &t);
+  MPI_Type_commit(&t);
+  int err;
+  if (how == PA_MPI_SCATTER) {
+    if (pa.rank == 0) /* each process's rows, packed one after another */
+      for (int r = 0; r < pa.size; r++)
+        for (long long i = 0; i < rows; i++)
+          memcpy(all + ((size_t)r * (size_t)part + (size_t)i * (size_t)width) * elem,
+                 (char *)host + ((size_t)r * (size_t)step + (size_t)i * (size_t)pitch) * elem, row);
+    err = MPI_Scatter(all, (int)part, t, mine, (int)part, t, 0, MPI_COMM_WORLD);
+    check(err, "MPI_Scatter", file, line);
+    if (mine != local)
+      for (long long i = 0; i < rows; i++)
+        memcpy((char *)local + (size_t)i * (size_t)lpitch * elem, mine + (size_t)i * row, row);
+  } else {
+    if (mine != local)
+      for (long long i = 0; i < rows; i++)
+        memcpy(mine + (size_t)i * row, (char *)local + (size_t)i * (size_t)lpitch * elem, row);
+    err = MPI_Gather(mine, (int)part, t, all, (int)part, t, 0, MPI_COMM_WORLD);
+    check(err, "MPI_Gather", file, line);
+    if (pa.rank == 0)
+      for (int r = 0; r < pa.size; r++)
+        for (long long i = 0; i < rows; i++)
+          memcpy((char *)host + ((size_t)r * (size_t)step + (size_t)i * (size_t)pitch) * elem,
+                 all + ((size_t)r * (size_t)part + (size_t)i * (size_t)width) * elem, row);
+  }
+  MPI_Type_free(&t);
+  if (mine != local)
+    free(mine);
+  free(all);
+}
