@@ -6,7 +6,8 @@
  * dot product. One warm-up call each, then rounds: each round calls OpenBLAS and the
  * Parray SGEMM, every other round in the reverse order, so that a load that comes and
  * goes on the shared cores falls on both alike. The table gives medians, the ratio of
- * the medians, and the range of the per-round ratios.
+ * the medians, and the median and range of the per-round ratios (OpenBLAS's time over
+ * the variant's, in the same round).
  * Usage: host_bench [CSV]   (BENCH_REPS=n rounds, default 11, at most 64; BENCH_NAIVE=1
  * adds the naive loop once, about a minute at N=2048 on 2 cores) */
 #include <cblas.h>
@@ -103,12 +104,13 @@ static void report(FILE *out, const char *name, const double *t, int reps, doubl
     rlo = ratios[r] < rlo ? ratios[r] : rlo;
     rhi = ratios[r] > rhi ? ratios[r] : rhi;
   }
+  double rmed = median(ratios, reps);
   printf("%-20s N=%5d  %9.2f ms (min %.2f, %d reps)  %8.1f GFLOP/s  %5.3f of OpenBLAS"
-         " (rounds %.3f..%.3f)  err %.1e\n",
-         name, N, med * 1e3, lo * 1e3, reps, rate, ratio, rlo, rhi, err);
+         " (per round: median %.3f, %.3f..%.3f)  err %.1e\n",
+         name, N, med * 1e3, lo * 1e3, reps, rate, ratio, rmed, rlo, rhi, err);
   if (out)
-    fprintf(out, "%s,%d,GFLOP/s,%.3f,%.3f,%.1f,%.4f,%.2e\n", name, N, med * 1e3, lo * 1e3, rate,
-            ratio, err);
+    fprintf(out, "%s,%d,GFLOP/s,%.3f,%.3f,%.1f,%.4f,%.2e,%.4f,%.4f,%.4f\n", name, N, med * 1e3,
+            lo * 1e3, rate, ratio, err, rmed, rlo, rhi);
 }
 
 int main(int argc, char **argv) {

@@ -21,5 +21,5 @@ gcc "${cflags[@]}" -DN="$n" -Dmain=pa_sample_main -c "$build/perf_sgemm_host.c" 
 gcc "${cflags[@]}" -DBENCH_N="$n" "$root/bench/host_bench.c" "$build/perf_sgemm_host.o" \
   -L"$libdir" -lparray -lopenblas -lm -lpthread -o "$build/host_bench"
 lscpu | grep -E "Model name|^CPU\(s\)" | tee "$out/host_machine.txt"
-echo "variant,N,unit,ms_median,ms_min,rate,ratio,relerr" > "$out/host.csv"
+echo "variant,N,unit,ms_median,ms_min,rate,ratio,relerr,round_ratio_median,round_ratio_min,round_ratio_max" > "$out/host.csv"
 OPENBLAS_NUM_THREADS=$cores "$build/host_bench" "$out/host.csv"
