@@ -1,11 +1,15 @@
 /* host_bench.c: SGEMM on the CPU at one N (-DBENCH_N=...), OpenBLAS cblas_sgemm as the
  * reference, against the parrayc-generated blocked omp SGEMM (samples/perf_sgemm_host.pa,
- * linked in as perf_sgemm_host) and a naive triple loop. Fresh random inputs per
- * variant, output poisoned with NaN before every run, checked after every run against
- * OpenBLAS on the same inputs (relative norm of the difference) and at sampled
- * elements against a float64 dot product; the median of the repeats.
- * Usage: host_bench [CSV]   (BENCH_REPS=n repeats, default 5; BENCH_NAIVE=1 adds the
- * naive loop, about a minute at N=2048 on 2 cores) */
+ * linked in as perf_sgemm_host) and a naive triple loop. Random inputs, output poisoned
+ * with NaN before every call, checked after every call against OpenBLAS on the same
+ * inputs (relative norm of the difference) and at sampled elements against a float64
+ * dot product. One warm-up call each, then rounds: each round calls OpenBLAS and the
+ * Parray SGEMM, every other round in the reverse order, so that a load that comes and
+ * goes on the shared cores falls on both alike. The table gives medians, the ratio of
+ * the medians, and the median and range of the per-round ratios (OpenBLAS's time over
+ * the variant's, in the same round).
+ * Usage: host_bench [CSV]   (BENCH_REPS=n rounds, default 11, at most 64; BENCH_NAIVE=1
+ * adds the naive loop once, about a minute at N=2048 on 2 cores) */
 #include <cblas.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +21,7 @@
 #error "build with -DBENCH_N=<matrix order>" /* not N: cblas.h names a parameter N */
 #endif
 #define N BENCH_N
+#define MAX_REPS 64
 
 void perf_sgemm_host(const float *a, const float *b, float *c);
 
@@ -56,60 +61,101 @@ static int cmp(const void *x, const void *y) {
   double a = *(const double *)x, b = *(const double *)y;
   return (a > b) - (a < b);
 }
+static double median(const double *t, int n) {
+  double s[MAX_REPS];
+  memcpy(s, t, sizeof *t * n);
+  qsort(s, n, sizeof *s, cmp);
+  return s[n / 2];
+}
+
+/* One timed call on NaN-poisoned output, then the checks: the relative norm of the
+ * difference from OpenBLAS (ref), and 64 sampled elements against float64. */
+static double timed_call(const struct variant *v, const float *a, const float *b, float *c,
+                         const float *ref, double *err, const char **bad) {
+  size_t n2 = (size_t)N * N;
+  for (size_t i = 0; i < n2; i++) c[i] = NAN;
+  double t0 = now();
+  v->fn(a, b, c);
+  double t = now() - t0;
+  double num = 0, den = 0;
+  for (size_t i = 0; i < n2; i++) {
+    double d = (double)c[i] - ref[i];
+    num += d * d;
+    den += (double)ref[i] * ref[i];
+  }
+  *err = sqrt(num / den);
+  for (int s = 0; s < 64 && !*bad; s++) {
+    int i = (s * 7919) % N, j = (s * 104729 + 17) % N;
+    double w = 0;
+    for (int k = 0; k < N; k++) w += (double)a[(size_t)i * N + k] * b[(size_t)k * N + j];
+    if (!(fabs(c[(size_t)i * N + j] - w) <= 1e-3 * (1 + fabs(w)))) *bad = "wrong against float64";
+  }
+  if (!(*err < 1e-5)) *bad = "differs from OpenBLAS (or not written)";
+  return t;
+}
+
+static void report(FILE *out, const char *name, const double *t, int reps, double ref_ms,
+                   const double *ratios, double err) {
+  double med = median(t, reps), lo = t[0];
+  for (int r = 1; r < reps; r++) lo = t[r] < lo ? t[r] : lo;
+  double rate = 2.0 * N * N * (double)N / med / 1e9, ratio = ref_ms / (med * 1e3);
+  double rlo = ratios[0], rhi = ratios[0];
+  for (int r = 1; r < reps; r++) {
+    rlo = ratios[r] < rlo ? ratios[r] : rlo;
+    rhi = ratios[r] > rhi ? ratios[r] : rhi;
+  }
+  double rmed = median(ratios, reps);
+  printf("%-20s N=%5d  %9.2f ms (min %.2f, %d reps)  %8.1f GFLOP/s  %5.3f of OpenBLAS"
+         " (per round: median %.3f, %.3f..%.3f)  err %.1e\n",
+         name, N, med * 1e3, lo * 1e3, reps, rate, ratio, rmed, rlo, rhi, err);
+  if (out)
+    fprintf(out, "%s,%d,GFLOP/s,%.3f,%.3f,%.1f,%.4f,%.2e,%.4f,%.4f,%.4f\n", name, N, med * 1e3,
+            lo * 1e3, rate, ratio, err, rmed, rlo, rhi);
+}
 
 int main(int argc, char **argv) {
   size_t n2 = (size_t)N * N;
   float *a = malloc(n2 * 4), *b = malloc(n2 * 4), *c = malloc(n2 * 4), *ref = malloc(n2 * 4);
-  int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 5;
+  int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 11;
+  reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
   FILE *out = argc > 1 ? fopen(argv[1], "a") : NULL;
-  double ref_rate = 0;
+  enum { NV = 2 }; /* timed in rounds: OpenBLAS and the Parray SGEMM */
+  double t[NV][MAX_REPS], err[NV] = {0}, ratios[NV][MAX_REPS];
+  const char *bad[NV] = {NULL};
+  rng = 1000u;
+  for (size_t i = 0; i < n2; i++) a[i] = frand();
+  for (size_t i = 0; i < n2; i++) b[i] = frand();
+  openblas(a, b, ref);
+  for (int v = 0; v < NV; v++) /* warm-up */
+    timed_call(&variants[v], a, b, c, ref, &err[v], &bad[v]);
+  for (int r = 0; r < reps; r++)
+    for (int k = 0; k < NV; k++) {
+      int v = r % 2 ? NV - 1 - k : k; /* every other round in the reverse order */
+      t[v][r] = timed_call(&variants[v], a, b, c, ref, &err[v], &bad[v]);
+    }
   int failures = 0;
-  for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-    int r_here = strstr(variants[v].name, "naive") ? 1 : reps; /* minutes otherwise */
-    if (strstr(variants[v].name, "naive") && !getenv("BENCH_NAIVE")) continue; /* ~1 min */
-    rng = 1000u + (unsigned)v;
-    for (size_t i = 0; i < n2; i++) a[i] = frand();
-    for (size_t i = 0; i < n2; i++) b[i] = frand();
-    openblas(a, b, ref);
-    double t[64], err = 0;
-    const char *bad = NULL;
-    if (!strstr(variants[v].name, "naive")) { /* warm-up */
-      for (size_t i = 0; i < n2; i++) c[i] = NAN;
-      variants[v].fn(a, b, c);
-    }
-    for (int r = 0; r < r_here && r < 64; r++) {
-      for (size_t i = 0; i < n2; i++) c[i] = NAN;
-      double t0 = now();
-      variants[v].fn(a, b, c);
-      t[r] = now() - t0;
-      double num = 0, den = 0;
-      for (size_t i = 0; i < n2; i++) {
-        double d = (double)c[i] - ref[i];
-        num += d * d;
-        den += (double)ref[i] * ref[i];
-      }
-      err = sqrt(num / den);
-      for (int s = 0; s < 64 && !bad; s++) { /* against float64 */
-        int i = (s * 7919) % N, j = (s * 104729 + 17) % N;
-        double w = 0;
-        for (int k = 0; k < N; k++) w += (double)a[(size_t)i * N + k] * b[(size_t)k * N + j];
-        if (!(fabs(c[(size_t)i * N + j] - w) <= 1e-3 * (1 + fabs(w)))) bad = "wrong against float64";
-      }
-      if (!(err < 1e-5)) bad = "differs from OpenBLAS (or not written)";
-    }
-    if (bad) {
-      printf("%-20s N=%5d  FAILED: %s\n", variants[v].name, N, bad);
+  double ref_ms = median(t[0], reps) * 1e3;
+  for (int v = 0; v < NV; v++) {
+    if (bad[v]) {
+      printf("%-20s N=%5d  FAILED: %s\n", variants[v].name, N, bad[v]);
       failures++;
       continue;
     }
-    qsort(t, r_here, sizeof *t, cmp);
-    double med = t[r_here / 2], rate = 2.0 * N * N * (double)N / med / 1e9;
-    if (v == 0) ref_rate = rate;
-    printf("%-20s N=%5d  %9.2f ms (min %.2f, %d reps)  %8.1f GFLOP/s  %5.3f of OpenBLAS  err %.1e\n",
-           variants[v].name, N, med * 1e3, t[0] * 1e3, r_here, rate, rate / ref_rate, err);
-    if (out)
-      fprintf(out, "%s,%d,GFLOP/s,%.3f,%.3f,%.1f,%.4f,%.2e\n", variants[v].name, N, med * 1e3,
-              t[0] * 1e3, rate, rate / ref_rate, err);
+    for (int r = 0; r < reps; r++) ratios[v][r] = t[0][r] / t[v][r];
+    report(out, variants[v].name, t[v], reps, ref_ms, ratios[v], err[v]);
+  }
+  if (getenv("BENCH_NAIVE")) { /* about a minute at N=2048 on 2 cores: once, not in rounds */
+    const struct variant *v = &variants[NV];
+    double e = 0, tn, one = 1;
+    const char *nb = NULL;
+    tn = timed_call(v, a, b, c, ref, &e, &nb);
+    if (nb) {
+      printf("%-20s N=%5d  FAILED: %s\n", v->name, N, nb);
+      failures++;
+    } else {
+      one = ref_ms / (tn * 1e3);
+      report(out, v->name, &tn, 1, ref_ms, &one, e);
+    }
   }
   if (out) fclose(out);
   return failures != 0;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # bench/host_bench.sh [OUTDIR]: on this (CPU) machine, translate samples/perf_sgemm_host.pa
 # with parrayc, build it with -DN (default 2048) beside bench/host_bench.c, and time it
-# against OpenBLAS cblas_sgemm (Debian's libopenblas, one thread per core) and a naive
-# loop. Writes OUTDIR/host.csv and prints a table.
+# against OpenBLAS cblas_sgemm (Debian's libopenblas, one thread per core) in alternating
+# rounds (BENCH_REPS of them, default 11), and a naive loop once with BENCH_NAIVE=1.
+# Writes OUTDIR/host.csv and prints a table.
 set -eo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 parrayc=${PARRAYC:-$root/build-perf/compiler/parrayc}
@@ -11,8 +12,8 @@ n=${BENCH_N:-2048}
 build=$root/build-perf/host
 mkdir -p "$out" "$build"
 cores=$(nproc)
-grep -q "^#define P $cores " "$root/samples/perf_sgemm_host.pa" ||
-  echo "note: perf_sgemm_host.pa uses P threads != $cores cores" >&2
+grep -q "^#parray {omp(.*) \[$cores\]} TEAM" "$root/samples/perf_sgemm_host.pa" ||
+  echo "note: perf_sgemm_host.pa's thread array TEAM does not have $cores threads" >&2
 "$parrayc" "$root/samples/perf_sgemm_host.pa" -o "$build/perf_sgemm_host.c"
 libdir=$(dirname "$parrayc")/../runtime
 cflags=(-O3 -march=native -fopenmp -I"$root/include" -Wall -Wextra)
@@ -20,5 +21,5 @@ gcc "${cflags[@]}" -DN="$n" -Dmain=pa_sample_main -c "$build/perf_sgemm_host.c" 
 gcc "${cflags[@]}" -DBENCH_N="$n" "$root/bench/host_bench.c" "$build/perf_sgemm_host.o" \
   -L"$libdir" -lparray -lopenblas -lm -lpthread -o "$build/host_bench"
 lscpu | grep -E "Model name|^CPU\(s\)" | tee "$out/host_machine.txt"
-echo "variant,N,unit,ms_median,ms_min,rate,ratio,relerr" > "$out/host.csv"
+echo "variant,N,unit,ms_median,ms_min,rate,ratio,relerr,round_ratio_median,round_ratio_min,round_ratio_max" > "$out/host.csv"
 OPENBLAS_NUM_THREADS=$cores "$build/host_bench" "$out/host.csv"
