@@ -564,9 +564,19 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
    * #create's: each GPU reads the others' blocks through CUDA IPC (the
    * runtime decides; through the host otherwise) */
   p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
-  /* a scatter or gather of rows: no element loops (pa_mpi_rows) */
+  /* a scatter or gather of rows, a broadcast of a block: no element
+   * loops (pa_mpi_rows) */
   if ((p->coll == COLL_SCATTER && !p->via_host[0]) || (p->coll == COLL_GATHER && !p->via_host[1]))
     p->rows = part_rows(ctx, p, &p->step, &p->ybase, &p->xbase);
+  if (p->coll == COLL_BCAST && !p->via_host[0] && contiguous_pair(ctx, p->src, p->dst)) {
+    Poly *all = p->src->extent;
+    p->dg = ctx_alloc(ctx, sizeof(CopyDigit) * 2);
+    p->dg[0] = (CopyDigit){poly_const(ctx, 1), all, all};
+    p->dg[1] = (CopyDigit){all, poly_const(ctx, 1), poly_const(ctx, 1)};
+    p->nd = 2;
+    p->step = p->ybase = p->xbase = poly_const(ctx, 0);
+    p->rows = true;
+  }
   return true;
 }
 

@@ -317,15 +317,15 @@ static const char *how_name(Collective how)
   return names[how];
 }
 
-/* The body of a scatter or gather of rows (CopyPlan.rows): one
- * pa_mpi_rows call, the distributed side's GPU block staged through
- * pinned host memory. */
+/* The body of a scatter or gather of rows, or a broadcast of a block
+ * (CopyPlan.rows): one pa_mpi_rows call, the GPU block of the side every
+ * process has staged through pinned host memory. */
 static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 {
   Ctx *ctx = e->ctx;
   const char *in = indent_of(n);
-  bool scatter = p->coll == COLL_SCATTER;
-  int x = scatter ? 1 : 0; /* the distributed side */
+  bool scatter = p->coll != COLL_GATHER; /* a broadcast moves rows the same way */
+  int x = scatter ? 1 : 0; /* the distributed (or every process's) side */
   const char *elem = p->dst->type->elem;
   const char *where = c_string(ctx, loc_file(ctx, n->loc));
   int line = loc_line(ctx, n->loc);
@@ -342,7 +342,7 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   Poly *hpitch = scatter ? dg[0].s : dg[0].d, *lpitch = scatter ? dg[0].d : dg[0].s;
   const char *host = is_zero_poly(p->ybase) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
   out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
-          "sizeof(%s), %s, %d);\n", in, scatter ? "PA_MPI_SCATTER" : "PA_MPI_GATHER", host,
+          "sizeof(%s), %s, %d);\n", in, how_name(p->coll), host,
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
           local, poly_str(ctx, lpitch), elem, where, line);
   if (p->via_host[x])

@@ -92,7 +92,7 @@ void pa_mpi_xchg_end(pa_mpi_xchg *x);
  * process 0's array host is `rows` rows of `width` elements of elem bytes,
  * pitch elements apart, starting at host + r * step; on process r it is
  * the rows at local, lpitch apart.  host is read (written) on process 0
- * only. */
+ * only.  PA_MPI_BCAST: every process gets all the rows (step unused). */
 void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, long long pitch, long long step,
                  void *local, long long lpitch, size_t elem, const char *file, int line);
 

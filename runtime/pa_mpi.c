@@ -464,7 +464,7 @@ void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, lo
             part, INT_MAX);
   size_t row = (size_t)width * elem;
   char *all = NULL, *mine = (char *)local;
-  if (pa.rank == 0)
+  if (pa.rank == 0 && how != PA_MPI_BCAST)
     all = (char *)xalloc((size_t)part * elem * (size_t)pa.size);
   if (lpitch != width)
     mine = (char *)xalloc((size_t)part * elem);
@@ -472,7 +472,16 @@ void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, lo
   MPI_Type_contiguous((int)elem, MPI_BYTE, &t);
   MPI_Type_commit(&t);
   int err;
-  if (how == PA_MPI_SCATTER) {
+  if (how == PA_MPI_BCAST) { /* every process gets process 0's rows */
+    if (pa.rank == 0)
+      for (long long i = 0; i < rows; i++)
+        memcpy(mine + (size_t)i * row, (char *)host + (size_t)i * (size_t)pitch * elem, row);
+    err = MPI_Bcast(mine, (int)part, t, 0, MPI_COMM_WORLD);
+    check(err, "MPI_Bcast", file, line);
+    if (mine != local)
+      for (long long i = 0; i < rows; i++)
+        memcpy((char *)local + (size_t)i * (size_t)lpitch * elem, mine + (size_t)i * row, row);
+  } else if (how == PA_MPI_SCATTER) {
     if (pa.rank == 0) /* each process's rows, packed one after another */
       for (int r = 0; r < pa.size; r++)
         for (long long i = 0; i < rows; i++)
