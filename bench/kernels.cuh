@@ -155,7 +155,8 @@ static void launch_fig21(const float *a, const float *b, float *c) {
  * N need not be a multiple of the tile (step 22): the last row (column) of tiles reads
  * row N - 4 (column N - 4) where it runs past the matrix, which costs nothing in the
  * loop, and stores only what lies inside. N must be a multiple of 8 * H (k is not
- * clipped) and of 4 (float4s). The knobs are step 21's experiments. */
+ * clipped) and of 4 (float4s), and of 32 for Layout18a (its strips of N / 4 columns hold
+ * whole 8-deep slices). The knobs are step 21's experiments, BM and BN step 22's. */
 template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0, int BM = 128,
           int BN = 128>
 __global__ void __launch_bounds__(BM * BN / 64, 2) k_fast(const float *a, const float *b, float *c) {
