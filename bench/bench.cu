@@ -83,14 +83,21 @@ static const Variant variants[] = {
     {"cublas_sgemm", GEMM, ROW, false, launch_cublas, NULL},
     {"cuda_fig13", GEMM, ROW, false, launch_fig13, NULL},
     {"cuda_fig21", GEMM, ROW, false, launch_fig21, NULL},
-    /* the fast SGEMM: 128 x 128 x 8 tiles, 8 x 8 per thread, 2 blocks per multiprocessor
-       (bench/results/ has the other configurations tried) */
-    {"cuda_fast_row", GEMM, ROW, false, launch_fast<LayoutRow>, NULL},
-    {"cuda_fast_fig18a", GEMM, F18A, false, launch_fast<Layout18a>, NULL},
-    {"cuda_fast_fig18b", GEMM, F18B, false, launch_fast<Layout18b>, NULL},
-    {"cuda_fast_col", GEMM, COL, false, launch_fast<LayoutCol>, NULL},
+    /* the fast SGEMM: 128 x 128 x 16 tiles (64 x 64 up to N = 1920), 8 x 8 per thread,
+       2 blocks per multiprocessor (bench/results/ has the other configurations tried) */
+    {"cuda_fast_row", GEMM, ROW, false, launch_fast_n<LayoutRow>, NULL},
+    {"cuda_fast_fig18a", GEMM, F18A, false, launch_fast_n<Layout18a>, NULL},
+    {"cuda_fast_fig18b", GEMM, F18B, false, launch_fast_n<Layout18b>, NULL},
+    {"cuda_fast_col", GEMM, COL, false, launch_fast_n<LayoutCol>, NULL},
 #ifdef WITH_GEN
     GEN_VARIANTS_GEMM
+#endif
+#if defined(BENCH_EXPERIMENTS) || defined(BENCH_TILES)
+    /* step 22: k_fast with each block tile, whatever N */
+    ON_FOUR_LAYOUTS("t64x64", launch_fast, 2, 1, 1, 128, 0, 64, 64)
+    ON_FOUR_LAYOUTS("t128x64", launch_fast, 2, 1, 1, 128, 0, 128, 64)
+    ON_FOUR_LAYOUTS("t64x128", launch_fast, 2, 1, 1, 128, 0, 64, 128)
+    ON_FOUR_LAYOUTS("t128x128", launch_fast, 2, 1, 1, 128, 0, 128, 128)
 #endif
 #ifdef BENCH_EXPERIMENTS
     /* doc/performance.md, steps 14 to 18 (step 20 below) */

@@ -19,44 +19,46 @@
  * hand-written analogue of Parray's $cnt$. */
 struct LayoutRow {
   static constexpr bool CONTIG_J = true, CONTIG_I = false;
-  static __host__ __device__ __forceinline__ int row(int i) { return i * N; }
-  static __host__ __device__ __forceinline__ int col(int j) { return j; }
-  static __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
+  static constexpr __host__ __device__ __forceinline__ int row(int i) { return i * N; }
+  static constexpr __host__ __device__ __forceinline__ int col(int j) { return j; }
+  static constexpr __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
 };
 struct LayoutCol {
   static constexpr bool CONTIG_J = false, CONTIG_I = true;
-  static __host__ __device__ __forceinline__ int row(int i) { return i; }
-  static __host__ __device__ __forceinline__ int col(int j) { return j * N; }
-  static __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
+  static constexpr __host__ __device__ __forceinline__ int row(int i) { return i; }
+  static constexpr __host__ __device__ __forceinline__ int col(int j) { return j * N; }
+  static constexpr __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
 };
 struct Layout18a {
   static constexpr bool CONTIG_J = true, CONTIG_I = false;
-  static __host__ __device__ __forceinline__ int row(int i) { return i * (N / 4); }
-  static __host__ __device__ __forceinline__ int col(int j) {
+  static constexpr __host__ __device__ __forceinline__ int row(int i) { return i * (N / 4); }
+  static constexpr __host__ __device__ __forceinline__ int col(int j) {
     return (j / (N / 4)) * (N * (N / 4)) + j % (N / 4);
   }
-  static __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
+  static constexpr __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
 };
 struct Layout18b {
   static constexpr bool CONTIG_J = true, CONTIG_I = false;
-  static __host__ __device__ __forceinline__ int row(int i) {
+  static constexpr __host__ __device__ __forceinline__ int row(int i) {
     return (i / (N / 2)) * (2 * (N / 2) * (N / 2)) + (i % (N / 2)) * (N / 2);
   }
-  static __host__ __device__ __forceinline__ int col(int j) {
+  static constexpr __host__ __device__ __forceinline__ int col(int j) {
     return (j / (N / 2)) * ((N / 2) * (N / 2)) + j % (N / 2);
   }
-  static __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
+  static constexpr __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
 };
 
 /* write a thread's TM x TN results: (TM/4) x (TN/4) sub-tiles of 4 x 4 whose first
- * elements are (i0 + si * SM, j0 + sj * SN), as float4 along the contiguous index */
-template <class L, int TM, int TN, int SM, int SN>
+ * elements are (i0 + si * SM, j0 + sj * SN), as float4 along the contiguous index;
+ * CLIP: only those inside the matrix (N not a multiple of the tile) */
+template <class L, int TM, int TN, int SM, int SN, bool CLIP = false>
 __device__ __forceinline__ void store_results(float *c, const float (&acc)[TM][TN], int i0, int j0) {
 #pragma unroll
   for (int si = 0; si < TM / 4; si++)
 #pragma unroll
     for (int sj = 0; sj < TN / 4; sj++) {
       const int i = i0 + si * SM, j = j0 + sj * SN;
+      if (CLIP && (i >= N || j >= N)) continue; /* N % 4 == 0: all four inside or none */
 #pragma unroll
       for (int q = 0; q < 4; q++) {
         if (L::CONTIG_J)
@@ -127,12 +129,14 @@ static void launch_fig21(const float *a, const float *b, float *c) {
 }
 
 /* ---------- the fast SGEMM (the algorithm of samples/perf_sgemm.pa) ----------
- * 128 x 128 tiles of C, 256 threads in warps of 4 x 8 (WL = 1; 0: 2 x 16), each 8 x 8
- * results kept as 2 x 2 sub-tiles of 4 x 4 spread 64 rows and 64 columns apart, so that
- * its reads of shared memory are float4 and a warp's touch 64 + 128 bytes. Both tiles
- * sit in shared memory k-major (as[k][m], bs[k][n]), 8 * H deep, in two buffers, A's
- * rows padded to 132 floats, B's WB = 128 (as in the sample). The next tile is staged
- * through 8 registers, one 8-deep slice at a time: slice h of the next tile is read at
+ * BM x BN tiles of C (128 x 128 or 64 x 64: FAST_TILE below picks one per N, as the
+ * sample does), BM * BN / 64 threads in warps of 4 x 8 (WL = 1; 0: 2 x 16, 128 x 128
+ * only), each 8 x 8 results kept as 2 x 2 sub-tiles of 4 x 4 spread BM/2 rows and BN/2
+ * columns apart, so that its reads of shared memory are float4 and a warp's touch
+ * 64 + 128 bytes. Both tiles sit in shared memory k-major (as[k][m], bs[k][n]), 8 * H
+ * deep, in two buffers, A's rows padded by 4 floats, B's by WB - 128 (0, as in the
+ * sample). The next tile is staged through registers (QA + QB float4s a thread: one
+ * each at 128 x 128), one 8-deep slice at a time: slice h of the next tile is read at
  * the start of slice h of the current one and stored to the other buffer at its end
  * (one barrier per tile). Global reads are float4 along whichever index is contiguous in
  * the layout (the analogue of Parray's $cnt$), so every layout reads whole sectors. The
@@ -144,53 +148,90 @@ static void launch_fig21(const float *a, const float *b, float *c) {
  * part that depends on the slice only, the same for the whole block (ptxas keeps it in
  * uniform registers): col(k0 + k) = col(k0) + col(k) for k < 8, which holds wherever
  * 8-deep slices do not straddle a block of the layout (all four layouts here). Only the
- * read of the next slice is conditional; the last tile's stores write a buffer nobody
- * reads (step 20 of doc/performance.md: with the store conditional too, nvcc moved the
- * reads down to the stores). The knobs are step 21's experiments. */
-template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0>
-__global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b, float *c) {
-  constexpr int BK = 8 * H, WA = 132;
+ * read of the next slice is conditional, and only where A's slices are evenly spaced
+ * (elsewhere the last round reads its own tile again); the last tile's stores write a
+ * buffer nobody reads (step 20 of doc/performance.md: with the store conditional too,
+ * nvcc moved the reads down to the stores).
+ * N need not be a multiple of the tile (step 22): the last row (column) of tiles reads
+ * row N - 4 (column N - 4) where it runs past the matrix, which costs nothing in the
+ * loop, and stores only what lies inside. N must be a multiple of 8 * H (k is not
+ * clipped) and of 4 (float4s), and of 32 for Layout18a (its strips of N / 4 columns hold
+ * whole 8-deep slices). The knobs are step 21's experiments, BM and BN step 22's. */
+template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0, int BM = 128,
+          int BN = 128>
+__global__ void __launch_bounds__(BM * BN / 64, 2) k_fast(const float *a, const float *b, float *c) {
+  constexpr int BK = 8 * H, WA = BM + 4, WBR = BN + WB - 128, T = BM * BN / 64;
+  constexpr int QA = 128 / BN, QB = 128 / BM; /* float4s of a slice a thread moves */
+  static_assert(N % BK == 0 && N % 4 == 0, "k is not clipped: N must be a multiple of 8 H");
+  static_assert((BM == 128 || BM == 64) && (BN == 128 || BN == 64) && (WL || T == 256), "");
   __shared__ __align__(16) float as[2][BK * WA];
-  __shared__ __align__(16) float bs[2][BK * WB];
+  __shared__ __align__(16) float bs[2][BK * WBR];
   const int t = threadIdx.x;
-  const int ty = WL ? (t / 64) * 4 + (t % 32) / 8 : t / 16;
-  const int tx = WL ? ((t / 32) % 2) * 8 + t % 8 : t % 16;
-  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  const int ty = WL ? (t / (BN / 2)) * 4 + (t % 32) / 8 : t / 16;
+  const int tx = WL ? ((t / 32) % (BN / 64)) * 8 + t % 8 : t % 16;
+  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
   constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
-  /* SP (H = 2): slice h of the transposed matrix is its rows (columns) 64 h to 64 h + 63,
-     all 16 k, instead of k 8 h to 8 h + 7: 64 contiguous bytes a row instead of 32 */
-  constexpr bool sp = SP && H == 2;
-  const int am = rowlike ? (sp ? t / 4 : t / 2) : (t % 32) * 4;
-  const int ak = rowlike ? (sp ? (t % 4) * 4 : (t % 2) * 4) : t / 32;
-  const int bn = rowlike ? (t % 32) * 4 : (sp ? t / 4 : t / 2);
-  const int bk = rowlike ? t / 32 : (sp ? (t % 4) * 4 : (t % 2) * 4);
+  /* SP (H = 2, 128 x 128): slice h of the transposed matrix is its rows (columns) 64 h to
+     64 h + 63, all 16 k, instead of k 8 h to 8 h + 7: 64 contiguous bytes a row */
+  constexpr bool sp = SP && H == 2 && QA == 1 && QB == 1;
+  /* float4 q of each slice: (am + q dam, ak + q dak) of A's, (bk + q dbk, bn + q dbn) of B's */
+  const int am = rowlike ? (sp ? t / 4 : t / 2) : (t % (BM / 4)) * 4;
+  const int ak = rowlike ? (sp ? (t % 4) * 4 : (t % 2) * 4) : t / (BM / 4);
+  const int bn = rowlike ? (t % (BN / 4)) * 4 : (sp ? t / 4 : t / 2);
+  const int bk = rowlike ? t / (BN / 4) : (sp ? (t % 4) * 4 : (t % 2) * 4);
+  constexpr int dam = rowlike ? T / 2 : 0, dak = rowlike ? 0 : BN / 16;
+  constexpr int dbn = rowlike ? 0 : T / 2, dbk = rowlike ? BM / 16 : 0;
   /* where slice 1 starts in the tile: 64 rows (columns) down or 8 k further */
   const int ham = sp && rowlike ? 64 : 0, hak = sp && rowlike ? 0 : 8;
   const int hbn = sp && !rowlike ? 64 : 0, hbk = sp && !rowlike ? 0 : 8;
-  const float *pa = a + L::row(m0 + am) + L::col(ak), *pb = b + L::col(n0 + bn) + L::row(bk);
-  const int da = L::row(m0 + am + ham) - L::row(m0 + am) + L::col(hak);
-  const int db = L::col(n0 + bn + hbn) - L::col(n0 + bn) + L::row(hbk);
+  /* past the last row (column) of the matrix: read row (column) N - 4 instead */
+  constexpr bool clip = N % BM != 0 || N % BN != 0;
+  auto inside = [](int i) { return clip && i >= N ? N - 4 : i; };
+  const float *pa[QA], *pb[QB];
+#pragma unroll
+  for (int q = 0; q < QA; q++)
+    pa[q] = a + L::row(inside(m0 + am + q * dam)) + L::col(ak + q * dak);
+#pragma unroll
+  for (int q = 0; q < QB; q++)
+    pb[q] = b + L::col(inside(n0 + bn + q * dbn)) + L::row(bk + q * dbk);
+  const int da = L::row(inside(m0 + am + ham)) - L::row(inside(m0 + am)) + L::col(hak);
+  const int db = L::col(inside(n0 + bn + hbn)) - L::col(inside(n0 + bn)) + L::row(hbk);
   float acc[8][8];
 #pragma unroll
   for (int i = 0; i < 8; i++)
 #pragma unroll
     for (int j = 0; j < 8; j++) acc[i][j] = 0;
-  float4 va, vb;
+  float4 va[QA], vb[QB];
   auto load = [&](int k, int h) { /* slice h of the tile starting at k */
-    va = *(const float4 *)(pa + L::col(k) + h * da);
-    vb = *(const float4 *)(pb + L::row(k) + h * db);
+#pragma unroll
+    for (int q = 0; q < QA; q++)
+      va[q] = *(const float4 *)(pa[q] + (sp ? L::col(k) + h * da : L::col(k + 8 * h)));
+#pragma unroll
+    for (int q = 0; q < QB; q++)
+      vb[q] = *(const float4 *)(pb[q] + (sp ? L::row(k) + h * db : L::row(k + 8 * h)));
   };
   auto store = [&](float *sa, float *sb, int h) { /* that slice, into tile buffers sa / sb */
     sa += h * (hak * WA + ham);
-    sb += h * (hbk * WB + hbn);
-    if (rowlike) {
-      sa[(ak + 0) * WA + am] = va.x; sa[(ak + 1) * WA + am] = va.y;
-      sa[(ak + 2) * WA + am] = va.z; sa[(ak + 3) * WA + am] = va.w;
-      *(float4 *)(sb + bk * WB + bn) = vb;
-    } else {
-      *(float4 *)(sa + ak * WA + am) = va;
-      sb[(bk + 0) * WB + bn] = vb.x; sb[(bk + 1) * WB + bn] = vb.y;
-      sb[(bk + 2) * WB + bn] = vb.z; sb[(bk + 3) * WB + bn] = vb.w;
+    sb += h * (hbk * WBR + hbn);
+#pragma unroll
+    for (int q = 0; q < QA; q++) {
+      const int m = am + q * dam, k = ak + q * dak;
+      if (rowlike) {
+        sa[(k + 0) * WA + m] = va[q].x; sa[(k + 1) * WA + m] = va[q].y;
+        sa[(k + 2) * WA + m] = va[q].z; sa[(k + 3) * WA + m] = va[q].w;
+      } else {
+        *(float4 *)(sa + k * WA + m) = va[q];
+      }
+    }
+#pragma unroll
+    for (int q = 0; q < QB; q++) {
+      const int n = bn + q * dbn, k = bk + q * dbk;
+      if (rowlike) {
+        *(float4 *)(sb + k * WBR + n) = vb[q];
+      } else {
+        sb[(k + 0) * WBR + n] = vb[q].x; sb[(k + 1) * WBR + n] = vb[q].y;
+        sb[(k + 2) * WBR + n] = vb[q].z; sb[(k + 3) * WBR + n] = vb[q].w;
+      }
     }
   };
 #pragma unroll
@@ -199,21 +240,27 @@ __global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b,
     store(as[0], bs[0], h);
   }
   __syncthreads();
+  /* A's slices evenly spaced? (not in Fig 18a and 18b, whose k crosses blocks) */
+  constexpr bool even = L::col(N - 8) == (N / 8 - 1) * L::col(8);
   int cur = 0;
   for (int k0 = 0; k0 < N; k0 += BK) {
     const bool more = k0 + BK < N;
+    /* the next tile; where A's slices are not evenly spaced, the last round reads this
+       tile again (unused) instead of branching: with the branch, the offsets' divisions
+       went into it and ptxas moved the reads down to the stores (step 22) */
+    const int kn = more || even ? k0 + BK : k0;
     const float *A = as[cur], *B = bs[cur];
     float4 fa[2][2], fb[2][2];
     auto fragments = [&](int k, int u) {
       fa[u][0] = *(const float4 *)(A + k * WA + ty * 4);
-      fa[u][1] = *(const float4 *)(A + k * WA + 64 + ty * 4);
-      fb[u][0] = *(const float4 *)(B + k * WB + tx * 4);
-      fb[u][1] = *(const float4 *)(B + k * WB + 64 + tx * 4);
+      fa[u][1] = *(const float4 *)(A + k * WA + BM / 2 + ty * 4);
+      fb[u][0] = *(const float4 *)(B + k * WBR + tx * 4);
+      fb[u][1] = *(const float4 *)(B + k * WBR + BN / 2 + tx * 4);
     };
     fragments(0, 0);
 #pragma unroll
     for (int h = 0; h < H; h++) {
-      if (more) load(k0 + BK, h);
+      if (more || !even) load(kn, h);
 #pragma unroll
       for (int k = h * 8; k < h * 8 + 8; k++) {
         const int u = k & 1;
@@ -235,13 +282,19 @@ __global__ void __launch_bounds__(256, 2) k_fast(const float *a, const float *b,
     __syncthreads();
     cur ^= 1;
   }
-  store_results<L, 8, 8, 64, 64>(c, acc, m0 + ty * 4, n0 + tx * 4);
+  store_results<L, 8, 8, BM / 2, BN / 2, clip>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
-template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0>
+template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0, int BM = 128,
+          int BN = 128>
 static void launch_fast(const float *a, const float *b, float *c) {
-  k_fast<L, H, WL, ZZ, WB, SP><<<dim3(N / 128, N / 128), 256>>>(a, b, c);
+  k_fast<L, H, WL, ZZ, WB, SP, BM, BN>
+      <<<dim3((N + BN - 1) / BN, (N + BM - 1) / BM), BM * BN / 64>>>(a, b, c);
 }
-
+/* the tile of the benchmark's k_fast at this N: the sample's choice (perf_sgemm.pa) */
+#define FAST_TILE ((N + 127) / 128 >= 16 ? 128 : 64)
+template <class L> static void launch_fast_n(const float *a, const float *b, float *c) {
+  launch_fast<L, 2, 1, 1, 128, 0, FAST_TILE, FAST_TILE>(a, b, c);
+}
 
 /* ---------- transposes: out[j][i] = in[i][j] ----------
  * naive: one thread per element, reads coalesced, writes strided by N.

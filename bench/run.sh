@@ -6,6 +6,7 @@
 #   BENCH_NS="1024 2048 4096 8192"   the orders to run
 #   BENCH_ONLY=sub1,sub2               run only the variants whose name contains one of them
 #   BENCH_EXPERIMENTS=1                also build the kernels of experiments.cuh (exp_*)
+#   BENCH_TILES=1                      also build k_fast with each block tile (exp_t*)
 #   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh)
 #   BENCH_GEN_FLAGS=...                extra nvcc flags for the generated code only
 set -eo pipefail
@@ -24,6 +25,7 @@ nvcc --version | tail -1 | tee -a "$out/machine.txt"
 
 flags=(-O3 -arch=sm_90 -std=c++17 -Xcompiler -Wall -I"$here")
 [ "${BENCH_EXPERIMENTS:-0}" = 1 ] && flags+=(-DBENCH_EXPERIMENTS)
+[ "${BENCH_TILES:-0}" = 1 ] && flags+=(-DBENCH_TILES)
 libs=(-lcublas)
 if [ -f "$gen/gen_decls.h" ]; then
   echo "with the generated code of $gen"

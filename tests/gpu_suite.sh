@@ -54,6 +54,18 @@ for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests
   [ $status -eq 0 ] && grep -v '^SKIPPED' "$log" | sed 's/^/    /' | head -n 12
 done
 
+# ---- the fast SGEMM with each block tile at an N that is not a multiple of it ----
+# (its own check: every element of the four layouts against float64)
+for t in 64 128; do
+  name=perf_sgemm_N288_T$t
+  log=$work/$name.log
+  start=$(date +%s)
+  (cd "$work" && "$parrayc" --run -DN=288 -DSGEMM_TILE=$t "$root/samples/perf_sgemm.pa" \
+     -o "$work/$name") >"$log" 2>&1
+  status=$?
+  result "$name" $status "$log" $(( $(date +%s) - start ))
+done
+
 # ---- run-time failures must name the call, the .pa place and CUDA's error ----
 # expect NAME FILE.pa REGEX [ENV...]: the program must exit 1 with REGEX in stderr
 expect_failure() {
