@@ -23,17 +23,6 @@ bool dim_on_gpu(const Dim *d)
   return m == MEM_DMEM || m == MEM_SMEM;
 }
 
-static bool is_one(Poly *p)
-{
-  long long v;
-  return poly_is_const(p, &v) && v == 1;
-}
-
-static bool is_zero(Poly *p)
-{
-  long long v;
-  return poly_is_const(p, &v) && v == 0;
-}
 
 CopyBy copy_by(const CopySite *site)
 {
@@ -97,7 +86,7 @@ static void plan_device(Ctx *ctx, CopyPlan *p)
   if (!dim_copy_digits(ctx, p->src, p->dst, &p->dg, &p->nd))
     p->dg = NULL;
   CopyDigit *dg = p->dg;
-  if (dg && p->nd == 2 && is_one(dg[1].s) && is_one(dg[1].d)) {
+  if (dg && p->nd == 2 && poly_is_value(dg[1].s, 1) && poly_is_value(dg[1].d, 1)) {
     p->how = COPY_ROWS;
     return;
   }
@@ -107,9 +96,9 @@ static void plan_device(Ctx *ctx, CopyPlan *p)
     return;
   int a = -1, b = -1;
   for (int k = 0; k < p->nd; k++) {
-    if (is_one(dg[k].s) && a < 0)
+    if (poly_is_value(dg[k].s, 1) && a < 0)
       a = k;
-    if (is_one(dg[k].d) && b < 0)
+    if (poly_is_value(dg[k].d, 1) && b < 0)
       b = k;
   }
   if (a < 0 || b < 0 || a == b)
@@ -130,8 +119,7 @@ static void plan_device(Ctx *ctx, CopyPlan *p)
 
 static void push_digit(Ctx *ctx, CopySide *s, Dim *d, bool proc)
 {
-  long long one;
-  if (!proc && poly_is_const(d->extent, &one) && one == 1)
+  if (!proc && poly_is_value(d->extent, 1))
     return; /* a loop of one */
   SideDigit *dg = ctx_alloc(ctx, sizeof(SideDigit) * (s->n + 1));
   if (s->n)
@@ -214,7 +202,7 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
     /* the local layout must not depend on the process */
     Poly *full = poly_const(ctx, 0), *zero = poly_const(ctx, 0);
     for (int k = 0; k < s->n; k++) {
-      if (s->dg[k].proc && is_one(s->dg[k].extent))
+      if (s->dg[k].proc && poly_is_value(s->dg[k].extent, 1))
         continue; /* one process: its index is 0 */
       Poly *term = poly_mul(ctx, s->dg[k].var, s->dg[k].place);
       full = poly_add(ctx, full, term);
@@ -392,8 +380,7 @@ static bool part_rows(Ctx *ctx, CopyPlan *p, Poly **step, Poly **ybase, Poly **x
   CopyDigit *dg = ctx_alloc(ctx, sizeof(CopyDigit) * (X->n + 2));
   int nd = 0;
   for (int k = 0; k < X->n; k++) {
-    long long one;
-    if (k == pk || (poly_is_const(X->dg[k].extent, &one) && one == 1))
+    if (k == pk || poly_is_value(X->dg[k].extent, 1))
       continue;
     CopyDigit g = {X->dg[k].extent, scatter ? ay[k] : ax[k], scatter ? ax[k] : ay[k]};
     CopyDigit *last = nd ? &dg[nd - 1] : NULL;
@@ -407,7 +394,7 @@ static bool part_rows(Ctx *ctx, CopyPlan *p, Poly **step, Poly **ybase, Poly **x
       return false;
     dg[nd++] = g;
   }
-  if (nd == 0 || !is_one(dg[nd - 1].s) || !is_one(dg[nd - 1].d))
+  if (nd == 0 || !poly_is_value(dg[nd - 1].s, 1) || !poly_is_value(dg[nd - 1].d, 1))
     return false;
   if (nd == 1) { /* one block: one row */
     dg[1] = dg[0];
@@ -432,7 +419,7 @@ static bool team_rows(Ctx *ctx, CopyPlan *p)
   Poly *host_base = poly_add(ctx, poly_mul(ctx, step, poly_sym(ctx, "pa_tid")), ybase);
   const char **hp = scatter ? &p->sp : &p->dp, **xp = scatter ? &p->dp : &p->sp;
   *hp = ctx_printf(ctx, "%s + %s", *hp, poly_str(ctx, host_base));
-  if (!is_zero(xbase))
+  if (!poly_is_value(xbase, 0))
     *xp = ctx_printf(ctx, "%s + %s", *xp, poly_str(ctx, xbase));
   p->by = COPY_BY_DEVICE;
   p->how = COPY_ROWS;

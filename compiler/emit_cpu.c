@@ -229,7 +229,6 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
   Dim *src = p->src, *dst = p->dst;
   CopySide S = p->side[0], T = p->side[1];
   Type *team = (S.procs ? S : T).procs;
-  const char *elem = dst->type->elem;
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
             poly_str(ctx, dst->extent), where, line);
@@ -238,19 +237,8 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the threads of %s: %s%s */\n", in, n->name,
           show ? p->sp : "..", n->name2, show ? p->dp : "..", team->name, what,
           p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
-  char *bytes[2];
-  for (int k = 0; k < 2; k++)
-    bytes[k] = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, k ? dst : src)), elem);
-  if (p->via_host[0])
-    out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem,
-            elem, p->sp, bytes[0], where, line);
-  else
-    out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, p->sp);
-  if (p->via_host[1])
-    out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(NULL, %s, %s, %d);\n", in, elem, elem,
-            bytes[1], where, line);
-  else
-    out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, p->dp);
+  char *bytes[] = {hostc_block_bytes(ctx, src), hostc_block_bytes(ctx, dst)};
+  hostc_stage_open(e, n, p, p->sp, p->dp, bytes);
   Poly *iS = side_linear(ctx, &S), *iT = side_linear(ctx, &T);
   switch (p->coll) {
   case COLL_SCATTER:
@@ -266,10 +254,7 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
                     "pa_tid");
     break;
   }
-  if (p->via_host[0])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s, %d);\n", in, where, line);
-  if (p->via_host[1])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s, %d);\n", in, p->dp, bytes[1], where, line);
+  hostc_stage_close(e, n, p, p->dp, bytes);
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 

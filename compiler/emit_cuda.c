@@ -728,8 +728,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
             dp, sp, poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));
     return;
   }
-  long long rows;
-  if (p->how == COPY_ROWS && poly_is_const(dg[0].extent, &rows) && rows == 1) {
+  if (p->how == COPY_ROWS && poly_is_value(dg[0].extent, 1)) {
     /* one row (a thread's block of distributed data, team_rows) */
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, poly_text(e->ctx, dg[1].extent), elem, kind_name(dir), where(e, n));

@@ -26,12 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_zero_poly(Poly *p)
-{
-  long long v;
-  return poly_is_const(p, &v) && v == 0;
-}
-
 /* An mpi detour: its number and the name of its argument struct. */
 typedef struct MpiDetour {
   Detour dt;
@@ -336,11 +330,11 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
             scatter ? "NULL" : xp, bytes[x], where, line);
     local = "pa_local";
   }
-  if (!is_zero_poly(p->xbase))
+  if (!poly_is_value(p->xbase, 0))
     local = ctx_printf(ctx, "%s + %s", local, poly_str(ctx, p->xbase));
   const CopyDigit *dg = p->dg;
   Poly *hpitch = scatter ? dg[0].s : dg[0].d, *lpitch = scatter ? dg[0].d : dg[0].s;
-  const char *host = is_zero_poly(p->ybase) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
+  const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
   out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
           "sizeof(%s), %s, %d);\n", in, how_name(p->coll), host,
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
@@ -368,11 +362,7 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
             poly_str(ctx, dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *elem = dst->type->elem;
   bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
-  const char *where = c_string(ctx, loc_file(ctx, n->loc));
-  int line = loc_line(ctx, n->loc);
-  char *bytes[2];
-  for (int k = 0; k < 2; k++)
-    bytes[k] = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, k ? dst : src)), elem);
+  char *bytes[] = {hostc_block_bytes(ctx, src), hostc_block_bytes(ctx, dst)};
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s%s%s */\n", in, n->name, show ? sp : "..", n->name2,
           show ? dp : "..", what, p->rows ? ", rows of each process's part" : "",
           p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
@@ -393,18 +383,7 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
         dp = ctx_printf(ctx, "pa_rank == 0 ? %s : NULL", dp);
       bytes[k] = ctx_printf(ctx, "pa_rank == 0 ? %s : 0", bytes[k]);
     }
-  if (p->via_host[0])
-    out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
-            sp, bytes[0], where, line);
-  else
-    out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
-  /* a distributed destination is written whole; anything else keeps what
-   * the copy does not write */
-  if (p->via_host[1])
-    out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
-            T.procs ? "NULL" : dp, bytes[1], where, line);
-  else
-    out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
+  hostc_stage_open(e, n, p, sp, dp, bytes);
   /* w: the side whose digits drive the loops where only one is distributed */
   CopySide *w = how == COLL_GATHER || how == COLL_BCAST ? &S : &T;
   Poly *iS = side_linear(ctx, &S), *iT = side_linear(ctx, &T), *iw = side_linear(ctx, w);
@@ -465,10 +444,7 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
     break;
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg_end(pa_x);\n", in);
-  if (p->via_host[0])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s, %d);\n", in, where, line);
-  if (p->via_host[1])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s, %d);\n", in, dp, bytes[1], where, line);
+  hostc_stage_close(e, n, p, dp, bytes);
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 

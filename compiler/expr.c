@@ -329,6 +329,12 @@ bool poly_is_const(const Poly *p, long long *value)
   return false;
 }
 
+bool poly_is_value(const Poly *p, long long value)
+{
+  long long v;
+  return poly_is_const(p, &v) && v == value;
+}
+
 bool extents_may_differ(const Poly *a, const Poly *b)
 {
   long long x;

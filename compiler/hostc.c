@@ -403,10 +403,9 @@ const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char
   for (int d = X->n - 1; d >= 0; d--) {
     SideDigit *g = &X->dg[d];
     const char *v = g->var->t[0].f[0]->text;
-    long long one;
     if (g->proc)
       buf_printf(&k, "  const int %s = pa_tid;\n", v);
-    else if (poly_is_const(place, &one) && one == 1)
+    else if (poly_is_value(place, 1))
       buf_printf(&k, "  const long long %s = pa_e %% %s;\n", v, poly_text(ctx, g->extent));
     else
       buf_printf(&k, "  const long long %s = pa_e / %s %% %s;\n", v, poly_text(ctx, place), poly_text(ctx, g->extent));
@@ -440,4 +439,39 @@ const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char
                                         : ctx_printf(ctx, "(%s + %d) / %d, %d", poly_text(ctx, X->local),
                                                      THREADS - 1, THREADS, THREADS);
   return kname;
+}
+
+char *hostc_block_bytes(Ctx *ctx, Dim *d)
+{
+  return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, d)), d->type->elem);
+}
+
+void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n), *elem = p->dst->type->elem;
+  const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+  if (p->via_host[0])
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem, sp,
+            bytes[0], at);
+  else
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
+  /* a distributed destination is written whole; anything else keeps what
+   * the copy does not write */
+  if (p->via_host[1])
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem,
+            p->side[1].procs ? "NULL" : dp, bytes[1], at);
+  else
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
+}
+
+void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+  if (p->via_host[0])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s);\n", in, at);
+  if (p->via_host[1])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s);\n", in, dp, bytes[1], at);
 }

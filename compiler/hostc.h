@@ -38,6 +38,14 @@ char *hostc_outlined(Ctx *ctx, Node *n, Out *body);
 void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
                      const char *rank);
 
+/* "(size_t)SPAN * sizeof(ELEM)": the bytes of d's block. */
+char *hostc_block_bytes(Ctx *ctx, Dim *d);
+/* The pointers pa_src and pa_dst of a distributed copy (mpi collective,
+ * pthd element nest): sp and dp, or, for a side whose GPU block moves
+ * through host memory (CopyPlan.via_host), a pinned copy of the block of
+ * bytes[k] bytes; stage_close copies the destination's back and frees. */
+void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes);
+void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes);
 /* The locals of the enclosing function that kernel text k uses (its
  * sizes) become its parameters after the others; *extra receives the
  * matching launch arguments.  NULL after an error. */

@@ -204,6 +204,7 @@ Poly *poly_div(Ctx *ctx, Poly *a, Poly *b);
 Poly *poly_mod(Ctx *ctx, Poly *a, Poly *b);
 Poly *poly_scale(Ctx *ctx, Poly *a, long long c);
 bool poly_is_const(const Poly *p, long long *value);
+bool poly_is_value(const Poly *p, long long value); /* the constant value */
 bool poly_equal(const Poly *a, const Poly *b);
 /* The one rule for run-time extent checks: two extents may differ at run
  * time when they are not the same polynomial and not both constants (those
