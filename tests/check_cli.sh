@@ -45,6 +45,14 @@ expect 0 "-lparray" --run -v "$here/cli/args.pa" -o "$tmp/args" -- one two
 expect 5 "arg 1: one" --run "$here/cli/args.pa" -o "$tmp/args" -- one
 # a C compiler that cannot be started: status 1, and the reason
 CC=$tmp/no-such-cc expect 1 "cannot run '$tmp/no-such-cc'" --build "$here/cli/args.pa" -o "$tmp/args"
+# mpi x cuda: nvcc gets the MPI flags (PARRAY_MPI_CFLAGS/LIBS here; `true` stands
+# in for nvcc), and an MPI wrapper that cannot say them is an error naming the way out
+mc=$here/e2e/gpu_mpi_dmem.pa
+NVCC=true PARRAY_MPI_CFLAGS="-DMPI_MARK -pthread" PARRAY_MPI_LIBS="-lmpimark -Wl,-rpath,/x" \
+  expect 0 "-DMPI_MARK -Xcompiler=-pthread" --build -v "$mc" -o "$tmp/mc"
+NVCC=true PARRAY_MPI_CFLAGS=-DMPI_MARK PARRAY_MPI_LIBS="-lmpimark -Wl,-rpath,/x" \
+  expect 0 "-lparray -lmpimark -Xlinker=-rpath,/x" --build -v "$mc" -o "$tmp/mc"
+NVCC=true MPICC=false expect 1 "cannot ask 'false' for the MPI compile flags" --build "$mc" -o "$tmp/mc"
 
 for t in A AT SP PV P BIG; do
   echo "\$ parrayc --explain $t"
