@@ -337,6 +337,48 @@ static bool affine_in(Ctx *ctx, Poly *p, CopySide *s, Poly **a, Poly **c)
   return true;
 }
 
+/* The local digit of side s with unit stride in its own memory, or -1
+ * (the offset not affine in s's digits, or no such digit). */
+static int unit_digit(Ctx *ctx, CopySide *s)
+{
+  Poly **a = ctx_alloc(ctx, sizeof(Poly *) * (s->n + 1)), *c;
+  if (!affine_in(ctx, dim_offset(ctx, s->dim, side_linear(ctx, s)), s, a, &c))
+    return -1;
+  for (int k = s->n - 1; k >= 0; k--)
+    if (!s->dg[k].proc && poly_is_value(a[k], 1))
+      return k;
+  return -1;
+}
+
+/* A peer copy that transposes (plan.peer_tiles): the walked side X (the
+ * distributed destination, else the source) has a digit of unit stride in
+ * its own memory and another at the place of the other side's unit digit,
+ * which moves that side's offset by one.  Walked element by element, one
+ * of the two sides is read or written 4 bytes in 32 bytes (across NVLink
+ * too); in tiles staged through shared memory both are whole sectors.  The
+ * offsets stay those of the types, so a guess that does not hold costs
+ * speed only. */
+static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
+{
+  bool pull = p->side[1].procs != NULL;
+  CopySide *X = &p->side[pull ? 1 : 0], *Y = &p->side[pull ? 0 : 1];
+  int ux = unit_digit(ctx, X), uy = unit_digit(ctx, Y), w = -1;
+  if (ux < 0 || uy < 0)
+    return;
+  for (int k = 0; k < X->n; k++)
+    if (!X->dg[k].proc && poly_equal(X->dg[k].place, Y->dg[uy].place))
+      w = k;
+  if (w < 0 || w == ux)
+    return; /* no transpose: walked in order, both sides are whole sectors */
+  p->peer_tiles = true;
+  p->a = pull ? w : ux;
+  p->b = pull ? ux : w;
+  p->batch = poly_const(ctx, 1);
+  for (int k = 0; k < X->n; k++)
+    if (!X->dg[k].proc && k != p->a && k != p->b)
+      p->batch = poly_mul(ctx, p->batch, X->dg[k].extent);
+}
+
 /* A scatter or gather between a shared host array and dmem distributed
  * over the threads, when each thread's part of the host array is rows of
  * a contiguous width (or one block) and its GPU block the same rows
@@ -464,6 +506,7 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
     p->by = COPY_BY_DEVICE;
     p->dir = COPY_D2D;
     p->peer = true;
+    plan_peer_tiles(ctx, p);
     return true;
   }
   if (p->coll != COLL_ALLTOALL && (sgpu || dgpu) && team_rows(ctx, p)) {
@@ -484,6 +527,7 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
     p->by = COPY_BY_DEVICE;
     p->dir = COPY_D2D;
     p->peer = true;
+    plan_peer_tiles(ctx, p);
     return true;
   }
   /* anything else: element by element on the host, GPU blocks staged */
@@ -551,6 +595,8 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
    * #create's: each GPU reads the others' blocks through CUDA IPC (the
    * runtime decides; through the host otherwise) */
   p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
+  if (p->peer)
+    plan_peer_tiles(ctx, p);
   /* a scatter or gather of rows, a broadcast of a block: no element
    * loops (pa_mpi_rows) */
   if ((p->coll == COLL_SCATTER && !p->via_host[0]) || (p->coll == COLL_GATHER && !p->via_host[1]))

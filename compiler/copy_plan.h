@@ -76,6 +76,9 @@ typedef struct CopyPlan {
   Poly *step, *ybase, *xbase;
   bool peer;            /* COPY_COLLECTIVE all-to-all between GPUs: each GPU's kernel reads every GPU's block
                          * (hostc_peer_kernel); mpi: when the processes share a node, else via_host */
+  bool peer_tiles;      /* peer: the kernel walks 32 x 32 tiles of digits a and b of the walked side (the
+                         * distributed destination, else the source): a has unit stride in the source,
+                         * b in the destination; batch is the product of the other local digits */
   CopySide side[2];     /* COPY_COLLECTIVE: source and destination */
 } CopyPlan;
 

@@ -374,12 +374,93 @@ const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char
   return r;
 }
 
+/* The digits of the element at the walked side X's loop variables that
+ * statement stmt uses, as declarations at indentation ind: the process
+ * digit is the GPU's own (pa_tid); with tiles, digits a and b are pa_a and
+ * pa_b and the others come from pa_z, else every local digit from pa_e. */
+static void peer_digits(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const char *ind, const char *stmt)
+{
+  Poly *place = poly_const(ctx, 1);
+  const char *from = p->peer_tiles ? "pa_z" : "pa_e";
+  for (int d = X->n - 1; d >= 0; d--) {
+    SideDigit *g = &X->dg[d];
+    const char *v = g->var->t[0].f[0]->text;
+    bool used = mentions(stmt, v);
+    if (g->proc) {
+      if (used)
+        buf_printf(k, "%sconst int %s = pa_tid;\n", ind, v);
+      continue;
+    }
+    if (p->peer_tiles && (d == p->a || d == p->b)) {
+      if (used)
+        buf_printf(k, "%sconst long long %s = %s;\n", ind, v, d == p->a ? "pa_a" : "pa_b");
+      continue;
+    }
+    if (used && poly_is_value(place, 1))
+      buf_printf(k, "%sconst long long %s = %s %% %s;\n", ind, v, from, poly_text(ctx, g->extent));
+    else if (used)
+      buf_printf(k, "%sconst long long %s = %s / %s %% %s;\n", ind, v, from, poly_text(ctx, place),
+                 poly_text(ctx, g->extent));
+    place = poly_mul(ctx, place, g->extent);
+  }
+}
+
+/* The tiled body (CopyPlan.peer_tiles): 32 x 32 tiles of digits a and b,
+ * read along a and written along b through shared memory; grid-stride
+ * over the tiles of b and the batch, which may pass the grid's limits. */
+static void peer_tile_body(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const char *elem, const char *from,
+                           const char *to)
+{
+  const char *ea = poly_text(ctx, X->dg[p->a].extent), *eb = poly_text(ctx, X->dg[p->b].extent);
+  buf_printf(k, "  __shared__ %s pa_tile[32][33]; /* padded: no bank conflicts */\n", elem);
+  buf_printf(k, "  const long long pa_a0 = blockIdx.x * 32LL;\n");
+  if (poly_is_value(p->batch, 1))
+    buf_printf(k, "  {\n");
+  else
+    buf_printf(k, "  for (long long pa_z = blockIdx.z; pa_z < %s; pa_z += gridDim.z)\n", poly_text(ctx, p->batch));
+  buf_printf(k, "    for (long long pa_b0 = blockIdx.y * 32LL; pa_b0 < %s; pa_b0 += gridDim.y * 32LL) {\n", eb);
+  for (int pass = 0; pass < 2; pass++) {
+    buf_printf(k, "      for (int pa_k = threadIdx.y; pa_k < 32; pa_k += 8) {\n");
+    buf_printf(k, "        const long long pa_a = pa_a0 + %s, pa_b = pa_b0 + %s;\n", pass ? "pa_k" : "threadIdx.x",
+               pass ? "threadIdx.x" : "pa_k");
+    buf_printf(k, "        if (pa_a < %s && pa_b < %s) {\n", ea, eb);
+    const char *stmt = pass ? ctx_printf(ctx, "%s = pa_tile[threadIdx.x][pa_k];", to)
+                            : ctx_printf(ctx, "pa_tile[pa_k][threadIdx.x] = %s;", from);
+    peer_digits(ctx, k, p, X, "          ", stmt);
+    buf_printf(k, "          %s\n", stmt);
+    buf_printf(k, "        }\n      }\n      __syncthreads();\n");
+  }
+  buf_printf(k, "    }\n");
+  if (poly_is_value(p->batch, 1))
+    buf_printf(k, "  }\n");
+}
+
+/* The launch of the tiled kernel: blocks of 32 x 8 threads, the grid's
+ * y and z at most 65535 (the kernel strides past them). */
+static const char *peer_tile_launch(Ctx *ctx, const CopyPlan *p, CopySide *X)
+{
+  Poly *ea = X->dg[p->a].extent, *eb = X->dg[p->b].extent;
+  long long va, vb, vz;
+  const char *gx = poly_is_const(ea, &va) ? ctx_printf(ctx, "%lld", (va + 31) / 32)
+                                          : ctx_printf(ctx, "(unsigned)((%s + 31) / 32)", poly_text(ctx, ea));
+  const char *gy = poly_is_const(eb, &vb)
+                       ? ctx_printf(ctx, "%lld", (vb + 31) / 32 < 65535 ? (vb + 31) / 32 : 65535)
+                       : ctx_printf(ctx, "(unsigned)((%s + 31) / 32 < 65535 ? (%s + 31) / 32 : 65535)",
+                                    poly_text(ctx, eb), poly_text(ctx, eb));
+  const char *gz = poly_is_const(p->batch, &vz)
+                       ? ctx_printf(ctx, "%lld", vz < 65535 ? vz : 65535)
+                       : ctx_printf(ctx, "(unsigned)(%s < 65535 ? %s : 65535)", poly_text(ctx, p->batch),
+                                    poly_text(ctx, p->batch));
+  return ctx_printf(ctx, "dim3(%s, %s, %s), dim3(32, 8)", gx, gy, gz);
+}
+
 /* The kernel of a copy between GPUs (CopyPlan.peer).  Into a distributed
- * destination it pulls: a CUDA thread per element of this GPU's block
- * reads the element from the block that holds it (pa_blocks.p[owner]).
- * Into one GPU's array it pushes: a CUDA thread per element of this GPU's
- * block of the source writes it there (pa_blocks.p[0]).  pa_tid is the
- * thread or process the GPU belongs to. */
+ * destination it pulls: this GPU's block is filled with elements read
+ * from the block that holds each (pa_blocks.p[owner]).  Into one GPU's
+ * array it pushes: this GPU's block of the source is written there
+ * (pa_blocks.p[0]).  A thread per element, or, where the copy transposes,
+ * 32 x 32 tiles (CopyPlan.peer_tiles).  pa_tid is the thread or process
+ * the GPU belongs to. */
 const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
 {
   Ctx *ctx = e->ctx;
@@ -391,33 +472,26 @@ const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char
   Poly *i = side_linear(ctx, X);
   const char *kname =
     gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, p->src), dim_cname(ctx, p->dst)), n);
+  const char *so = poly_str(ctx, dim_offset(ctx, p->src, i)), *dof = poly_str(ctx, dim_offset(ctx, p->dst, i));
+  const char *from = pull ? ctx_printf(ctx, "((const %s *)pa_blocks.p[%s])[%s]", elem,
+                                       poly_str(ctx, side_owner(ctx, &S, i, false)), so)
+                          : ctx_printf(ctx, "pa_src[%s]", so);
+  const char *to = pull ? ctx_printf(ctx, "pa_dst[%s]", dof) : ctx_printf(ctx, "((%s *)pa_blocks.p[0])[%s]", elem, dof);
   Buf k = {0};
   if (pull)
     buf_printf(&k, "__global__ void %s(%s *pa_dst, pa_cuda_blocks pa_blocks, int pa_tid)\n{\n", kname, elem);
   else
     buf_printf(&k, "__global__ void %s(const %s *pa_src, pa_cuda_blocks pa_blocks, int pa_tid)\n{\n", kname, elem);
-  buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", THREADS);
-  buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, X->local));
-  /* the element's digits in this GPU's block; the owner's is pa_tid */
-  Poly *place = poly_const(ctx, 1);
-  for (int d = X->n - 1; d >= 0; d--) {
-    SideDigit *g = &X->dg[d];
-    const char *v = g->var->t[0].f[0]->text;
-    if (g->proc)
-      buf_printf(&k, "  const int %s = pa_tid;\n", v);
-    else if (poly_is_value(place, 1))
-      buf_printf(&k, "  const long long %s = pa_e %% %s;\n", v, poly_text(ctx, g->extent));
-    else
-      buf_printf(&k, "  const long long %s = pa_e / %s %% %s;\n", v, poly_text(ctx, place), poly_text(ctx, g->extent));
-    if (!g->proc)
-      place = poly_mul(ctx, place, g->extent);
+  if (p->peer_tiles) {
+    peer_tile_body(ctx, &k, p, X, elem, from, to);
+  } else {
+    buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", THREADS);
+    buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, X->local));
+    const char *stmt = ctx_printf(ctx, "%s = %s;", to, from);
+    peer_digits(ctx, &k, p, X, "  ", stmt);
+    buf_printf(&k, "  %s\n", stmt);
   }
-  if (pull)
-    buf_printf(&k, "  pa_dst[%s] = ((const %s *)pa_blocks.p[%s])[%s];\n}\n\n", poly_str(ctx, dim_offset(ctx, p->dst, i)),
-               elem, poly_str(ctx, side_owner(ctx, &S, i, false)), poly_str(ctx, dim_offset(ctx, p->src, i)));
-  else
-    buf_printf(&k, "  ((%s *)pa_blocks.p[0])[%s] = pa_src[%s];\n}\n\n", elem, poly_str(ctx, dim_offset(ctx, p->dst, i)),
-               poly_str(ctx, dim_offset(ctx, p->src, i)));
+  buf_puts(&k, "}\n\n");
   const char *text = hostc_kernel_captures(e, n, ctx_strdup(ctx, k.data), extra);
   buf_free(&k);
   if (!text)
@@ -425,19 +499,23 @@ const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char
   Out ko = out_new(ctx, -1);
   Out *saved = e->out;
   e->out = &ko;
+  const char *how = p->peer_tiles ? ", in 32 x 32 tiles through shared memory (it transposes)" : "";
   if (pull)
     out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU fills its block of %s from the blocks that hold "
-            "its elements */\n%s", n->name, n->name2, n->loc.line, n->name2, text);
+            "its elements%s */\n%s", n->name, n->name2, n->loc.line, n->name2, how, text);
   else
-    out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU writes its block of %s into one GPU's array */\n%s",
-            n->name, n->name2, n->loc.line, n->name, text);
+    out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU writes its block of %s into one GPU's array%s */\n%s",
+            n->name, n->name2, n->loc.line, n->name, how, text);
   e->out = saved;
   out_append(&e->hoist, &ko);
   out_free(&ko);
   long long v;
-  *launch = poly_is_const(X->local, &v) ? ctx_printf(ctx, "%lld, %d", (v + THREADS - 1) / THREADS, THREADS)
-                                        : ctx_printf(ctx, "(%s + %d) / %d, %d", poly_text(ctx, X->local),
-                                                     THREADS - 1, THREADS, THREADS);
+  if (p->peer_tiles)
+    *launch = peer_tile_launch(ctx, p, X);
+  else
+    *launch = poly_is_const(X->local, &v) ? ctx_printf(ctx, "%lld, %d", (v + THREADS - 1) / THREADS, THREADS)
+                                          : ctx_printf(ctx, "(%s + %d) / %d, %d", poly_text(ctx, X->local),
+                                                       THREADS - 1, THREADS, THREADS);
   return kname;
 }
 
