@@ -298,8 +298,8 @@ template <class L> static void launch_fast_n(const float *a, const float *b, flo
 
 /* ---------- transposes: out[j][i] = in[i][j] ----------
  * naive: one thread per element, reads coalesced, writes strided by N.
- * tiled: 32 x 32 tiles through shared memory padded to 33 columns, 32 x 8 threads,
- * 4 elements each (the algorithm of samples/perf_transpose.pa). */
+ * tiled: 64 x 64 tiles through shared memory padded to 65 columns, 16 x 16 threads,
+ * 4 rows of a float4 each way (the algorithm of samples/perf_transpose.pa). */
 __global__ void k_transpose_naive(const float *in, float *out) {
   int j = blockIdx.x * 32 + threadIdx.x, i = blockIdx.y * 8 + threadIdx.y;
   out[j * N + i] = in[i * N + j];
@@ -308,16 +308,24 @@ static void launch_transpose_naive(const float *in, const float *, float *out) {
   k_transpose_naive<<<dim3(N / 32, N / 8), dim3(32, 8)>>>(in, out);
 }
 __global__ void __launch_bounds__(256) k_transpose_tiled(const float *in, float *out) {
-  __shared__ float t[32][33];
-  int bx = blockIdx.x * 32, by = blockIdx.y * 32, x = threadIdx.x, y = threadIdx.y;
+  __shared__ float t[64][65];
+  int bx = blockIdx.x * 64, by = blockIdx.y * 64, x = threadIdx.x, y = threadIdx.y;
 #pragma unroll
-  for (int r = 0; r < 32; r += 8) t[y + r][x] = in[(by + y + r) * N + bx + x];
+  for (int r = 0; r < 64; r += 16) {
+    float4 v = *(const float4 *)&in[(by + y + r) * N + bx + 4 * x];
+    t[y + r][4 * x] = v.x;
+    t[y + r][4 * x + 1] = v.y;
+    t[y + r][4 * x + 2] = v.z;
+    t[y + r][4 * x + 3] = v.w;
+  }
   __syncthreads();
 #pragma unroll
-  for (int r = 0; r < 32; r += 8) out[(bx + y + r) * N + by + x] = t[x][y + r];
+  for (int r = 0; r < 64; r += 16)
+    *(float4 *)&out[(bx + y + r) * N + by + 4 * x] =
+        make_float4(t[4 * x][y + r], t[4 * x + 1][y + r], t[4 * x + 2][y + r], t[4 * x + 3][y + r]);
 }
 static void launch_transpose_tiled(const float *in, const float *, float *out) {
-  k_transpose_tiled<<<dim3(N / 32, N / 32), dim3(32, 8)>>>(in, out);
+  k_transpose_tiled<<<dim3(N / 64, N / 64), dim3(16, 16)>>>(in, out);
 }
 
 #endif /* BENCH_KERNELS_CUH */

@@ -18,8 +18,8 @@
 
 #define TILE_BLOCK 256      /* threads per block of a tiled [n] array */
 #define MAX_BLOCK 1024      /* threads per block */
-#define TILE_EDGE 32        /* the transpose kernel's tile edge */
-#define TILE_ROWS 8         /* its block: TILE_EDGE x TILE_ROWS threads */
+#define TILE_COLS 32        /* the transpose kernel's block: TILE_COLS x TILE_ROWS threads */
+#define TILE_ROWS 8
 
 /* ---- the launch shape of a thread array ---- */
 
@@ -514,8 +514,24 @@ static Poly *digit_offset(Ctx *ctx, CopyDigit *dg, Poly **v, int nd, bool dst)
   return sum;
 }
 
+/* The transpose kernel's tile edge: 64 for elements of at most 8 bytes
+ * (the tile, 64 x 65 of them, fits the 48 KB of static shared memory),
+ * 32 for others.  A 64 x 64 tile keeps twice the bytes in flight per
+ * thread: the 32 x 32 tile reached 0.944 of a device-to-device copy at
+ * N = 8192 on the H100, the 64 x 64 one 0.965 (doc/performance.md). */
+static int tile_edge(const char *elem)
+{
+  static const char *small[] = {"float", "double", "int", "unsigned", "unsigned int", "long", "long long",
+                                "short", "char", "signed char", "unsigned char", "float2", "int2", "uint2", "half",
+                                "__half", "__half2", "size_t"};
+  for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+    if (!strcmp(elem, small[i]))
+      return 64;
+  return 32;
+}
+
 /* The transpose kernel: two digits, A (unit stride in the source) and B
- * (unit stride in the destination), are walked in 32 x 32 tiles staged in
+ * (unit stride in the destination), are walked in square tiles staged in
  * shared memory, so that both the reads and the writes are coalesced;
  * the other digits are enumerated by blockIdx.z. */
 static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *kname, const char *elem,
@@ -523,12 +539,12 @@ static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *
 {
   Ctx *ctx = e->ctx;
   CopyDigit *dg = p->dg;
-  int nd = p->nd, A = p->a, B = p->b;
+  int nd = p->nd, A = p->a, B = p->b, edge = tile_edge(elem);
   Poly *batch = p->batch;
   long long nb, ea, eb;
   poly_is_const(batch, &nb);
-  bool guard = !(poly_is_const(dg[A].extent, &ea) && ea % TILE_EDGE == 0 && poly_is_const(dg[B].extent, &eb) &&
-                 eb % TILE_EDGE == 0);
+  bool guard = !(poly_is_const(dg[A].extent, &ea) && ea % edge == 0 && poly_is_const(dg[B].extent, &eb) &&
+                 eb % edge == 0);
   /* the batch digits of blockIdx.z */
   Poly **v = ctx_alloc(ctx, sizeof(Poly *) * nd);
   Poly *z = poly_var(ctx, "pa_z", batch), *place = poly_const(ctx, 1);
@@ -544,25 +560,31 @@ static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *
   Poly *dwrite = poly_add(ctx, b, poly_mul(ctx, a, dg[A].d));     /* dg[B].d == 1 */
   Buf k = {0};
   buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
-  buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, TILE_EDGE,
-             TILE_EDGE + 1);
-  buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", TILE_EDGE, TILE_EDGE);
+  buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, edge, edge + 1);
+  buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", edge, edge);
   if (nb > 1) {
     buf_puts(&k, "  const int pa_z = blockIdx.z;\n");
     buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_text(e->ctx, so), poly_text(e->ctx, doff));
   }
-  const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n      ", num(e, dg[A].extent),
+  const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n        ", num(e, dg[A].extent),
                                       num(e, dg[B].extent))
                          : "";
-  buf_printf(&k, "  for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", TILE_EDGE, TILE_ROWS);
-  buf_puts(&k, "    const int pa_a = pa_a0 + threadIdx.x, pa_b = pa_b0 + pa_k;\n");
-  buf_printf(&k, "    %spa_tile[pa_k][threadIdx.x] = pa_src[%s];\n  }\n", ga, poly_str(ctx, sread));
-  buf_puts(&k, "  __syncthreads();\n");
-  buf_printf(&k, "  for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", TILE_EDGE, TILE_ROWS);
-  buf_puts(&k, "    const int pa_a = pa_a0 + pa_k, pa_b = pa_b0 + threadIdx.x;\n");
-  buf_printf(&k, "    %spa_dst[%s] = pa_tile[threadIdx.x][pa_k];\n  }\n}\n\n", ga, poly_str(ctx, dwrite));
-  *grid = ctx_printf(ctx, "dim3(%s, %s, %lld), dim3(%d, %d)", blocks_for(e, dg[A].extent, TILE_EDGE),
-                     blocks_for(e, dg[B].extent, TILE_EDGE), nb, TILE_EDGE, TILE_ROWS);
+  /* each thread: edge / TILE_ROWS rows of edge / TILE_COLS elements */
+  for (int pass = 0; pass < 2; pass++) {
+    buf_printf(&k, "  #pragma unroll\n  for (int pa_r = 0; pa_r < %d; pa_r += %d)\n", edge, TILE_ROWS);
+    buf_printf(&k, "    #pragma unroll\n    for (int pa_c = 0; pa_c < %d; pa_c += %d) {\n", edge, TILE_COLS);
+    buf_puts(&k, "      const int pa_k = threadIdx.y + pa_r, pa_j = threadIdx.x + pa_c;\n");
+    if (pass == 0) {
+      buf_puts(&k, "      const int pa_a = pa_a0 + pa_j, pa_b = pa_b0 + pa_k;\n");
+      buf_printf(&k, "      %spa_tile[pa_k][pa_j] = pa_src[%s];\n    }\n", ga, poly_str(ctx, sread));
+      buf_puts(&k, "  __syncthreads();\n");
+    } else {
+      buf_puts(&k, "      const int pa_a = pa_a0 + pa_k, pa_b = pa_b0 + pa_j;\n");
+      buf_printf(&k, "      %spa_dst[%s] = pa_tile[pa_j][pa_k];\n    }\n}\n\n", ga, poly_str(ctx, dwrite));
+    }
+  }
+  *grid = ctx_printf(ctx, "dim3(%s, %s, %lld), dim3(%d, %d)", blocks_for(e, dg[A].extent, edge),
+                     blocks_for(e, dg[B].extent, edge), nb, TILE_COLS, TILE_ROWS);
   char *s = ctx_strdup(ctx, k.data);
   buf_free(&k);
   return s;

@@ -17,4 +17,5 @@ for f in "$wd"/gen/*.cu; do
 done
 "$nvcc" $flags -DWITH_GEN -DBENCH_EXPERIMENTS "$root/bench/bench.cu" $objs \
   "$rt/libparray_cuda.a" "$rt/libparray.a" -o "$wd/bench_N1024" -lcublas
-echo "bench_N1024 built"
+"$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/transpose_variants.cu" -o "$wd/transpose_variants"
+echo "bench_N1024 and transpose_variants built"
