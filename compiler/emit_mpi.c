@@ -344,6 +344,43 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
             scatter ? bytes[x] : "0", where, line);
 }
 
+/* Rows between process 0's host memory and every process's GPU block
+ * (CopyPlan.ipc_rows): on one node, process 0 maps the blocks (CUDA IPC)
+ * and copies them all itself; otherwise rows() through the host.  Every
+ * process takes the same branch; the others wait at the barrier until
+ * process 0 is done with their blocks. */
+static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+  bool gather = p->coll == COLL_GATHER;
+  const char *xp = gather ? p->sp : p->dp, *hp = gather ? p->dp : p->sp;
+  const CopyDigit *dg = p->dg;
+  Poly *hpitch = gather ? dg[0].d : dg[0].s, *lpitch = gather ? dg[0].s : dg[0].d;
+  const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, xp, at);
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
+          in, at);
+  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+  out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), 0, %s, %s);\n", in,
+          xp, at);
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_rows(%d, (void *)%s, %s, %s, %s, %s, &pa_blocks, pa_mpi_size(), %s, %s, "
+          "sizeof(%s), %s);\n", in, !gather, host, poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent),
+          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), poly_str(ctx, p->xbase),
+          poly_str(ctx, lpitch), p->dst->type->elem, at);
+  out_gen(e->out, n->loc, "%s      pa_cuda_ipc_close(&pa_blocks, pa_all, pa_mpi_size(), 0, %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s    }\n", in);
+  out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
+  out_gen(e->out, n->loc, "%s  } else {\n", in);
+  Node inner = *n;
+  inner.text = ctx_printf(ctx, "%s  ", in);
+  rows(e, &inner, p, bytes);
+  out_gen(e->out, n->loc, "%s  }\n", in);
+  out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
+}
+
 /* The buckets of a distributed copy, moved by an MPI collective (GPU
  * blocks staged through pinned host memory). */
 static void collective(Emitter *e, Node *n, const CopyPlan *p)
@@ -365,9 +402,13 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   char *bytes[] = {hostc_block_bytes(ctx, src), hostc_block_bytes(ctx, dst)};
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s%s%s */\n", in, n->name, show ? sp : "..", n->name2,
           show ? dp : "..", what, p->rows ? ", rows of each process's part" : "",
-          p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
+          p->ipc_rows ? ", GPU memory by process 0 through CUDA IPC on one node, else through the host"
+          : p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
   if (p->rows) {
-    rows(e, n, p, bytes);
+    if (p->ipc_rows)
+      ipc_rows(e, n, p, bytes);
+    else
+      rows(e, n, p, bytes);
     out_gen(e->out, n->loc, "%s}\n", in);
     return;
   }

@@ -67,6 +67,16 @@ pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long m
 void pa_cuda_ipc_close(const pa_cuda_blocks *b, const pa_cuda_ipc *all, long long n, long long me,
                        const char *file, int line);
 
+/* A scatter (to_blocks) or gather of rows between host memory and the n
+ * blocks b, by one process (an mpi scatter, gather or broadcast on one
+ * node, the blocks mapped by pa_cuda_ipc_open): block q's rows start at
+ * element xbase of b->p[q], lpitch elements apart, and host's at element
+ * q * step (step 0: every block the same rows), pitch apart; rows x width
+ * elements of elem bytes each.  The copies to the n GPUs run at once. */
+void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
+                         long long step, const pa_cuda_blocks *b, long long n, long long xbase, long long lpitch,
+                         size_t elem, const char *file, int line);
+
 /* Allocates count elements of elem_size bytes in PA_DMEM (cudaMalloc) or
  * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints
  * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in dmem

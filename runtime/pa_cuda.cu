@@ -273,6 +273,34 @@ extern "C" pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, 
     return b;
 }
 
+extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
+                                    long long step, const pa_cuda_blocks *b, long long n, long long xbase,
+                                    long long lpitch, size_t elem, const char *file, int line)
+{
+    if (n > PA_CUDA_MAX_BLOCKS)
+        pa_fail(file, line, "%lld blocks: at most %d", n, PA_CUDA_MAX_BLOCKS);
+    cudaStream_t s[PA_CUDA_MAX_BLOCKS];
+    for (long long q = 0; q < n; q++) {
+        pa_cuda_check(cudaStreamCreateWithFlags(&s[q], cudaStreamNonBlocking), "cudaStreamCreate", file, line);
+        char *h = (char *)host + (size_t)(q * step) * elem;
+        char *d = (char *)b->p[q] + (size_t)xbase * elem;
+        size_t hp = (size_t)pitch * elem, dp = (size_t)lpitch * elem, w = (size_t)width * elem;
+        cudaError_t err;
+        if (rows == 1) /* one block: no pitch, which cudaMemcpy2D limits */
+            err = to_blocks ? cudaMemcpyAsync(d, h, w, cudaMemcpyDefault, s[q])
+                            : cudaMemcpyAsync(h, d, w, cudaMemcpyDefault, s[q]);
+        else
+            err = to_blocks ? cudaMemcpy2DAsync(d, dp, h, hp, w, (size_t)rows, cudaMemcpyDefault, s[q])
+                            : cudaMemcpy2DAsync(h, hp, d, dp, w, (size_t)rows, cudaMemcpyDefault, s[q]);
+        pa_cuda_check(err, to_blocks ? "cudaMemcpy2DAsync (rows into another process's GPU block)"
+                                     : "cudaMemcpy2DAsync (rows from another process's GPU block)", file, line);
+    }
+    for (long long q = 0; q < n; q++) {
+        pa_cuda_check(cudaStreamSynchronize(s[q]), "cudaStreamSynchronize (rows of the GPU blocks)", file, line);
+        pa_cuda_check(cudaStreamDestroy(s[q]), "cudaStreamDestroy", file, line);
+    }
+}
+
 extern "C" void pa_cuda_ipc_close(const pa_cuda_blocks *b, const pa_cuda_ipc *all, long long n, long long me,
                                   const char *file, int line)
 {
