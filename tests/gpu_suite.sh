@@ -19,6 +19,7 @@ work=${1:-/tmp/pa_gpu_suite}
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$work" || exit 2
 export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0
+[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # mpirun refuses root else
 # one GPU: the threads or processes of a multi-GPU sample share it
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ "$gpus" -lt 2 ] && [ -z "${PARRAY_GPU_SHARE:-}" ]; then
@@ -113,7 +114,7 @@ expect_failure fail_launch "$work/fail_launch.pa" \
 expect_failure fail_no_gpu "$work/fail_fault.pa" \
   '^parray: error: no CUDA GPU available: .+$' CUDA_VISIBLE_DEVICES=
 
-# ---- compute-sanitizer on the transpose and SGEMM samples ----
+# ---- compute-sanitizer on the transpose and SGEMM samples and the multi-GPU tests ----
 if [ $sanitize = 1 ]; then
   if ! command -v compute-sanitizer >/dev/null 2>&1; then
     echo "FAIL compute-sanitizer (not found)"; fail=$((fail + 1))
@@ -125,6 +126,23 @@ if [ $sanitize = 1 ]; then
         (cd "$work" && compute-sanitizer --tool $tool --error-exitcode 99 "./$s") >>"$log" 2>&1
         status=$?
         result "$s.$tool" $status "$log" $(( $(date +%s) - start ))
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
+      done
+    done
+    # the multi-GPU programs: every distributed copy path (peer kernels, tiles, CUDA IPC);
+    # each mpi process runs under its own sanitizer
+    for t in gpu_pthd_dmem gpu_pthd_tiles gpu_mpi_dmem gpu_mpi_tiles; do
+      f=$root/tests/e2e/$t.pa
+      [ -f "$f" ] || continue
+      launcher=
+      head -n 1 "$f" | grep -q 'mpi' && launcher="mpirun --oversubscribe -np 2"
+      for tool in memcheck racecheck; do
+        log=$work/$t.$tool.log start=$(date +%s)
+        [ -x "$work/$t.sanitize" ] || "$parrayc" --build "$f" -o "$work/$t.sanitize" >"$log" 2>&1
+        (cd "$root/tests/e2e" && $launcher compute-sanitizer --tool $tool --error-exitcode 99 "$work/$t.sanitize") \
+          >>"$log" 2>&1
+        status=$?
+        result "$t.$tool" $status "$log" $(( $(date +%s) - start ))
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
       done
     done
