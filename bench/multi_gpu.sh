@@ -42,8 +42,10 @@ fi
 
 # ---- build: everything at once ----
 one=$build/one_gpu  # the one-GPU variant of the SGEMM, next to a copy of its .pah
-# (its columns: all N of them, N/1 where the program splits N/2)
+# (its columns: all N of them, N/1 where the program splits N/2) and, as
+# "../fastsgemm.pah" of that, of the kernel's header
 mkdir -p "$one" && sed 's|N/2|N/1|g' "$root/samples/multi/sgemm.pah" > "$one/sgemm.pah"
+cp "$root/samples/fastsgemm.pah" "$build/fastsgemm.pah"
 sed 's/) \[2\]} G$/) [1]} G/' "$root/samples/multi/sgemm_pthd.pa" > "$one/sgemm_1gpu.pa"
 grep -q ') \[1\]} G$' "$one/sgemm_1gpu.pa" || { echo "sgemm_pthd.pa: no '[2]} G' to replace" >&2; exit 2; }
 nvcc -O3 -arch=sm_90 -std=c++17 -DN="$n" "$here/multi_ref.cu" -o "$build/multi_ref" \
