@@ -682,8 +682,8 @@ static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const cha
   Out k = out_new(e->ctx, -1);
   Out *saved = e->out;
   e->out = &k;
-  out_gen(e->out, n->loc, "/* #copy %s to %s (line %d) and every copy between the same layouts */\n"
-          "__global__ void %s%s", src->path, dst->path, n->loc.line, kname, text + head);
+  out_gen(e->out, n->loc, "/* #copy %s to %s (%s:%d) and every copy between the same layouts */\n"
+          "__global__ void %s%s", src->path, dst->path, loc_file(ctx, n->loc), loc_line(ctx, n->loc), kname, text + head);
   e->out = saved;
   out_append(&e->hoist, &k);
   out_free(&k);

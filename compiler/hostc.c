@@ -501,11 +501,11 @@ const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char
   e->out = &ko;
   const char *how = p->peer_tiles ? ", in 32 x 32 tiles through shared memory (it transposes)" : "";
   if (pull)
-    out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU fills its block of %s from the blocks that hold "
-            "its elements%s */\n%s", n->name, n->name2, n->loc.line, n->name2, how, text);
+    out_gen(e->out, n->loc, "/* #copy %s to %s (%s:%d): each GPU fills its block of %s from the blocks that hold "
+            "its elements%s */\n%s", n->name, n->name2, loc_file(ctx, n->loc), loc_line(ctx, n->loc), n->name2, how, text);
   else
-    out_gen(e->out, n->loc, "/* #copy %s to %s (line %d): each GPU writes its block of %s into one GPU's array%s */\n%s",
-            n->name, n->name2, n->loc.line, n->name, how, text);
+    out_gen(e->out, n->loc, "/* #copy %s to %s (%s:%d): each GPU writes its block of %s into one GPU's array%s */\n%s",
+            n->name, n->name2, loc_file(ctx, n->loc), loc_line(ctx, n->loc), n->name, how, text);
   e->out = saved;
   out_append(&e->hoist, &ko);
   out_free(&ko);
