@@ -6,6 +6,10 @@ void perf_sgemm_row(float *a, float *b, float *c);
 void perf_sgemm_fig18a(float *a, float *b, float *c);
 void perf_sgemm_fig18b(float *a, float *b, float *c);
 void perf_sgemm_col(float *a, float *b, float *c);
+void perf_tf32_row(float *a, float *b, float *c);
+void perf_tf32_fig18a(float *a, float *b, float *c);
+void perf_tf32_fig18b(float *a, float *b, float *c);
+void perf_tf32_col(float *a, float *b, float *c);
 void perf_transpose(float *in, float *out);
 void perf_copy_transpose(float *in, float *out);
 
@@ -19,6 +23,10 @@ GEN_WRAP3(perf_sgemm_row)
 GEN_WRAP3(perf_sgemm_fig18a)
 GEN_WRAP3(perf_sgemm_fig18b)
 GEN_WRAP3(perf_sgemm_col)
+GEN_WRAP3(perf_tf32_row)
+GEN_WRAP3(perf_tf32_fig18a)
+GEN_WRAP3(perf_tf32_fig18b)
+GEN_WRAP3(perf_tf32_col)
 GEN_WRAP2(perf_transpose)
 GEN_WRAP2(perf_copy_transpose)
 
@@ -28,7 +36,12 @@ GEN_WRAP2(perf_copy_transpose)
   {"parray_sgemm_row", GEMM, ROW, false, gen_perf_sgemm_row, "cuda_fast_row"},   \
   {"parray_sgemm_fig18a", GEMM, F18A, false, gen_perf_sgemm_fig18a, "cuda_fast_fig18a"}, \
   {"parray_sgemm_fig18b", GEMM, F18B, false, gen_perf_sgemm_fig18b, "cuda_fast_fig18b"}, \
-  {"parray_sgemm_col", GEMM, COL, false, gen_perf_sgemm_col, "cuda_fast_col"},
+  {"parray_sgemm_col", GEMM, COL, false, gen_perf_sgemm_col, "cuda_fast_col"},  \
+  /* TF32 tensor cores, against cublas_tf32 (no hand-written twin) */            \
+  {"parray_tf32_row", GEMM, ROW, false, gen_perf_tf32_row, NULL, true},          \
+  {"parray_tf32_fig18a", GEMM, F18A, false, gen_perf_tf32_fig18a, NULL, true},   \
+  {"parray_tf32_fig18b", GEMM, F18B, false, gen_perf_tf32_fig18b, NULL, true},   \
+  {"parray_tf32_col", GEMM, COL, false, gen_perf_tf32_col, NULL, true},
 #define GEN_VARIANTS_COPY                                                        \
   {"parray_transpose", COPY, ROW, true, gen_perf_transpose, "cuda_transpose_tiled"}, \
   {"parray_copy_transpose", COPY, ROW, true, gen_perf_copy_transpose, "cuda_transpose_tiled"},

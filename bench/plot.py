@@ -50,11 +50,12 @@ def main():
             pts = [(n, float(r["rate"])) for n, r in sorted(d.items())
                    if r["unit"] == unit and r["status"] == "ok"]
             if pts:
-                ref = v in ("cublas_sgemm", "memcpy_d2d")
+                ref = v in ("cublas_sgemm", "cublas_tf32", "memcpy_d2d")
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
                         linewidth=3 if ref else 1.2, label=v,
                         linestyle="--" if v.startswith("parray") else "-",
-                        color="black" if ref else colors[idx % len(colors)])
+                        color=("gray" if v == "cublas_tf32" else "black") if ref
+                        else colors[idx % len(colors)])
         ax.set_xscale("log", base=2)
         ax.set_xticks(ns)
         ax.set_xticklabels([str(n) for n in ns])
