@@ -77,6 +77,12 @@ typedef struct CopyPlan {
   bool peer;            /* COPY_COLLECTIVE all-to-all between GPUs: each GPU's kernel reads every GPU's block
                          * (hostc_peer_kernel); mpi: when the processes share a node, else via_host */
   CopySide side[2];     /* COPY_COLLECTIVE: source and destination */
+  /* The digits line up only if sizes parrayc keeps symbolic divide (N by
+   * 32): this plan holds when all of guard do at run time, fallback (one
+   * element per logical index) otherwise. */
+  CopyCond *guard;
+  int nguard;
+  struct CopyPlan *fallback;
 } CopyPlan;
 
 bool dim_on_gpu(const Dim *d);
@@ -84,6 +90,8 @@ CopyBy copy_by(const CopySite *site);
 /* The plan for a copy at site, sp and dp the pointers' C text; false after
  * reporting why it cannot be done. */
 bool copy_plan(Ctx *ctx, Node *n, const CopySite *site, const char *sp, const char *dp, CopyPlan *plan);
+/* The guard of a plan as a C condition. */
+char *copy_guard_text(Ctx *ctx, const CopyPlan *p);
 /* The digits in loop order: larger destination strides outside (a copy). */
 CopyDigit *copy_loop_order(Ctx *ctx, const CopyDigit *dg, int nd);
 
