@@ -65,7 +65,7 @@ static void print_copy(Emitter *e, Node *n, const CopyPlan *p)
   inner.text = ctx_printf(e->ctx, "%s  ", in);
   CopyPlan fast = *p;
   fast.nguard = 0;
-  out_gen(e->out, n->loc, "%sif (%s) { /* the sizes divide: the digits line up */\n", in, copy_guard_text(e->ctx, p));
+  out_gen(e->out, n->loc, "%sif (%s) { /* the sizes let the digits line up */\n", in, copy_guard_text(e->ctx, p));
   copy_backend(e, &fast)->copy(e, &inner, &fast);
   out_gen(e->out, n->loc, "%s} else {\n", in);
   copy_backend(e, p->fallback)->copy(e, &inner, p->fallback);

@@ -1272,10 +1272,10 @@ static bool line_up(Ctx *ctx, Lineup *l, int i, Poly *ea, Poly *sa, int j, Poly 
   bool ca = poly_is_const(ea, &x), cb = poly_is_const(eb, &y);
   if ((ca && cb) || l->nc == l->max_cond)
     return false;
-  /* else under a run-time condition: a constant divides a symbolic size,
-   * or two symbolic sizes are equal, or one divides the other */
+  /* else under a run-time condition: the two are equal (a macro K and 32),
+   * or one divides the other (a constant a symbolic size first) */
   bool found = false;
-  if (!ca && !cb && assume(l, ea, eb, true)) {
+  if (assume(l, ea, eb, true)) {
     l->dg[l->nd++] = (CopyDigit){eb, sa, sb};
     found |= next_a(ctx, l, i, j - 1, j > 0 ? l->b[j - 1].extent : NULL, j > 0 ? l->b[j - 1].stride : NULL);
     l->nd = nd;

@@ -168,7 +168,7 @@ START_TEST(copy_guarded_by_divisibility)
                            "#parray {[[#BP_0][#BP_1][#BP_3]][#BP_2]} BV\n"
                            "void f(float *m, float *s, float *b) {\n#copy M(m) to ST(s)\n#copy M(m) to STK(s)\n"
                            "#copy MB(m) to BV(b)\n}\n");
-  ck_contains(out, "if (N % 32 == 0) { /* the sizes divide: the digits line up */\n");
+  ck_contains(out, "if (N % 32 == 0) { /* the sizes let the digits line up */\n");
   ck_contains(out, "    for (int pa_i0 = 0; pa_i0 < N; pa_i0++)\n"
                    "      for (int pa_i1 = 0; pa_i1 < (N/32) * 32; pa_i1++)\n"
                    "        pa_dst[pa_i1 * N + pa_i0] = pa_src[pa_i0 * N + pa_i1];\n");
