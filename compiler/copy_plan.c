@@ -9,9 +9,10 @@
  * with symbolic extents happens whenever a split cannot be proven to divide
  * (types.c, truncate_view/divides_exactly), the plan falls back to
  * COPY_ELEMENTS, one element per logical index with offsets that divide and
- * take remainders.  That fallback, in plan_loop and plan_device below, is
- * where a plan could instead carry the digits under a run-time condition
- * (the divisibility the types could not prove) and keep the nest. */
+ * take remainders.  When they line up only if such sizes divide each other
+ * (N by 32 for [N][N] against [[N/32][32]][N]), the plan keeps the nest (or
+ * the rows, or the transpose kernel) under that run-time condition, with
+ * the element plan as its fallback (guarded, below). */
 #include "copy_plan.h"
 
 #include <stdlib.h>
@@ -60,10 +61,55 @@ CopyDigit *copy_loop_order(Ctx *ctx, const CopyDigit *dg, int nd)
   return sorted;
 }
 
+char *copy_guard_text(Ctx *ctx, const CopyPlan *p)
+{
+  Buf b = {0};
+  for (int k = 0; k < p->nguard; k++) {
+    CopyCond *c = &p->guard[k];
+    const char *and = k ? " && " : "";
+    if (c->equal) {
+      buf_printf(&b, "%s%s == %s", and, poly_str(ctx, c->a), poly_str(ctx, c->b));
+      continue;
+    }
+    /* a divisor that may be 0 is tested first: x % 0 is undefined */
+    if (!poly_provably_less(ctx, poly_const(ctx, 0), c->b))
+      buf_printf(&b, "%s%s != 0", and, poly_str(ctx, c->b)), and = " && ";
+    buf_printf(&b, "%s%s == 0", and, poly_str(ctx, poly_mod(ctx, c->a, c->b)));
+  }
+  char *s = ctx_strdup(ctx, b.data ? b.data : "1");
+  buf_free(&b);
+  return s;
+}
+
+/* p, planned as COPY_ELEMENTS because the digits do not line up, planned
+ * again by replan over the digits that line up if sizes divide: kept when
+ * that gives a better mechanism, under the condition, with p's element
+ * plan as the fallback. */
+static void guarded(Ctx *ctx, CopyPlan *p, void (*replan)(Ctx *, CopyPlan *))
+{
+  CopyPlan q = *p;
+  if (!dim_copy_digits_if(ctx, p->src, p->dst, &q.dg, &q.nd, &q.guard, &q.nguard) || !q.nguard)
+    return;
+  replan(ctx, &q);
+  if (q.how == COPY_ELEMENTS)
+    return;
+  q.fallback = ctx_alloc(ctx, sizeof *q.fallback);
+  *q.fallback = *p;
+  *p = q;
+}
+
+static void nest_over_digits(Ctx *ctx, CopyPlan *p)
+{
+  (void)ctx;
+  p->how = COPY_NEST;
+}
+
 /* a copy one thread does alone: a nest over the common digits, else element by element */
 static void plan_loop(Ctx *ctx, CopyPlan *p)
 {
   p->how = dim_copy_digits(ctx, p->src, p->dst, &p->dg, &p->nd) ? COPY_NEST : COPY_ELEMENTS;
+  if (p->how == COPY_ELEMENTS)
+    guarded(ctx, p, nest_over_digits);
 }
 
 static bool contiguous_pair(Ctx *ctx, Dim *s, Dim *d)
@@ -71,6 +117,8 @@ static bool contiguous_pair(Ctx *ctx, Dim *s, Dim *d)
   char *cs, *cd;
   return dim_contiguous(ctx, s, &cs) == 1 && dim_contiguous(ctx, d, &cd) == 1;
 }
+
+static void device_over_digits(Ctx *ctx, CopyPlan *p);
 
 /* with device memory: a block, pitched rows, the transpose kernel or the
  * element kernel (launched directly, or staged when a side is on the host) */
@@ -85,6 +133,15 @@ static void plan_device(Ctx *ctx, CopyPlan *p)
   }
   if (!dim_copy_digits(ctx, p->src, p->dst, &p->dg, &p->nd))
     p->dg = NULL;
+  device_over_digits(ctx, p);
+  if (!p->dg)
+    guarded(ctx, p, device_over_digits);
+}
+
+/* rows, the transpose kernel or the element kernel over p->dg (NULL: the
+ * views do not line up) */
+static void device_over_digits(Ctx *ctx, CopyPlan *p)
+{
   CopyDigit *dg = p->dg;
   if (dg && p->nd == 2 && poly_is_value(dg[1].s, 1) && poly_is_value(dg[1].d, 1)) {
     p->how = COPY_ROWS;

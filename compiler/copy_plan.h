@@ -83,6 +83,12 @@ typedef struct CopyPlan {
                          * distributed destination, else the source): a has unit stride in the source,
                          * b in the destination; batch is the product of the other local digits */
   CopySide side[2];     /* COPY_COLLECTIVE: source and destination */
+  /* The digits line up only if sizes parrayc keeps symbolic divide (N by
+   * 32): this plan holds when all of guard do at run time, fallback (one
+   * element per logical index) otherwise. */
+  CopyCond *guard;
+  int nguard;
+  struct CopyPlan *fallback;
 } CopyPlan;
 
 bool dim_on_gpu(const Dim *d);
@@ -90,6 +96,8 @@ CopyBy copy_by(const CopySite *site);
 /* The plan for a copy at site, sp and dp the pointers' C text; false after
  * reporting why it cannot be done. */
 bool copy_plan(Ctx *ctx, Node *n, const CopySite *site, const char *sp, const char *dp, CopyPlan *plan);
+/* The guard of a plan as a C condition. */
+char *copy_guard_text(Ctx *ctx, const CopyPlan *p);
 /* The digits in loop order: larger destination strides outside (a copy). */
 CopyDigit *copy_loop_order(Ctx *ctx, const CopyDigit *dg, int nd);
 

@@ -52,6 +52,26 @@ static const Backend *copy_backend(Emitter *e, const CopyPlan *p)
   return pick_backend(e, TK_NONE, MEM_NONE);
 }
 
+/* A plan under a run-time condition (copy_plan.c, guarded): its
+ * mechanism when the condition holds, its fallback otherwise. */
+static void print_copy(Emitter *e, Node *n, const CopyPlan *p)
+{
+  if (!p->nguard) {
+    copy_backend(e, p)->copy(e, n, p);
+    return;
+  }
+  const char *in = indent_of(n);
+  Node inner = *n;
+  inner.text = ctx_printf(e->ctx, "%s  ", in);
+  CopyPlan fast = *p;
+  fast.nguard = 0;
+  out_gen(e->out, n->loc, "%sif (%s) { /* the sizes let the digits line up */\n", in, copy_guard_text(e->ctx, p));
+  copy_backend(e, &fast)->copy(e, &inner, &fast);
+  out_gen(e->out, n->loc, "%s} else {\n", in);
+  copy_backend(e, p->fallback)->copy(e, &inner, p->fallback);
+  out_gen(e->out, n->loc, "%s}\n", in);
+}
+
 /* Directive n does work on a GPU (memory, a copy, a kernel).  Inside a
  * pthd, omp or mpi body each thread or process then binds a GPU of its own
  * (SPEC 6.5): the innermost such detour is marked, and its backend prints
@@ -369,7 +389,7 @@ static void emit_copy(Emitter *e, Node *n)
   CopyPlan plan;
   if (!copy_plan(ctx, n, &site, sp, dp, &plan))
     return;
-  copy_backend(e, &plan)->copy(e, n, &plan);
+  print_copy(e, n, &plan);
   if (plan.sync_after) {
     /* a copy the threads do together ends when all have done their part */
     Node sync = *n;

@@ -316,6 +316,17 @@ typedef struct CopyDigit {
  * neighbours contiguous on both sides merged; false when they do not line
  * up. */
 bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *n);
+/* A relation of sizes parrayc cannot decide, taken on as a run-time
+ * condition: a == b, or b divides a. */
+typedef struct CopyCond {
+  Poly *a, *b;
+  bool equal;
+} CopyCond;
+enum { COPY_MAX_CONDITIONS = 4 };
+/* dim_copy_digits where the digits line up only under such conditions
+ * (N divisible by 32 for [N] against [[N/32][32]]): the digits under the
+ * fewest (*cond, *ncond; none when the digits line up anyway). */
+bool dim_copy_digits_if(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *n, CopyCond **cond, int *ncond);
 Type *dim_thread_type(Dim *d); /* the thread array a data node references, or NULL */
 /* Does data node n select the process (mpi) or the thread's GPU (dmem over
  * pthd or omp) that stores its elements?  (SPEC 6.3, 6.5) */

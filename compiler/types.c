@@ -1155,45 +1155,158 @@ Type *dim_thread_type(Dim *d)
   return NULL;
 }
 
+/* Lining up two strided views, innermost digits first: the common digits
+ * so far and the run-time conditions taken on. */
+typedef struct Lineup {
+  Stride *a, *b;       /* the two sides' digits, outermost first */
+  CopyDigit *dg;
+  int nd;
+  CopyCond *cond;
+  int nc, max_cond;    /* max_cond 0: only what parrayc can prove */
+  CopyDigit *best;     /* the lineup with the fewest conditions so far */
+  CopyCond *best_cond;
+  int best_nd, best_nc; /* best_nc -1: none yet */
+} Lineup;
+
+/* C text without blanks and enclosing parentheses */
+static char *bare_text(Ctx *ctx, const char *s)
+{
+  Buf b = {0};
+  for (; *s; s++)
+    if (*s != ' ')
+      buf_putc(&b, *s);
+  char *t = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  for (size_t n = strlen(t); n >= 2 && t[0] == '(' && t[n - 1] == ')'; n -= 2) {
+    int depth = 0;
+    for (size_t k = 0; k < n - 1; k++) {
+      depth += (t[k] == '(') - (t[k] == ')');
+      if (depth == 0)
+        return t; /* "(a) + (b)": the first parenthesis closes early */
+    }
+    t[n - 1] = 0;
+    t++;
+  }
+  return t;
+}
+
+/* Equal for every value of the sizes: the same polynomial, or the same C
+ * expression (N / 32 computed, (N/32) written as a size). */
+static bool same_size(Ctx *ctx, Poly *a, Poly *b)
+{
+  return poly_equal(a, b) || !strcmp(bare_text(ctx, poly_str(ctx, a)), bare_text(ctx, poly_str(ctx, b)));
+}
+
+/* takes on the condition (a, b, equal), unless already there; false when
+ * no more may be */
+static bool assume(Lineup *l, Poly *a, Poly *b, bool equal)
+{
+  for (int k = 0; k < l->nc; k++)
+    if (l->cond[k].equal == equal && poly_equal(l->cond[k].a, a) && poly_equal(l->cond[k].b, b))
+      return true;
+  if (l->nc == l->max_cond)
+    return false;
+  l->cond[l->nc++] = (CopyCond){a, b, equal};
+  return true;
+}
+
+static bool line_up(Ctx *ctx, Lineup *l, int i, Poly *ea, Poly *sa, int j, Poly *eb, Poly *sb);
+
+static bool next_a(Ctx *ctx, Lineup *l, int i, int j, Poly *eb, Poly *sb)
+{
+  return line_up(ctx, l, i - 1, i > 0 ? l->a[i - 1].extent : NULL, i > 0 ? l->a[i - 1].stride : NULL, j, eb, sb);
+}
+
+static bool next_b(Ctx *ctx, Lineup *l, int i, Poly *ea, Poly *sa, int j)
+{
+  return line_up(ctx, l, i, ea, sa, j - 1, j > 0 ? l->b[j - 1].extent : NULL, j > 0 ? l->b[j - 1].stride : NULL);
+}
+
+/* The digit of a of extent ea is the inner part of b's digit of extent eb
+ * (or, a_inner false, the other way round): provably, or when cond under
+ * the run-time condition that it divides. */
+static bool split_digit(Ctx *ctx, Lineup *l, bool a_inner, bool cond, int i, Poly *ea, Poly *sa, int j, Poly *eb,
+                        Poly *sb)
+{
+  int nd = l->nd, nc = l->nc;
+  Poly *whole = a_inner ? eb : ea, *part = a_inner ? ea : eb;
+  Poly *rest = poly_div(ctx, whole, part);
+  bool ok = poly_equal(poly_mul(ctx, rest, part), whole) || (cond && assume(l, whole, part, false));
+  if (ok) {
+    l->dg[l->nd++] = (CopyDigit){part, sa, sb};
+    ok = a_inner ? next_a(ctx, l, i, j, rest, poly_mul(ctx, sb, part))
+                 : next_b(ctx, l, i, rest, poly_mul(ctx, sa, part), j);
+  }
+  l->nd = nd;
+  l->nc = nc;
+  return ok;
+}
+
+/* Explores the lineups from digit i of a and digit j of b, of which ea, sa,
+ * eb, sb are what is left, keeping the best complete one in l; true when
+ * one was found. */
+static bool line_up(Ctx *ctx, Lineup *l, int i, Poly *ea, Poly *sa, int j, Poly *eb, Poly *sb)
+{
+  if (i < 0 || j < 0) {
+    if (i >= 0 || j >= 0)
+      return false;
+    if (l->best_nc < 0 || l->nc < l->best_nc) {
+      memcpy(l->best, l->dg, sizeof(CopyDigit) * l->nd);
+      memcpy(l->best_cond, l->cond, sizeof(CopyCond) * l->nc);
+      l->best_nd = l->nd;
+      l->best_nc = l->nc;
+    }
+    return true;
+  }
+  int nd = l->nd, nc = l->nc;
+  if (same_size(ctx, ea, eb)) {
+    l->dg[l->nd++] = (CopyDigit){eb, sa, sb};
+    bool ok = next_a(ctx, l, i, j - 1, j > 0 ? l->b[j - 1].extent : NULL, j > 0 ? l->b[j - 1].stride : NULL);
+    l->nd = nd;
+    return ok;
+  }
+  /* one extent divides the other provably (a product of sizes, constants) */
+  if (split_digit(ctx, l, true, false, i, ea, sa, j, eb, sb) || split_digit(ctx, l, false, false, i, ea, sa, j, eb, sb))
+    return true;
+  long long x, y;
+  bool ca = poly_is_const(ea, &x), cb = poly_is_const(eb, &y);
+  if ((ca && cb) || l->nc == l->max_cond)
+    return false;
+  /* else under a run-time condition: the two are equal (a macro K and 32),
+   * or one divides the other (a constant a symbolic size first) */
+  bool found = false;
+  if (assume(l, ea, eb, true)) {
+    l->dg[l->nd++] = (CopyDigit){eb, sa, sb};
+    found |= next_a(ctx, l, i, j - 1, j > 0 ? l->b[j - 1].extent : NULL, j > 0 ? l->b[j - 1].stride : NULL);
+    l->nd = nd;
+    l->nc = nc;
+  }
+  if (!ca)
+    found |= split_digit(ctx, l, false, true, i, ea, sa, j, eb, sb);
+  if (!cb)
+    found |= split_digit(ctx, l, true, true, i, ea, sa, j, eb, sb);
+  return found;
+}
+
 /* The common refinement of two strided views (outermost first), with
- * neighbouring digits that are contiguous on both sides merged. */
-bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *nout)
+ * neighbouring digits that are contiguous on both sides merged; up to
+ * max_cond divisibility conditions may be assumed (into *cond, *ncond). */
+static bool copy_digits(Ctx *ctx, Dim *src, Dim *dst, int max_cond, CopyDigit **out, int *nout, CopyCond **cond,
+                        int *ncond)
 {
   Stride *a, *b;
   int na, nb;
   if (!dim_strides(ctx, src, &a, &na) || !dim_strides(ctx, dst, &b, &nb))
     return false;
-  CopyDigit *dg = ctx_alloc(ctx, sizeof(CopyDigit) * (na + nb + 1));
-  int nd = 0, i = na - 1, j = nb - 1;
-  Poly *ea = i >= 0 ? a[i].extent : NULL, *sa = i >= 0 ? a[i].stride : NULL;
-  Poly *eb = j >= 0 ? b[j].extent : NULL, *sb = j >= 0 ? b[j].stride : NULL;
-  /* innermost first, then reversed */
-  while (i >= 0 && j >= 0) {
-    long long x, y;
-    if (poly_equal(ea, eb)) {
-      dg[nd++] = (CopyDigit){ea, sa, sb};
-      if (--i >= 0)
-        ea = a[i].extent, sa = a[i].stride;
-      if (--j >= 0)
-        eb = b[j].extent, sb = b[j].stride;
-    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && x < y && y % x == 0) {
-      dg[nd++] = (CopyDigit){ea, sa, sb};
-      eb = poly_const(ctx, y / x);
-      sb = poly_scale(ctx, sb, x);
-      if (--i >= 0)
-        ea = a[i].extent, sa = a[i].stride;
-    } else if (poly_is_const(ea, &x) && poly_is_const(eb, &y) && y < x && x % y == 0) {
-      dg[nd++] = (CopyDigit){eb, sa, sb};
-      ea = poly_const(ctx, x / y);
-      sa = poly_scale(ctx, sa, y);
-      if (--j >= 0)
-        eb = b[j].extent, sb = b[j].stride;
-    } else {
-      return false;
-    }
-  }
-  if (i >= 0 || j >= 0)
+  int max = na + nb + 1;
+  Lineup l = {a, b, ctx_alloc(ctx, sizeof(CopyDigit) * max), 0, ctx_alloc(ctx, sizeof(CopyCond) * (max_cond + 1)), 0,
+              max_cond, ctx_alloc(ctx, sizeof(CopyDigit) * max), ctx_alloc(ctx, sizeof(CopyCond) * (max_cond + 1)), 0,
+              -1};
+  if (!line_up(ctx, &l, na - 1, na ? a[na - 1].extent : NULL, na ? a[na - 1].stride : NULL, nb - 1,
+               nb ? b[nb - 1].extent : NULL, nb ? b[nb - 1].stride : NULL))
     return false;
+  CopyDigit *dg = l.best;
+  int nd = l.best_nd;
   /* merge an outer digit into its inner neighbour when both sides agree */
   int m = 0;
   for (int k = 0; k < nd; k++) {
@@ -1214,5 +1327,19 @@ bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *nout)
   }
   *out = dg;
   *nout = m;
+  if (cond) {
+    *cond = l.best_cond;
+    *ncond = l.best_nc;
+  }
   return true;
+}
+
+bool dim_copy_digits(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *nout)
+{
+  return copy_digits(ctx, src, dst, 0, out, nout, NULL, NULL);
+}
+
+bool dim_copy_digits_if(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *nout, CopyCond **cond, int *ncond)
+{
+  return copy_digits(ctx, src, dst, COPY_MAX_CONDITIONS, out, nout, cond, ncond);
 }

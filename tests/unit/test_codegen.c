@@ -156,6 +156,34 @@ START_TEST(copy_between_layouts_loops)
 }
 END_TEST
 
+/* digits that line up only if symbolic sizes divide: the nest under that
+ * run-time condition, element by element otherwise */
+START_TEST(copy_guarded_by_divisibility)
+{
+  char *out = pa_translate("#define N 64\n#define K 8\n#parray {paged float [N][N]} M\n"
+                           "#parray {paged float [[N/32][32]][N]} S\n"
+                           "#parray {[#S_1][[#S_0_0][#S_0_1]]} ST\n"
+                           "#parray {paged float [[N/K][K]][N]} SK\n#parray {[#SK_1][[#SK_0_0][#SK_0_1]]} STK\n"
+                           "#parray {[[2][N/2/K][K] #M_0][#M_1]} MB\n#parray {paged float [2][N/2/K][N][K]} BP\n"
+                           "#parray {[[#BP_0][#BP_1][#BP_3]][#BP_2]} BV\n"
+                           "void f(float *m, float *s, float *b) {\n#copy M(m) to ST(s)\n#copy M(m) to STK(s)\n"
+                           "#copy MB(m) to BV(b)\n}\n");
+  ck_contains(out, "if (N % 32 == 0) { /* the sizes let the digits line up */\n");
+  ck_contains(out, "    for (int pa_i0 = 0; pa_i0 < N; pa_i0++)\n"
+                   "      for (int pa_i1 = 0; pa_i1 < (N/32) * 32; pa_i1++)\n"
+                   "        pa_dst[pa_i1 * N + pa_i0] = pa_src[pa_i0 * N + pa_i1];\n");
+  ck_contains(out, "} else {\n");
+  ck_contains(out, "    for (int pa_i = 0; pa_i < N * N; pa_i++)\n");
+  /* a symbolic divisor (sizes are positive) */
+  ck_contains(out, "if (N % K == 0) {");
+  /* P * (N/2/K) * K divides by K whatever the sizes: no condition */
+  ck_assert_int_eq(pa_count(out, "if ("), 2);
+  ck_contains(out, "/* #copy MB to BV */");
+  ck_compiles(out);
+  free(out);
+}
+END_TEST
+
 START_TEST(copy_checks)
 {
   char *err;
@@ -440,6 +468,7 @@ static Suite *make(void)
   tcase_add_test(tc, create_of_an_expression_assigns);
   tcase_add_test(tc, copy_contiguous_is_memcpy);
   tcase_add_test(tc, copy_between_layouts_loops);
+  tcase_add_test(tc, copy_guarded_by_divisibility);
   tcase_add_test(tc, copy_checks);
   tcase_add_test(tc, insert_for_two_layouts);
   tcase_add_test(tc, insert_binds_text_and_paths);
