@@ -329,8 +329,8 @@ START_TEST(test_copies)
   snprintf(src, sizeof src, "%svoid f(float *x, float *y) {\n  #copy D(x) to T(y)\n}\n", decls);
   char *out = translate_ok(src);
   ck_contains(out, "__global__ void pa_copy_D_to_T(const float *pa_src, float *pa_dst)");
-  ck_contains(out, "__shared__ float pa_tile[32][33];");
-  ck_contains(out, "pa_copy_D_to_T<<<dim3(16, 16, 1), dim3(32, 8)>>>(x, y);");
+  ck_contains(out, "__shared__ float pa_tile[64][65];");  /* 64 x 64: elements of at most 8 bytes */
+  ck_contains(out, "pa_copy_D_to_T<<<dim3(8, 8, 1), dim3(32, 8)>>>(x, y);");
   ck_lacks(out, "if (pa_a <"); /* 512 is a multiple of the tile */
   free(out);
   /* one kernel per pair of layouts: the second copy D to T shares it, and so
@@ -341,7 +341,7 @@ START_TEST(test_copies)
   out = translate_ok(src);
   ck_assert_int_eq(pa_count(out, "__global__ void pa_copy_"), 1);
   ck_assert_int_eq(pa_count(out, "pa_copy_D_to_T<<<"), 3);
-  ck_contains(out, "pa_copy_D_to_T<<<dim3(16, 16, 1), dim3(32, 8)>>>(y, x);");
+  ck_contains(out, "pa_copy_D_to_T<<<dim3(8, 8, 1), dim3(32, 8)>>>(y, x);");
   free(out);
   /* another pair of layouts, another kernel */
   snprintf(src, sizeof src, "%svoid f(float *x, float *y) {\n  #copy D(x) to T(y)\n  #copy A17(x) to M17(y)\n}\n",
