@@ -436,6 +436,16 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
       p->batch = poly_mul(ctx, p->batch, X->dg[k].extent);
 }
 
+/* GPU to GPU among the threads: the peer kernel (hostc_peer_kernel),
+ * in tiles where it transposes. */
+static void plan_peer(Ctx *ctx, CopyPlan *p)
+{
+  p->by = COPY_BY_DEVICE;
+  p->dir = COPY_D2D;
+  p->peer = true;
+  plan_peer_tiles(ctx, p);
+}
+
 /* A scatter or gather between a shared host array and dmem distributed
  * over the threads, when each thread's part of the host array is rows of
  * a contiguous width (or one block) and its GPU block the same rows
@@ -560,10 +570,7 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
                  "dimension of '%s' that is the whole thread array", n->name, n->name2, team->name);
       return false;
     }
-    p->by = COPY_BY_DEVICE;
-    p->dir = COPY_D2D;
-    p->peer = true;
-    plan_peer_tiles(ctx, p);
+    plan_peer(ctx, p);
     return true;
   }
   if (p->coll != COLL_ALLTOALL && (sgpu || dgpu) && team_rows(ctx, p)) {
@@ -581,10 +588,7 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
                  team->name, x->dim->path, team->name);
       return false;
     }
-    p->by = COPY_BY_DEVICE;
-    p->dir = COPY_D2D;
-    p->peer = true;
-    plan_peer_tiles(ctx, p);
+    plan_peer(ctx, p);
     return true;
   }
   /* anything else: element by element on the host, GPU blocks staged */

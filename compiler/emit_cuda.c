@@ -516,18 +516,14 @@ static Poly *digit_offset(Ctx *ctx, CopyDigit *dg, Poly **v, int nd, bool dst)
 
 /* The transpose kernel's tile edge: 64 for elements of at most 8 bytes
  * (the tile, 64 x 65 of them, fits the 48 KB of static shared memory),
- * 32 for others.  A 64 x 64 tile keeps twice the bytes in flight per
+ * 32 for larger ones and for types parrayc cannot size (elem_bytes).
+ * A 64 x 64 tile keeps twice the bytes in flight per
  * thread: the 32 x 32 tile reached 0.944 of a device-to-device copy at
  * N = 8192 on the H100, the 64 x 64 one 0.965 (doc/performance.md). */
 static int tile_edge(const char *elem)
 {
-  static const char *small[] = {"float", "double", "int", "unsigned", "unsigned int", "long", "long long",
-                                "short", "char", "signed char", "unsigned char", "float2", "int2", "uint2", "half",
-                                "__half", "__half2", "size_t"};
-  for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
-    if (!strcmp(elem, small[i]))
-      return 64;
-  return 32;
+  int size = elem_bytes(elem);
+  return size > 0 && size <= 8 ? 64 : 32;
 }
 
 /* The transpose kernel: two digits, A (unit stride in the source) and B

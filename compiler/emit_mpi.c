@@ -344,6 +344,19 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
             scatter ? bytes[x] : "0", where, line);
 }
 
+/* The opening of a copy through CUDA IPC: each process exports its block
+ * at ptr and all gather the exports; then the branch every process takes
+ * alike, on one node with every block exportable (closed by the caller,
+ * with an else through the host and free(pa_all)). */
+static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *at)
+{
+  const char *in = indent_of(n);
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, ptr, at);
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
+          in, at);
+  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+}
+
 /* Rows between process 0's host memory and every process's GPU block
  * (CopyPlan.ipc_rows): on one node, process 0 maps the blocks (CUDA IPC)
  * and copies them all itself; otherwise rows() through the host.  Every
@@ -359,10 +372,7 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const CopyDigit *dg = p->dg;
   Poly *hpitch = gather ? dg[0].d : dg[0].s, *lpitch = gather ? dg[0].s : dg[0].d;
   const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, xp, at);
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
-          in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+  ipc_open(e, n, xp, at);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
   out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), 0, %s, %s);\n", in,
           xp, at);
@@ -508,10 +518,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
   out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): all-to-all among the processes' GPUs */\n", in, n->name,
           show ? p->sp : "..", n->name2, show ? p->dp : "..");
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, p->sp, at);
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
-          in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+  ipc_open(e, n, p->sp, at);
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);
   out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);

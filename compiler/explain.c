@@ -1122,21 +1122,6 @@ void explain_note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
   *tail = a;
 }
 
-/* bytes of an element type parrayc can name; 0 when it cannot */
-static int elem_size(const char *elem)
-{
-  static const struct {
-    const char *name;
-    int size;
-  } sizes[] = {{"char", 1},   {"short", 2},   {"half", 2},    {"__half", 2},   {"int", 4},     {"unsigned", 4},
-               {"float", 4},  {"int2", 8},    {"float2", 8},  {"double", 8},   {"long", 8},    {"long long", 8},
-               {"int4", 16},  {"float4", 16}, {"double2", 16}, {"unsigned int", 4}, {"size_t", 8}};
-  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-    if (elem && !strcmp(elem, sizes[k].name))
-      return sizes[k].size;
-  return 0;
-}
-
 typedef enum AccessKind { ACC_LOAD, ACC_STORE, ACC_OFFSET } AccessKind;
 
 /* The source of one access: "tile[$B[...]$]" and whether it is loaded,
@@ -1416,7 +1401,7 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
     fputs("    not in a cuda detour: there is no warp to predict\n", out);
     return false;
   }
-  int size = elem_size(t->elem);
+  int size = elem_bytes(t->elem);
   if (!size) {
     fprintf(out, "    the size of '%s' is unknown to parrayc: not predicted\n", t->elem);
     return false;

@@ -344,6 +344,7 @@ typedef struct ExtentCheck {
 /* The checks of t's own nodes, to be made at run time. */
 int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out);
 const char *mem_name(MemKind m);
+int elem_bytes(const char *elem); /* bytes of a named element type, 0 when unknown */
 const char *thread_kind_name(ThreadKind k);
 bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
 

@@ -12,6 +12,24 @@
 
 #define BRUTE_FORCE_LIMIT (1LL << 22) /* elements checked one by one */
 
+/* Bytes of an element type parrayc can name; 0 when it cannot (a struct,
+ * a typedef): the element's C type stays text to the model. */
+int elem_bytes(const char *elem)
+{
+  static const struct {
+    const char *name;
+    int size;
+  } sizes[] = {{"char", 1},      {"signed char", 1}, {"unsigned char", 1}, {"short", 2},  {"half", 2},
+               {"__half", 2},    {"int", 4},         {"unsigned", 4},      {"unsigned int", 4},
+               {"float", 4},     {"__half2", 4},     {"int2", 8},          {"uint2", 8}, {"float2", 8},
+               {"double", 8},    {"long", 8},        {"long long", 8},     {"size_t", 8}, {"int4", 16},
+               {"float4", 16},   {"double2", 16}};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+    if (elem && !strcmp(elem, sizes[k].name))
+      return sizes[k].size;
+  return 0;
+}
+
 const char *mem_name(MemKind m)
 {
   static const char *names[] = {"none", "paged", "pinned", "dmem", "smem", "rmem"};

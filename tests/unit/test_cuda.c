@@ -333,6 +333,13 @@ START_TEST(test_copies)
   ck_contains(out, "pa_copy_D_to_T<<<dim3(8, 8, 1), dim3(32, 8)>>>(x, y);");
   ck_lacks(out, "if (pa_a <"); /* 512 is a multiple of the tile */
   free(out);
+  /* 16-byte elements keep 32 x 32 tiles (64 x 65 of them would pass 48 KB) */
+  out = translate_ok("#parray {dmem float4 [512][512]} D4\n"
+                     "#parray {float4 [#D4_1][#D4_0]} T4\n"
+                     "void f(float4 *x, float4 *y) {\n  #copy D4(x) to T4(y)\n}\n");
+  ck_contains(out, "__shared__ float4 pa_tile[32][33];");
+  ck_contains(out, "<<<dim3(16, 16, 1), dim3(32, 8)>>>(x, y);");
+  free(out);
   /* one kernel per pair of layouts: the second copy D to T shares it, and so
    * does T to D (a 512 x 512 transpose either way) */
   snprintf(src, sizeof src,
