@@ -190,8 +190,9 @@ static void push_digit(Ctx *ctx, CopySide *s, Dim *d, bool proc)
 
 static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s)
 {
-  if (dim_selects_process(d)) {
-    push_digit(ctx, s, d, true);
+  Dim *sel = dim_process_selector(d);
+  if (sel) {
+    push_digit(ctx, s, sel, true);
     return true;
   }
   Type *tt = dim_distributed_over(d);

@@ -331,6 +331,7 @@ Type *dim_thread_type(Dim *d); /* the thread array a data node references, or NU
 /* Does data node n select the process (mpi) or the thread's GPU (dmem over
  * pthd or omp) that stores its elements?  (SPEC 6.3, 6.5) */
 bool dim_selects_process(const Dim *n);
+Dim *dim_process_selector(Dim *n);
 /* The thread array data node d is distributed over, or NULL. */
 Type *dim_distributed_over(Dim *d);
 /* An extent relation parrayc cannot decide, because sizes are symbols: a

@@ -782,6 +782,17 @@ bool dim_selects_process(const Dim *n)
   return k == TK_MPI || ((k == TK_PTHD || k == TK_OMP) && n->type->mem == MEM_DMEM);
 }
 
+/* The dimension that selects the process (or GPU) for n: n itself, or the
+ * one a chain of whole references from n ends at ('[#YS_0_0]' where
+ * YS_0_0 is '[#G]'); NULL when n selects none. */
+Dim *dim_process_selector(Dim *n)
+{
+  for (; n; n = n->ref_kind == REF_FULL ? n->ref : NULL)
+    if (dim_selects_process(n))
+      return n;
+  return NULL;
+}
+
 Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
 {
   if (dim_selects_process(n))
