@@ -580,6 +580,87 @@ static void emit_insert(Emitter *e, Node *n)
   e->out->line = -1;
 }
 
+/* Does C text end with the head of a statement whose body comes next:
+ * 'if (...)', 'for (...)', 'while (...)', 'switch (...)', 'else' or 'do'?
+ * A directive there is that body, and its translation may be several
+ * statements, of which an unbraced head would govern only the first. */
+static bool ends_in_statement_head(const char *text, size_t len)
+{
+  enum { DEPTH = 64 };
+  bool head[DEPTH];     /* per open '(': does a control word precede it? */
+  int depth = 0;
+  bool prev_control = false, last_head = false;
+  CText c = ctext(text, text + len, CT_DIRECTIVES);
+  for (CTok t; (t = ctext_code(&c)).kind != CT_END;) {
+    bool closes_head = false;
+    if (ctok_is(t, '(')) {
+      if (depth < DEPTH)
+        head[depth] = prev_control;
+      depth++;
+    } else if (ctok_is(t, ')') && depth > 0) {
+      depth--;
+      closes_head = depth == 0 && depth < DEPTH && head[0];
+    }
+    prev_control = ctok_word(t, "if") || ctok_word(t, "for") || ctok_word(t, "while") || ctok_word(t, "switch");
+    last_head = closes_head || (depth == 0 && (ctok_word(t, "else") || ctok_word(t, "do")));
+  }
+  return last_head;
+}
+
+/* Directive n is the unbraced body of an if, else, for, while or do: its
+ * statements go in braces.  '#create' there is an error: the name it
+ * declares would not outlive the statement. */
+static bool brace_directive(Emitter *e, Node *n)
+{
+  const Buf *t = &e->scope->text;
+  if (!t->len || !ends_in_statement_head(t->data, t->len))
+    return false;
+  if (n->kind == N_CREATE) {
+    diag_error(e->ctx, n->loc, "'#create %s' is the body of an if, else, for or while without braces: the name it "
+               "declares would end with that statement; put the statement in braces with what uses it",
+               n->name);
+    return false;
+  }
+  out_gen(e->out, n->loc, "%s{ /* the body of the statement above */\n", indent_of(n));
+  return true;
+}
+
+static void emit_directive(Emitter *e, Node *n)
+{
+  bool braced = brace_directive(e, n);
+  const char *indent = indent_of(n);
+  Node inner;
+  if (braced && (n->kind == N_COPY || n->kind == N_SYNC || n->kind == N_DESTROY)) {
+    inner = *n; /* printed one level deeper, inside the braces */
+    inner.text = ctx_printf(e->ctx, "%s  ", indent_of(n));
+    n = &inner;
+  }
+  switch (n->kind) {
+  case N_CREATE:
+  case N_DESTROY:
+    emit_memory(e, n);
+    break;
+  case N_COPY:
+    emit_copy(e, n);
+    break;
+  case N_DETOUR:
+    emit_detour(e, n);
+    break;
+  case N_SYNC:
+    emit_sync(e, n);
+    break;
+  case N_INSERT:
+    emit_insert(e, n);
+    break;
+  default:
+    break;
+  }
+  if (braced)
+    out_gen(e->out, n->loc, "%s}\n", indent);
+  buf_puts(&e->scope->text, ";\n"); /* a statement ended here, whatever it printed (a line of its own: a
+                                       * preprocessor line may follow) */
+}
+
 static void emit_node(Emitter *e, Node *n)
 {
   switch (n->kind) {
@@ -603,16 +684,11 @@ static void emit_node(Emitter *e, Node *n)
   }
   case N_CREATE:
   case N_DESTROY:
-    emit_memory(e, n);
-    break;
   case N_COPY:
-    emit_copy(e, n);
-    break;
   case N_DETOUR:
-    emit_detour(e, n);
-    break;
   case N_SYNC:
-    emit_sync(e, n);
+  case N_INSERT:
+    emit_directive(e, n);
     break;
   case N_MAINHOST:
     if (!e->scope->file_scope) {
@@ -632,9 +708,6 @@ static void emit_node(Emitter *e, Node *n)
     break;
   case N_SUBPROG:
     emit_subprog(e, n);
-    break;
-  case N_INSERT:
-    emit_insert(e, n);
     break;
   }
 }
