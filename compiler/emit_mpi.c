@@ -380,7 +380,6 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
           "sizeof(%s), %s);\n", in, !gather, host, poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent),
           poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), poly_str(ctx, p->xbase),
           poly_str(ctx, lpitch), p->dst->type->elem, at);
-  out_gen(e->out, n->loc, "%s      pa_cuda_ipc_close(&pa_blocks, pa_all, pa_mpi_size(), 0, %s);\n", in, at);
   out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
@@ -523,8 +522,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
           in, p->sp, at);
   out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);
   out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
-  out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block is unmapped while another process reads it */\n", in, at);
-  out_gen(e->out, n->loc, "%s    pa_cuda_ipc_close(&pa_blocks, pa_all, pa_mpi_size(), pa_rank, %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
   inner.text = ctx_printf(ctx, "%s    ", in);

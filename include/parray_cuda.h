@@ -55,17 +55,21 @@ typedef struct pa_cuda_ipc {
     cudaIpcMemHandle_t handle;
     size_t offset;
     int usable;
+    unsigned long long freed; /* how many exported blocks the exporter has freed so far */
 } pa_cuda_ipc;
 pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int line);
 /* every one of the n exports usable, n <= PA_CUDA_MAX_BLOCKS, and
  * PARRAY_NO_IPC=1 not set (it sends the copy through the host) */
 int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n);
 /* The blocks of all n processes, process me's being mine: the others'
- * mapped into this process (cudaIpcOpenMemHandle); ipc_close unmaps them. */
+ * mapped into this process (cudaIpcOpenMemHandle).  A mapping is kept for
+ * the next copy between the same blocks (a loop of copies maps once); it
+ * is unmapped when its exporter has freed an exported block since (seen at
+ * the next copy with that process), or when PA_CUDA_IPC_KEPT newer ones
+ * push it out. */
+#define PA_CUDA_IPC_KEPT 16
 pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long me, const void *mine,
                                 const char *file, int line);
-void pa_cuda_ipc_close(const pa_cuda_blocks *b, const pa_cuda_ipc *all, long long n, long long me,
-                       const char *file, int line);
 
 /* A scatter (to_blocks) or gather of rows between host memory and the n
  * blocks b, by one process (an mpi scatter, gather or broadcast on one
@@ -91,7 +95,8 @@ void pa_cuda_free(pa_mem mem, void *p, const char *file, int line);
 void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line);
 
 /* After a kernel launch: checks the launch (cudaGetLastError) and waits for
- * the kernel (cudaDeviceSynchronize); on failure
+ * the kernel (cudaStreamSynchronize of the default stream, so work on a
+ * program's own non-blocking streams goes on); on failure
  * "FILE:LINE: error: kernel KERNEL failed: <CUDA error>", exit 1. */
 void pa_cuda_check_launch(const char *kernel, const char *file, int line);
 

@@ -77,13 +77,15 @@ extern "C" void pa_cuda_bind(long long k, const char *file, int line)
 typedef struct Block {
     char *base;
     size_t bytes;
+    bool exported; /* its IPC handle went to other processes */
 } Block;
 
 static struct {
     pthread_mutex_t mu;
     Block *b;
     size_t n, cap;
-} blocks = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+    unsigned long long freed; /* exported blocks freed so far */
+} blocks = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0};
 
 static void blocks_add(void *p, size_t bytes)
 {
@@ -97,7 +99,7 @@ static void blocks_add(void *p, size_t bytes)
         }
     }
     if (blocks.n < blocks.cap)
-        blocks.b[blocks.n++] = {(char *)p, bytes};
+        blocks.b[blocks.n++] = {(char *)p, bytes, false};
     pthread_mutex_unlock(&blocks.mu);
 }
 
@@ -106,20 +108,26 @@ static void blocks_remove(void *p)
     pthread_mutex_lock(&blocks.mu);
     for (size_t i = 0; i < blocks.n; i++)
         if (blocks.b[i].base == p) {
+            blocks.freed += blocks.b[i].exported; /* the importers' mappings of it are stale */
             blocks.b[i] = blocks.b[--blocks.n];
             break;
         }
     pthread_mutex_unlock(&blocks.mu);
 }
 
-/* the base of the block holding p, or NULL */
-static char *blocks_base(const void *p)
+/* the base of the block holding p, or NULL; export: mark it exported,
+ * and *freed the count of exported blocks freed so far */
+static char *blocks_base(const void *p, bool export_it, unsigned long long *freed)
 {
     char *base = NULL, *c = (char *)p;
     pthread_mutex_lock(&blocks.mu);
     for (size_t i = 0; i < blocks.n && !base; i++)
-        if (c >= blocks.b[i].base && c < blocks.b[i].base + blocks.b[i].bytes)
+        if (c >= blocks.b[i].base && c < blocks.b[i].base + blocks.b[i].bytes) {
             base = blocks.b[i].base;
+            blocks.b[i].exported |= export_it;
+        }
+    if (freed)
+        *freed = blocks.freed;
     pthread_mutex_unlock(&blocks.mu);
     return base;
 }
@@ -172,8 +180,10 @@ extern "C" void pa_cuda_check(cudaError_t err, const char *call, const char *fil
 extern "C" void pa_cuda_check_launch(const char *kernel, const char *file, int line)
 {
     cudaError_t err = cudaGetLastError();
+    /* the default stream only: work a program put on streams of its own
+     * (an FFT beside a copy) runs on */
     if (err == cudaSuccess)
-        err = cudaDeviceSynchronize();
+        err = cudaStreamSynchronize(0);
     if (err != cudaSuccess)
         pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
 }
@@ -235,7 +245,7 @@ extern "C" pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int l
 {
     pa_cuda_ipc x;
     memset(&x, 0, sizeof x);
-    char *base = blocks_base(p);
+    char *base = blocks_base(p, true, &x.freed);
     if (!base)
         return x; /* not a #create block: the copy goes through the host */
     pa_cuda_check(cudaIpcGetMemHandle(&x.handle, base), "cudaIpcGetMemHandle", file, line);
@@ -255,21 +265,72 @@ extern "C" int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n)
     return n <= PA_CUDA_MAX_BLOCKS;
 }
 
+/* The other processes' blocks mapped into this one, kept between copies:
+ * opening a mapping costs more than a small copy, and a pipeline of copies
+ * between the same blocks (samples/multi/fft.pah) would pay it each time. */
+typedef struct Mapping {
+    long long rank;
+    int device;
+    cudaIpcMemHandle_t handle;
+    void *base;
+    unsigned long long freed, used; /* the exporter's count when last seen; when last used */
+} Mapping;
+
+static struct {
+    pthread_mutex_t mu;
+    Mapping m[PA_CUDA_IPC_KEPT];
+    int n;
+    unsigned long long clock;
+} mappings = {PTHREAD_MUTEX_INITIALIZER, {}, 0, 0};
+
+static void mapping_drop(int i, const char *file, int line)
+{
+    pa_cuda_check(cudaIpcCloseMemHandle(mappings.m[i].base), "cudaIpcCloseMemHandle", file, line);
+    mappings.m[i] = mappings.m[--mappings.n];
+}
+
+/* the base of process rank's block x, mapped on this device (mappings.mu held) */
+static void *mapping_of(long long rank, const pa_cuda_ipc *x, const char *file, int line)
+{
+    int dev = 0;
+    pa_cuda_check(cudaGetDevice(&dev), "cudaGetDevice", file, line);
+    void *base = NULL;
+    for (int i = mappings.n - 1; i >= 0; i--) {
+        Mapping *m = &mappings.m[i];
+        if (m->rank != rank || m->device != dev)
+            continue;
+        if (!memcmp(&m->handle, &x->handle, sizeof x->handle)) {
+            m->freed = x->freed;
+            m->used = ++mappings.clock;
+            base = m->base;
+        } else if (m->freed != x->freed) {
+            mapping_drop(i, file, line); /* the exporter freed a block since: perhaps this one */
+        }
+    }
+    if (base)
+        return base;
+    if (mappings.n == PA_CUDA_IPC_KEPT) { /* full: the least recently used goes */
+        int old = 0;
+        for (int i = 1; i < mappings.n; i++)
+            if (mappings.m[i].used < mappings.m[old].used)
+                old = i;
+        mapping_drop(old, file, line);
+    }
+    pa_cuda_check(cudaIpcOpenMemHandle(&base, x->handle, cudaIpcMemLazyEnablePeerAccess),
+                  "cudaIpcOpenMemHandle (the block of another process)", file, line);
+    mappings.m[mappings.n++] = {rank, dev, x->handle, base, x->freed, ++mappings.clock};
+    return base;
+}
+
 extern "C" pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long me, const void *mine,
                                            const char *file, int line)
 {
     pa_cuda_blocks b;
     memset(&b, 0, sizeof b);
-    for (long long i = 0; i < n; i++) {
-        if (i == me) {
-            b.p[i] = mine;
-            continue;
-        }
-        void *p = NULL;
-        pa_cuda_check(cudaIpcOpenMemHandle(&p, all[i].handle, cudaIpcMemLazyEnablePeerAccess),
-                      "cudaIpcOpenMemHandle (the block of another process)", file, line);
-        b.p[i] = (const char *)p + all[i].offset;
-    }
+    pthread_mutex_lock(&mappings.mu);
+    for (long long i = 0; i < n; i++)
+        b.p[i] = i == me ? mine : (const char *)mapping_of(i, &all[i], file, line) + all[i].offset;
+    pthread_mutex_unlock(&mappings.mu);
     return b;
 }
 
@@ -299,13 +360,4 @@ extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, l
         pa_cuda_check(cudaStreamSynchronize(s[q]), "cudaStreamSynchronize (rows of the GPU blocks)", file, line);
         pa_cuda_check(cudaStreamDestroy(s[q]), "cudaStreamDestroy", file, line);
     }
-}
-
-extern "C" void pa_cuda_ipc_close(const pa_cuda_blocks *b, const pa_cuda_ipc *all, long long n, long long me,
-                                  const char *file, int line)
-{
-    for (long long i = 0; i < n; i++)
-        if (i != me)
-            pa_cuda_check(cudaIpcCloseMemHandle((void *)((const char *)b->p[i] - all[i].offset)),
-                          "cudaIpcCloseMemHandle", file, line);
 }
