@@ -453,6 +453,20 @@ START_TEST(test_min_blocks)
   ck_lacks(out, "parray min_blocks");
   ck_assert_int_eq(pa_count(out, "#pragma unroll"), 1);
   free(out);
+  /* K a subprogram's parameter: substituted like the rest of the body */
+  out = translate_ok("#parray {cuda(float *x) [[16][256]]} T\n"
+                     "#subprog ZERO(p, blocks)\n"
+                     "  #detour T(p) {\n"
+                     "    #pragma parray min_blocks(blocks)\n"
+                     "    x[$tid$] = 0;\n"
+                     "  }\n"
+                     "#end\n"
+                     "void f(float *p) {\n"
+                     "  #insert ZERO(p, 3)\n"
+                     "}\n");
+  ck_contains(out, "__launch_bounds__(256, 3)");
+  ck_lacks(out, "parray min_blocks");
+  free(out);
 }
 END_TEST
 
