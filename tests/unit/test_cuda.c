@@ -470,6 +470,35 @@ START_TEST(test_min_blocks)
 }
 END_TEST
 
+START_TEST(test_thread_copy_extent)
+{
+  /* a #copy each thread runs, extents that differ only at run time: types
+     declared outside the kernel are compared before the launch (the loop
+     in the kernel has no check), a type of the body inside the kernel */
+  char *out = translate_ok("#parray {cuda(float *x) [2][32]} K\n"
+                           "void f(float *p, int n) {\n"
+                           "  #parray {dmem float [n]} A\n"
+                           "  #parray {rmem float [4]} R\n"
+                           "  #detour K(p) {\n"
+                           "    #create R(r)\n"
+                           "    #copy A(x) to R(r)\n"
+                           "    int k = $tid$ % 4 + 1;\n"
+                           "    #parray {rmem float [k]} Q\n"
+                           "    #copy Q(r) to R(r)\n"
+                           "    #copy R(x) to R(r)\n"
+                           "  }\n"
+                           "}\n");
+  const char *launch = strstr(out, "pa_kernel_K_L5<<<");
+  const char *check = strstr(out, "pa_check_copy_extent(n, 4, \"t.pa\", 7);");
+  ck_assert_msg(launch && check && check < launch && check > strstr(out, "f(float *p, int n)"),
+                "the check of line 7 is not before the launch:\n%s", out);
+  ck_assert_int_eq(pa_count(out, "pa_check_copy_extent"), 1);
+  ck_assert_int_eq(pa_count(out, "pa_cuda_kernel_copy_extent(k, 4, \"t.pa\", 10);"), 2); /* both branches of the guard */
+  ck_assert_int_eq(pa_count(out, "pa_cuda_kernel_copy_extent"), 2);
+  free(out);
+}
+END_TEST
+
 static Suite *make(void)
 {
   Suite *s = suite_create("cuda");
@@ -482,6 +511,7 @@ static Suite *make(void)
   tcase_add_test(tc, test_sgemm_fig21);
   tcase_add_test(tc, test_memory);
   tcase_add_test(tc, test_copies);
+  tcase_add_test(tc, test_thread_copy_extent);
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_min_blocks);
   suite_add_tcase(s, tc);
