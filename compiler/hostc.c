@@ -366,14 +366,15 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
   buf_free(&ind);
 }
 
-/* The locals of the enclosing function that kernel text k uses (its sizes:
- * [n][m] with n, m variables) become parameters after pa_dst; *extra
- * receives the matching launch arguments.  NULL after an error. */
+/* The host variables that kernel text k uses (its sizes: [n][m] with n, m
+ * locals of the enclosing function or globals) become parameters after
+ * pa_dst; *extra receives the matching launch arguments.  NULL after an
+ * error. */
 const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra)
 {
   Ctx *ctx = e->ctx;
   Capture *caps;
-  int ncaps = find_captures(ctx, e->scope, n, k, NULL, 0, &caps);
+  int ncaps = find_kernel_captures(ctx, e->scope, n, k, &caps);
   *extra = "";
   if (ncaps <= 0)
     return ncaps < 0 ? NULL : k;
@@ -381,8 +382,8 @@ const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char
   Buf params = {0}, args = {0};
   for (int i = 0; i < ncaps; i++) {
     if (caps[i].array) {
-      diag_error(ctx, n->loc, "'%s', an array of the enclosing function, sizes this #copy: a copy kernel cannot "
-                 "read host memory", caps[i].name);
+      diag_error(ctx, n->loc, "'%s', an array in host memory, sizes this #copy: a copy kernel cannot read host "
+                 "memory (copy the size into a variable first)", caps[i].name);
       buf_free(&params);
       buf_free(&args);
       return NULL;

@@ -499,6 +499,36 @@ START_TEST(test_thread_copy_extent)
 }
 END_TEST
 
+START_TEST(test_copy_kernel_globals)
+{
+  /* a copy kernel sized by host globals receives them by value (device
+     code cannot read a host variable); const and __device__ globals, types
+     and functions stay names */
+  char *out = translate_ok("int n, m;\n"
+                           "const int k = 4;\n"
+                           "__device__ int d;\n"
+                           "#parray {dmem float [n][m * k]} A\n"
+                           "#parray {dmem float [#A_1][#A_0]} AT\n"
+                           "#parray {dmem float [m * k][n]} B\n"
+                           "#mainhost {\n"
+                           "  n = argc;\n"
+                           "  #create A(a)\n"
+                           "  #create B(b)\n"
+                           "  #copy AT(a) to B(b)\n"
+                           "}\n");
+  ck_contains(out, "__global__ void pa_copy_AT_to_B(const float *pa_src, float *pa_dst, int m, int n)");
+  ck_contains(out, ">>>(a, b, m, n);");
+  free(out);
+  /* a global array cannot be read by the kernel: an error naming it */
+  ck_assert_int_eq(pa_error_count("int dims[2];\n"
+                                  "#parray {dmem float [dims[0]][dims[1]]} A\n"
+                                  "#parray {dmem float [#A_1][#A_0]} AT\n"
+                                  "#parray {dmem float [dims[1]][dims[0]]} B\n"
+                                  "void f(float *a, float *b) {\n  #copy AT(a) to B(b)\n}\n"),
+                   1);
+}
+END_TEST
+
 static Suite *make(void)
 {
   Suite *s = suite_create("cuda");
@@ -512,6 +542,7 @@ static Suite *make(void)
   tcase_add_test(tc, test_memory);
   tcase_add_test(tc, test_copies);
   tcase_add_test(tc, test_thread_copy_extent);
+  tcase_add_test(tc, test_copy_kernel_globals);
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_min_blocks);
   suite_add_tcase(s, tc);
