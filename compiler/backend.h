@@ -22,6 +22,8 @@ typedef struct Detour {
   ThreadView view;     /* what $tid...$ means in the body */
   int body_line;       /* the body's output starts on this source line; -1: unknown */
   int min_blocks;      /* #pragma parray min_blocks(K) in the body; 0: none */
+  const char **checks; /* statements the launch runs first (hostc_check_at_launch) */
+  int nchecks;
   bool gpu_work;       /* a pthd or omp body that allocates, copies or launches on a GPU:
                         * each of its threads binds one (SPEC 6.5) */
 } Detour;

@@ -37,6 +37,7 @@ typedef struct Finder {
   int nseen, capseen;
   Loc at;
   bool ok;
+  bool globals;      /* host variables declared at file scope too (host_global) */
 } Finder;
 
 static bool seen_before(Finder *f, const char *name)
@@ -55,6 +56,26 @@ static bool seen_before(Finder *f, const char *name)
   return false;
 }
 
+/* The declaration of name when it is a variable at file scope that device
+ * code cannot read (not const, __device__, __constant__ or __managed__;
+ * not a type or a function), else NULL. */
+static const char *host_global(Ctx *ctx, Scope *scope, const char *name)
+{
+  const char *decl = file_declaration(ctx, scope, name);
+  if (!decl || !*decl)
+    return NULL;
+  static const char *device[] = {"typedef", "const", "constexpr", "__device__", "__constant__", "__managed__", NULL};
+  CText c = ctext(decl, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (ctok_is(t, '('))
+      return NULL; /* a function (or a pointer to one) */
+    for (int i = 0; device[i]; i++)
+      if (ctok_word(t, device[i]))
+        return NULL;
+  }
+  return decl;
+}
+
 static void consider(void *arg, const char *w, size_t len)
 {
   Finder *f = arg;
@@ -70,6 +91,8 @@ static void consider(void *arg, const char *w, size_t len)
   if (text_declares(f->body, name))
     return; /* the body's own */
   const char *decl = local_declaration(ctx, f->scope, name);
+  if (!decl && f->globals)
+    decl = host_global(ctx, f->scope, name);
   if (!decl)
     return;
   if (!*decl) {
@@ -96,7 +119,15 @@ static void consider(void *arg, const char *w, size_t len)
 
 int find_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
-  Finder f = {ctx, scope, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true};
+  Finder f = {ctx, scope, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
+  each_identifier(text, consider, &f);
+  *out = f.caps;
+  return f.ok ? f.n : -1;
+}
+
+int find_kernel_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, Capture **out)
+{
+  Finder f = {ctx, scope, text, NULL, 0, NULL, 0, 0, NULL, 0, 0, n->loc, true, true};
   each_identifier(text, consider, &f);
   *out = f.caps;
   return f.ok ? f.n : -1;

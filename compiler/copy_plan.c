@@ -645,6 +645,7 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
   } else {
     /* process 0's memory exists on process 0 only */
     p->process0 = process0_array(ctx, mpi, p->dp);
+    p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
     plan_loop(ctx, p);
     return true;
   }
@@ -695,6 +696,9 @@ bool copy_plan(Ctx *ctx, Node *n, const CopySite *site, const char *sp, const ch
   case COPY_BY_PROCESSES:
     return plan_processes(ctx, n, p);
   case COPY_BY_THREAD:
+    /* each thread's own copy: checked like any other (the backend
+     * decides where: in place, or before a kernel's launch) */
+    p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
     plan_loop(ctx, p);
     return true;
   case COPY_BY_DEVICE:

@@ -107,38 +107,53 @@ static const char *parray_pragma_words(const char *s)
   return s + strspn(s, " \t");
 }
 
-/* K of "min_blocks(K)" (blanks allowed around each part), in *k; false when
- * the words are anything else */
-static bool parse_min_blocks(const char *words, long *k)
+typedef enum PragmaForm { PRAGMA_OTHER, PRAGMA_NOT_NUMBER, PRAGMA_MIN_BLOCKS } PragmaForm;
+
+/* "min_blocks(K)" (blanks allowed around each part): K in *k; the text
+ * between the parentheses in *arg when it is not a decimal number */
+static PragmaForm parse_min_blocks(Ctx *ctx, const char *words, long *k, const char **arg)
 {
   static const char name[] = "min_blocks";
   if (strncmp(words, name, sizeof name - 1) != 0)
-    return false;
+    return PRAGMA_OTHER;
   const char *p = words + sizeof name - 1;
   p += strspn(p, " \t");
   if (*p++ != '(')
-    return false;
+    return PRAGMA_OTHER;
+  const char *close = strrchr(p, ')');
+  if (!close || close[1 + strspn(close + 1, " \t\r\n")] != '\0')
+    return PRAGMA_OTHER;
   char *end;
   *k = strtol(p, &end, 10);
-  if (end == p)
-    return false;
-  end += strspn(end, " \t");
-  if (*end++ != ')')
-    return false;
-  return end[strspn(end, " \t\r\n")] == '\0';
+  if (end == p || end + strspn(end, " \t") != close) {
+    *arg = str_trim(ctx, ctx_strndup(ctx, p, (size_t)(close - p)));
+    return PRAGMA_NOT_NUMBER;
+  }
+  return PRAGMA_MIN_BLOCKS;
 }
 
 /* "#pragma parray min_blocks(K)": a property of the kernel of the innermost
- * cuda detour, which the backend prints as __launch_bounds__(threads, K) */
+ * cuda detour, which the backend prints as __launch_bounds__(threads, K).
+ * In a subprogram, K may be a parameter: the words are substituted first. */
 static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
 {
   Loc at = n->loc; /* at the '#' */
   at.col += (int)strspn(n->text, " \t");
+  const char *written = words;
+  words = substitute(e->ctx, words);
   long k;
-  if (!parse_min_blocks(words, &k)) {
+  const char *arg;
+  switch (parse_min_blocks(e->ctx, words, &k, &arg)) {
+  case PRAGMA_OTHER:
     diag_error(e->ctx, at, "unknown '#pragma parray %s': the one parray pragma is 'min_blocks(K)'",
                str_trim(e->ctx, words));
     return;
+  case PRAGMA_NOT_NUMBER:
+    diag_error(e->ctx, at, "'#pragma parray %s': K must be a decimal number%s, not '%s'", str_trim(e->ctx, written),
+               strcmp(written, words) ? " after the subprogram's parameters are substituted" : "", arg);
+    return;
+  case PRAGMA_MIN_BLOCKS:
+    break;
   }
   if (k < 1 || k > 32) {
     diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': K must be between 1 and 32", k);

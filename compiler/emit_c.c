@@ -48,7 +48,9 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
             poly_text(ctx, p->src->extent), p->src->type->elem);
     return;
   }
-  hostc_copy_loop(e, n, p, false);
+  CopyPlan loop = *p;
+  loop.check_extent = false; /* checked above */
+  hostc_copy_loop(e, n, &loop, false);
 }
 
 /* ---- #mainhost ---- */

@@ -720,6 +720,24 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 
+/* A #copy each thread of a kernel runs alone.  Extents that may differ
+ * are compared before the launch when both types are declared outside the
+ * kernel (their sizes mean the same there, and the loop stays as it was);
+ * inside it, with a trap, when a type declared in the body has them. */
+static void thread_copy(Emitter *e, Node *n, const CopyPlan *p)
+{
+  Ctx *ctx = e->ctx;
+  Detour *dt = e->detour;
+  CopyPlan q = *p;
+  if (q.check_extent && type_declared_outside(q.src->type, dt->view.parent) &&
+      type_declared_outside(q.dst->type, dt->view.parent)) {
+    hostc_check_at_launch(e, dt, ctx_printf(ctx, "pa_check_copy_extent(%s, %s, %s); /* the #copy in the body */",
+                                            poly_str(ctx, q.src->extent), poly_str(ctx, q.dst->extent), where(e, n)));
+    q.check_extent = false;
+  }
+  hostc_copy_loop(e, n, &q, true);
+}
+
 static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
   if (p->peer) {
@@ -728,7 +746,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   }
   if (p->by == COPY_BY_THREAD) {
     /* in a kernel: each thread copies alone */
-    hostc_copy_loop(e, n, p, true);
+    thread_copy(e, n, p);
     return;
   }
   Ctx *ctx = e->ctx;

@@ -28,6 +28,15 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
   bool pragma = unroll && small; /* #pragma unroll before each loop, indented with it */
   /* bounds and indices stand alone (after '<', between brackets): no parentheses */
   out_gen(e->out, n->loc, "%s{ /* #copy %s to %s */\n", in, n->name, n->name2);
+  if (p->check_extent) {
+    /* inside the block: a copy guarded by 'if (pa_rank == 0)' is one statement */
+    const char *s = poly_str(ctx, src->extent), *d = poly_str(ctx, dst->extent);
+    const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+    if (unroll) /* in a kernel: prints and traps (parray_cuda.h) */
+      out_gen(e->out, n->loc, "%s  pa_cuda_kernel_copy_extent(%s, %s, %s);\n", in, s, d, at);
+    else
+      out_gen(e->out, n->loc, "%s  if (%s != %s)\n%s    pa_check_copy_extent(%s, %s, %s);\n", in, s, d, in, s, d, at);
+  }
   out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, p->sp);
   out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, p->dp);
   if (p->how != COPY_NEST) {
@@ -123,6 +132,18 @@ void hostc_type_checks(Emitter *e, Node *n, Type *t)
   buf_free(&b);
 }
 
+void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt)
+{
+  for (int i = 0; i < dt->nchecks; i++)
+    if (!strcmp(dt->checks[i], stmt))
+      return;
+  const char **c = ctx_alloc(e->ctx, sizeof(char *) * (dt->nchecks + 1));
+  if (dt->nchecks)
+    memcpy(c, dt->checks, sizeof(char *) * dt->nchecks);
+  c[dt->nchecks++] = stmt;
+  dt->checks = c;
+}
+
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
 {
   Type **list = NULL;
@@ -134,6 +155,8 @@ void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
   Buf b = {0};
   const char *in = indent_of(n);
   type_checks(e, list, nlist, in, &b);
+  for (int i = 0; i < dt->nchecks; i++)
+    buf_printf(&b, "%s%s\n", in, dt->checks[i]);
   if (b.len)
     out_gen(e->out, n->loc, "%s", b.data);
   buf_free(&b);
@@ -343,14 +366,15 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
   buf_free(&ind);
 }
 
-/* The locals of the enclosing function that kernel text k uses (its sizes:
- * [n][m] with n, m variables) become parameters after pa_dst; *extra
- * receives the matching launch arguments.  NULL after an error. */
+/* The host variables that kernel text k uses (its sizes: [n][m] with n, m
+ * locals of the enclosing function or globals) become parameters after
+ * pa_dst; *extra receives the matching launch arguments.  NULL after an
+ * error. */
 const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra)
 {
   Ctx *ctx = e->ctx;
   Capture *caps;
-  int ncaps = find_captures(ctx, e->scope, n, k, NULL, 0, &caps);
+  int ncaps = find_kernel_captures(ctx, e->scope, n, k, &caps);
   *extra = "";
   if (ncaps <= 0)
     return ncaps < 0 ? NULL : k;
@@ -358,8 +382,8 @@ const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char
   Buf params = {0}, args = {0};
   for (int i = 0; i < ncaps; i++) {
     if (caps[i].array) {
-      diag_error(ctx, n->loc, "'%s', an array of the enclosing function, sizes this #copy: a copy kernel cannot "
-                 "read host memory", caps[i].name);
+      diag_error(ctx, n->loc, "'%s', an array in host memory, sizes this #copy: a copy kernel cannot read host "
+                 "memory (copy the size into a variable first)", caps[i].name);
       buf_free(&params);
       buf_free(&args);
       return NULL;

@@ -7,8 +7,9 @@
 #include "backend.h"
 
 const char *mem_enum(MemKind m); /* "PA_PAGED", ... */
-/* a COPY_NEST or COPY_ELEMENTS plan as a loop run by the calling thread;
- * unroll: '#pragma unroll' for small extents (CUDA) */
+/* a COPY_NEST or COPY_ELEMENTS plan as a loop run by the calling thread,
+ * after the extent check where the plan has one; unroll: in a kernel
+ * ('#pragma unroll' for small extents, the check traps) */
 void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll);
 /* Before a #create or #copy of t: the run-time checks of the extents of t
  * and the types it reaches, outside detours, and inside a host detour for
@@ -16,8 +17,10 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll);
  * nothing inside a kernel. */
 void hostc_type_checks(Emitter *e, Node *n, Type *t);
 /* Before the launch of dt: the extent checks of its thread array and of
- * the types its body uses that are declared outside it. */
+ * the types its body uses that are declared outside it, then the
+ * statements hostc_check_at_launch gave it (once each). */
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt);
+void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt);
 /* the span of d for #create n, in 64 bits, after a run-time check of the
  * sizes only the program knows (written before it) */
 char *checked_span(Emitter *e, Node *n, Dim *d);
@@ -46,9 +49,9 @@ char *hostc_block_bytes(Ctx *ctx, Dim *d);
  * bytes[k] bytes; stage_close copies the destination's back and frees. */
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes);
 void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes);
-/* The locals of the enclosing function that kernel text k uses (its
- * sizes) become its parameters after the others; *extra receives the
- * matching launch arguments.  NULL after an error. */
+/* The host variables that kernel text k uses (its sizes: locals of the
+ * enclosing function, globals) become its parameters after the others;
+ * *extra receives the matching launch arguments.  NULL after an error. */
 const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra);
 /* The kernel of an all-to-all between GPUs (CopyPlan.peer), written to
  * e->hoist: its name, launch configuration (*launch) and extra arguments

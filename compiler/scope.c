@@ -460,6 +460,15 @@ const char *local_declaration(Ctx *ctx, Scope *in, const char *name)
   return NULL;
 }
 
+const char *file_declaration(Ctx *ctx, Scope *in, const char *name)
+{
+  Scope *f = scope_file(in);
+  const char *st, *end, *decl;
+  if (!scope_text_declares(ctx, f, name) || !(st = declaring_statement(f->text.data, name, &end)))
+    return NULL;
+  return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+}
+
 bool name_declared(Ctx *ctx, Scope *in, const char *name)
 {
   for (Scope *s = in; s; s = s->parent) {

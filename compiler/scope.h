@@ -40,6 +40,10 @@ void scope_destroyed(Scope *s, const char *p);
  * outwards); NULL when it is not one, "" when it is one parrayc cannot
  * read. */
 const char *local_declaration(Ctx *ctx, Scope *s, const char *name);
+/* The declaration of name at file scope, seen from s ("int n" for
+ * "static int n, m;"), NULL when the file's text does not declare it, ""
+ * when parrayc cannot read the declaration. */
+const char *file_declaration(Ctx *ctx, Scope *s, const char *name);
 /* does C text t declare name, in any of its blocks? */
 bool text_declares(const char *t, const char *name);
 

@@ -110,4 +110,32 @@ void pa_cuda_check_launch(const char *kernel, const char *file, int line);
 /* PA_CUDA_CHECK(call): a checked CUDA runtime call in user code. */
 #define PA_CUDA_CHECK(call) pa_cuda_check((call), #call, __FILE__, __LINE__)
 
+#ifdef __CUDACC__
+#include <stdio.h>
+
+/* A #copy that each thread of a kernel runs, between types whose extents
+ * only the kernel knows: on a mismatch the first thread to see it prints
+ * "FILE:LINE: error: #copy extent mismatch: ..." (device printf: on
+ * stdout, when the launch check synchronises) and every such thread traps,
+ * so that the launch check reports the kernel failed.  A check that holds
+ * costs one comparison; the failing path is out of line. */
+static __device__ int pa_cuda_copy_failed;
+
+static __device__ __noinline__ void pa_cuda_copy_extent_fail(long long src, long long dst, const char *file, int line)
+{
+    if (atomicExch(&pa_cuda_copy_failed, 1) == 0)
+        printf("%s:%d: error: #copy extent mismatch: source has %lld elements, destination %lld "
+               "(block %d, thread %d)\n", file, line, src, dst, (int)(blockIdx.x + gridDim.x * (blockIdx.y +
+               gridDim.y * blockIdx.z)), (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)));
+    __trap();
+}
+
+static __device__ __forceinline__ void pa_cuda_kernel_copy_extent(long long src, long long dst, const char *file,
+                                                                  int line)
+{
+    if (src != dst)
+        pa_cuda_copy_extent_fail(src, dst, file, line);
+}
+#endif
+
 #endif /* PARRAY_CUDA_H */

@@ -453,6 +453,79 @@ START_TEST(test_min_blocks)
   ck_lacks(out, "parray min_blocks");
   ck_assert_int_eq(pa_count(out, "#pragma unroll"), 1);
   free(out);
+  /* K a subprogram's parameter: substituted like the rest of the body */
+  out = translate_ok("#parray {cuda(float *x) [[16][256]]} T\n"
+                     "#subprog ZERO(p, blocks)\n"
+                     "  #detour T(p) {\n"
+                     "    #pragma parray min_blocks(blocks)\n"
+                     "    x[$tid$] = 0;\n"
+                     "  }\n"
+                     "#end\n"
+                     "void f(float *p) {\n"
+                     "  #insert ZERO(p, 3)\n"
+                     "}\n");
+  ck_contains(out, "__launch_bounds__(256, 3)");
+  ck_lacks(out, "parray min_blocks");
+  free(out);
+}
+END_TEST
+
+START_TEST(test_thread_copy_extent)
+{
+  /* a #copy each thread runs, extents that differ only at run time: types
+     declared outside the kernel are compared before the launch (the loop
+     in the kernel has no check), a type of the body inside the kernel */
+  char *out = translate_ok("#parray {cuda(float *x) [2][32]} K\n"
+                           "void f(float *p, int n) {\n"
+                           "  #parray {dmem float [n]} A\n"
+                           "  #parray {rmem float [4]} R\n"
+                           "  #detour K(p) {\n"
+                           "    #create R(r)\n"
+                           "    #copy A(x) to R(r)\n"
+                           "    int k = $tid$ % 4 + 1;\n"
+                           "    #parray {rmem float [k]} Q\n"
+                           "    #copy Q(r) to R(r)\n"
+                           "    #copy R(x) to R(r)\n"
+                           "  }\n"
+                           "}\n");
+  const char *launch = strstr(out, "pa_kernel_K_L5<<<");
+  const char *check = strstr(out, "pa_check_copy_extent(n, 4, \"t.pa\", 7);");
+  ck_assert_msg(launch && check && check < launch && check > strstr(out, "f(float *p, int n)"),
+                "the check of line 7 is not before the launch:\n%s", out);
+  ck_assert_int_eq(pa_count(out, "pa_check_copy_extent"), 1);
+  ck_assert_int_eq(pa_count(out, "pa_cuda_kernel_copy_extent(k, 4, \"t.pa\", 10);"), 2); /* both branches of the guard */
+  ck_assert_int_eq(pa_count(out, "pa_cuda_kernel_copy_extent"), 2);
+  free(out);
+}
+END_TEST
+
+START_TEST(test_copy_kernel_globals)
+{
+  /* a copy kernel sized by host globals receives them by value (device
+     code cannot read a host variable); const and __device__ globals, types
+     and functions stay names */
+  char *out = translate_ok("int n, m;\n"
+                           "const int k = 4;\n"
+                           "__device__ int d;\n"
+                           "#parray {dmem float [n][m * k]} A\n"
+                           "#parray {dmem float [#A_1][#A_0]} AT\n"
+                           "#parray {dmem float [m * k][n]} B\n"
+                           "#mainhost {\n"
+                           "  n = argc;\n"
+                           "  #create A(a)\n"
+                           "  #create B(b)\n"
+                           "  #copy AT(a) to B(b)\n"
+                           "}\n");
+  ck_contains(out, "__global__ void pa_copy_AT_to_B(const float *pa_src, float *pa_dst, int m, int n)");
+  ck_contains(out, ">>>(a, b, m, n);");
+  free(out);
+  /* a global array cannot be read by the kernel: an error naming it */
+  ck_assert_int_eq(pa_error_count("int dims[2];\n"
+                                  "#parray {dmem float [dims[0]][dims[1]]} A\n"
+                                  "#parray {dmem float [#A_1][#A_0]} AT\n"
+                                  "#parray {dmem float [dims[1]][dims[0]]} B\n"
+                                  "void f(float *a, float *b) {\n  #copy AT(a) to B(b)\n}\n"),
+                   1);
 }
 END_TEST
 
@@ -468,6 +541,8 @@ static Suite *make(void)
   tcase_add_test(tc, test_sgemm_fig21);
   tcase_add_test(tc, test_memory);
   tcase_add_test(tc, test_copies);
+  tcase_add_test(tc, test_thread_copy_extent);
+  tcase_add_test(tc, test_copy_kernel_globals);
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_min_blocks);
   suite_add_tcase(s, tc);
