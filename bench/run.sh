@@ -9,7 +9,7 @@
 #   BENCH_TILES=1                      also build k_fast with each block tile (exp_t*)
 #   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh)
 #   BENCH_GEN_FLAGS=...                extra nvcc flags for the generated code only
-#                                      (-DTF32_CFG=0..3: perf_tf32's tile, default 2)
+#                                      (-DTF32_CFG=0..5: perf_tf32's tile, default 2)
 set -eo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")

@@ -20,6 +20,9 @@
 #define MAX_BLOCK 1024      /* threads per block */
 #define TILE_COLS 32        /* the transpose kernel's block: TILE_COLS x TILE_ROWS threads */
 #define TILE_ROWS 8
+#define SMEM_STATIC (48 * 1024)  /* static __shared__ bytes a block may declare */
+#define SMEM_MAX (227 * 1024)    /* dynamic shared memory a block may opt in to (sm_80, sm_90) */
+#define SMEM_ALIGN 16
 
 /* ---- the launch shape of a thread array ---- */
 
@@ -44,12 +47,27 @@ typedef struct Shape {
   Level lv[2];
 } Shape;
 
+/* An smem #create of the kernel being translated: it leaves a mark in the
+ * body, replaced by its declaration when the kernel is complete (static or
+ * dynamic depends on the sum of all of them). */
+typedef struct SmemArray {
+  Node *node;
+  const char *name;
+  const char *elem;
+  Poly *span;
+  long long bytes;    /* 0: not a number at translation time */
+  const char *offset; /* C text: its byte offset in the dynamic buffer */
+} SmemArray;
+
 /* A cuda detour being translated (dt first: the walk sees a Detour). */
 typedef struct CudaDetour {
   Detour dt;
   Shape sh;
   bool used[2][3];    /* which axis variables the body used */
   bool used_tid;
+  SmemArray *smem;
+  int nsmem;
+  const char *smem_bytes; /* C text: the size of the dynamic buffer; NULL: static arrays */
 } CudaDetour;
 
 /* "file.pa", line: the place a run-time failure names */
@@ -209,6 +227,129 @@ static void set_view(Ctx *ctx, CudaDetour *cd, Node *n, Type *t, ThreadView *par
   }
 }
 
+/* ---- shared memory ----
+ * A kernel's smem arrays are static __shared__ arrays while their sizes
+ * are numbers here and fit together in the 48 KB a block may declare
+ * statically.  Above that, or where a size is known only to the C compiler,
+ * they are pointers into one dynamic buffer (each at a multiple of 16
+ * bytes), whose size the launch passes, opting in beyond 48 KB. */
+
+#define SMEM_MARK '\x01' /* "\x01K\x01": where smem array K is declared */
+
+static bool smem_too_big(Emitter *e, Node *n, CudaDetour *cd, long long bytes)
+{
+  diag_error(e->ctx, n->loc, "the smem arrays of cuda detour '%s' take %lld bytes; a block can have at most %d (227 KB)",
+             cd->dt.type->name, bytes, SMEM_MAX);
+  for (int i = 0; i < cd->nsmem; i++)
+    diag_note(e->ctx, cd->smem[i].node->loc, "'%s' takes %lld bytes", cd->smem[i].name, cd->smem[i].bytes);
+  return false;
+}
+
+static void smem_create(Emitter *e, Node *n, Dim *d, const char *p)
+{
+  CudaDetour *cd = (CudaDetour *)e->detour;
+  if (!(cd->nsmem & (cd->nsmem - 1))) { /* 0, 1, 2, 4, ...: full */
+    SmemArray *grown = ctx_alloc(e->ctx, sizeof *grown * (cd->nsmem ? 2 * cd->nsmem : 1));
+    if (cd->nsmem)
+      memcpy(grown, cd->smem, sizeof *grown * cd->nsmem);
+    cd->smem = grown;
+  }
+  SmemArray *a = &cd->smem[cd->nsmem];
+  a->node = n;
+  a->name = p;
+  a->elem = d->type->elem;
+  a->span = dim_span(e->ctx, d);
+  long long v;
+  if (!poly_is_const(a->span, &v) || __builtin_mul_overflow(v, (long long)elem_bytes(a->elem), &a->bytes))
+    a->bytes = 0;
+  out_gen(e->out, n->loc, "%s%c%d%c\n", indent_of(n), SMEM_MARK, cd->nsmem++, SMEM_MARK);
+}
+
+/* sizes known: static within 48 KB, else dynamic; false after an error */
+static bool smem_plan_numbers(Emitter *e, Node *n, CudaDetour *cd)
+{
+  long long total = 0;
+  for (int i = 0; i < cd->nsmem; i++) {
+    SmemArray *a = &cd->smem[i];
+    if (a->bytes > SMEM_MAX)
+      return smem_too_big(e, n, cd, a->bytes);
+    long long at = (total + SMEM_ALIGN - 1) / SMEM_ALIGN * SMEM_ALIGN;
+    a->offset = ctx_printf(e->ctx, "%lld", at);
+    total = at + a->bytes;
+  }
+  if (total > SMEM_MAX)
+    return smem_too_big(e, n, cd, total);
+  if (total > SMEM_STATIC)
+    cd->smem_bytes = ctx_printf(e->ctx, "%lld", total);
+  return true;
+}
+
+/* a size only the C compiler knows: dynamic, the offsets as C text */
+static void smem_plan_text(Emitter *e, CudaDetour *cd)
+{
+  const char *end = "0";
+  for (int i = 0; i < cd->nsmem; i++) {
+    SmemArray *a = &cd->smem[i];
+    a->offset = i ? ctx_printf(e->ctx, "(%s + %d) / %d * %d", end, SMEM_ALIGN - 1, SMEM_ALIGN, SMEM_ALIGN) : "0";
+    end = ctx_printf(e->ctx, "%s%s(size_t)(%s) * sizeof(%s)", i ? a->offset : "", i ? " + " : "",
+                     num(e, a->span), a->elem);
+    if (i)
+      end = ctx_printf(e->ctx, "(%s)", end);
+  }
+  cd->smem_bytes = end;
+}
+
+/* Static or dynamic, and the offsets; false after an error. */
+static bool smem_plan(Emitter *e, Node *n, CudaDetour *cd)
+{
+  for (int i = 0; i < cd->nsmem; i++)
+    if (!cd->smem[i].bytes) {
+      smem_plan_text(e, cd);
+      return true;
+    }
+  return smem_plan_numbers(e, n, cd);
+}
+
+static const char *smem_decl(Emitter *e, CudaDetour *cd, SmemArray *a)
+{
+  if (!cd->smem_bytes)
+    return ctx_printf(e->ctx, "__shared__ %s %s[%s];", a->elem, a->name, poly_text(e->ctx, a->span));
+  return ctx_printf(e->ctx, "%s *const %s = (%s *)(pa_smem + %s);", a->elem, a->name, a->elem, a->offset);
+}
+
+/* the marks in the body replaced by the declarations */
+static void smem_declare(Emitter *e, CudaDetour *cd, Out *body)
+{
+  if (!cd->nsmem)
+    return;
+  Buf b = {0};
+  for (const char *p = body->b.data; *p; p++) {
+    if (*p != SMEM_MARK) {
+      buf_putc(&b, *p);
+      continue;
+    }
+    char *end;
+    long k = strtol(p + 1, &end, 10);
+    buf_puts(&b, smem_decl(e, cd, &cd->smem[k]));
+    p = end; /* the closing mark */
+  }
+  buf_free(&body->b);
+  body->b = b;
+}
+
+/* the dynamic buffer, declared first in the kernel */
+static void smem_prologue(CudaDetour *cd, Buf *pro, int *npro)
+{
+  if (!cd->smem_bytes)
+    return;
+  Buf b = {0};
+  buf_printf(&b, "  extern __shared__ __align__(%d) unsigned char pa_smem[];%s%s", SMEM_ALIGN, *npro ? "\n" : "",
+             pro->data ? pro->data : "");
+  buf_free(pro);
+  *pro = b;
+  ++*npro;
+}
+
 /* ---- kernels ---- */
 
 static const char *join_params(Ctx *ctx, Type *t)
@@ -353,11 +494,15 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   CudaDetour *cd = (CudaDetour *)dt;
   Type *t = dt->type;
   const char *name = dt->name;
+  if (!smem_plan(e, n, cd))
+    return;
+  smem_declare(e, cd, body);
   for (int i = 0; i < dt->view.ngiven; i++)
     note_used(cd, dt->view.given[i]);
   Buf pro = {0};
   int npro;
   prologue(e, cd, &pro, &npro);
+  smem_prologue(cd, &pro, &npro);
   /* the caller's locals the kernel uses become parameters, by value */
   Capture *caps;
   int ncaps = find_captures(ctx, e->scope, n,
@@ -405,6 +550,11 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   }
   const char *in = indent_of(n);
   hostc_launch_checks(e, n, dt);
+  if (cd->smem_bytes) {
+    out_gen(e->out, n->loc, "%spa_cuda_smem_optin((const void *)%s, %s, \"%s\", %s);\n", in, name, cd->smem_bytes,
+            name, where(e, n));
+    block = ctx_printf(ctx, "%s, %s", block, cd->smem_bytes);
+  }
   out_gen(e->out, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
   out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
   buf_free(&args);
@@ -460,7 +610,7 @@ static void create(Emitter *e, Node *n, Dim *d)
       diag_error(ctx, n->loc, "'#create %s(%s)': shared memory needs a plain name to declare", n->name, p);
       return;
     }
-    out_gen(e->out, n->loc, "%s__shared__ %s %s[%s];\n", indent_of(n), elem, p, poly_text(e->ctx, dim_span(ctx, d)));
+    smem_create(e, n, d, p);
     scope_declare(e->ctx, e->scope, p);
     return;
   }

@@ -100,6 +100,13 @@ void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line
  * "FILE:LINE: error: kernel KERNEL failed: <CUDA error>", exit 1. */
 void pa_cuda_check_launch(const char *kernel, const char *file, int line);
 
+/* Before launching kernel (its name: name) with bytes of dynamic shared
+ * memory a block, above the 48 KB every GPU gives: opts the kernel in
+ * (cudaFuncSetAttribute, once per kernel and GPU); more than the current
+ * GPU allows is "FILE:LINE: error: kernel NAME needs B bytes of shared
+ * memory a block; GPU D allows at most L (...)", exit 1. */
+void pa_cuda_smem_optin(const void *kernel, size_t bytes, const char *name, const char *file, int line);
+
 #ifdef __cplusplus
 }
 #endif

@@ -188,6 +188,51 @@ extern "C" void pa_cuda_check_launch(const char *kernel, const char *file, int l
         pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
 }
 
+/* ---- shared memory beyond 48 KB ---- */
+
+/* the kernels that have opted in, on which GPU, with how many bytes: a
+ * kernel asks once per GPU (and again for more) */
+enum { OPTIN_MAX = 64 };
+static struct {
+    const void *kernel;
+    int dev;
+    size_t bytes;
+} optins[OPTIN_MAX];
+static int noptins;
+static pthread_mutex_t optin_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool optin_known(const void *kernel, int dev, size_t bytes)
+{
+    for (int i = 0; i < noptins; i++)
+        if (optins[i].kernel == kernel && optins[i].dev == dev && optins[i].bytes >= bytes)
+            return true;
+    return false;
+}
+
+extern "C" void pa_cuda_smem_optin(const void *kernel, size_t bytes, const char *name, const char *file, int line)
+{
+    if (bytes <= 48 * 1024)
+        return; /* every GPU gives a block that much without asking */
+    int dev = 0, limit = 0;
+    pa_cuda_check(cudaGetDevice(&dev), "cudaGetDevice", file, line);
+    pthread_mutex_lock(&optin_lock);
+    bool known = optin_known(kernel, dev, bytes);
+    pthread_mutex_unlock(&optin_lock);
+    if (known)
+        return;
+    pa_cuda_check(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
+                  "cudaDeviceGetAttribute", file, line);
+    if (bytes > (size_t)limit)
+        pa_fail(file, line, "kernel %s needs %zu bytes of shared memory a block; GPU %d allows at most %d "
+                "(cudaDevAttrMaxSharedMemoryPerBlockOptin)", name, bytes, dev, limit);
+    pa_cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes),
+                  "cudaFuncSetAttribute", file, line);
+    pthread_mutex_lock(&optin_lock);
+    if (noptins < OPTIN_MAX && !optin_known(kernel, dev, bytes))
+        optins[noptins++] = {kernel, dev, bytes};
+    pthread_mutex_unlock(&optin_lock);
+}
+
 /* ---- staging of GPU blocks through host memory ---- */
 
 extern "C" void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line)

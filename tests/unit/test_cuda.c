@@ -529,6 +529,70 @@ START_TEST(test_copy_kernel_globals)
 }
 END_TEST
 
+START_TEST(test_smem_dynamic)
+{
+  /* 48 KB of smem in all: static arrays, the launch as before */
+  const char *small = "#parray {cuda(float *x) [4][128]} T\n"
+                      "#parray {smem float [8192]} A\n"
+                      "#parray {smem float [4096]} B\n"
+                      "void f(float *p) {\n"
+                      "  #detour T(p) {\n"
+                      "    #create A(a)\n"
+                      "    #create B(b)\n"
+                      "    a[$tid_1$] = b[$tid_1$] = 0;\n"
+                      "  }\n"
+                      "}\n";
+  char *out = translate_ok(small);
+  ck_contains(out, "\n  __shared__ float a[8192];\n  __shared__ float b[4096];\n");
+  ck_contains(out, "pa_kernel_T_L5<<<4, 128>>>(p);");
+  ck_lacks(out, "pa_smem");
+  free(out);
+  /* 4 bytes more: one dynamic buffer, b at the next multiple of 16, and a
+     launch that opts in and passes the bytes */
+  const char *big = "#parray {cuda(float *x) [4][128]} T\n"
+                    "#parray {smem float [8193]} A\n"
+                    "#parray {smem double [2048]} B\n"
+                    "void f(float *p) {\n"
+                    "  #detour T(p) {\n"
+                    "    #create A(a)\n"
+                    "    if ($tid_0$) {\n"
+                    "      #create B(b)\n"
+                    "      a[$tid_1$] = b[$tid_1$] = 0;\n"
+                    "    }\n"
+                    "  }\n"
+                    "}\n";
+  out = translate_ok(big);
+  ck_contains(out, "{\n  extern __shared__ __align__(16) unsigned char pa_smem[];\n  const int pa_bx = blockIdx.x;\n  const int pa_tx = threadIdx.x;\n");
+  ck_contains(out, "\n  float *const a = (float *)(pa_smem + 0);\n");
+  ck_contains(out, "\n    double *const b = (double *)(pa_smem + 32784);\n");
+  ck_lacks(out, "__shared__ float");
+  ck_contains(out, "pa_cuda_smem_optin((const void *)pa_kernel_T_L5, 49168, \"pa_kernel_T_L5\", \"t.pa\", 5);\n"
+                   "  pa_kernel_T_L5<<<4, 128, 49168>>>(p);");
+  free(out);
+  /* a size the C compiler knows: dynamic, sized there */
+  out = translate_ok("#define M 100\n"
+                     "#parray {cuda(float *x) [4][128]} T\n"
+                     "#parray {smem char [M]} A\n"
+                     "#parray {smem float [M][2]} B\n"
+                     "void f(float *p) {\n"
+                     "  #detour T(p) {\n"
+                     "    #create A(a)\n"
+                     "    #create B(b)\n"
+                     "    a[$tid_1$] = b[$tid_1$] = 0;\n"
+                     "  }\n"
+                     "}\n");
+  ck_contains(out, "float *const b = (float *)(pa_smem + ((size_t)(M) * sizeof(char) + 15) / 16 * 16);");
+  ck_contains(out, "<<<4, 128, (((size_t)(M) * sizeof(char) + 15) / 16 * 16 + (size_t)(M * 2) * sizeof(float))>>>(p);");
+  free(out);
+  /* more than a block can have: an error at the detour */
+  ck_assert_int_eq(pa_error_count("#parray {cuda(float *x) [4][128]} T\n"
+                                  "#parray {smem float [40000]} A\n"
+                                  "#parray {smem float [20000]} B\n"
+                                  "void f(float *p) {\n  #detour T(p) {\n    #create A(a)\n    #create B(b)\n  }\n}\n"),
+                   1);
+}
+END_TEST
+
 static Suite *make(void)
 {
   Suite *s = suite_create("cuda");
@@ -545,6 +609,7 @@ static Suite *make(void)
   tcase_add_test(tc, test_copy_kernel_globals);
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_min_blocks);
+  tcase_add_test(tc, test_smem_dynamic);
   suite_add_tcase(s, tc);
   return s;
 }
