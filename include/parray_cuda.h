@@ -95,8 +95,8 @@ void pa_cuda_free(pa_mem mem, void *p, const char *file, int line);
 void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line);
 
 /* After a kernel launch: checks the launch (cudaGetLastError) and waits for
- * the kernel (cudaStreamSynchronize of the default stream, so work on a
- * program's own non-blocking streams goes on); on failure
+ * the kernel (cudaDeviceSynchronize: work on the program's own streams
+ * too); on failure
  * "FILE:LINE: error: kernel KERNEL failed: <CUDA error>", exit 1. */
 void pa_cuda_check_launch(const char *kernel, const char *file, int line);
 

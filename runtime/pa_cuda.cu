@@ -77,7 +77,8 @@ extern "C" void pa_cuda_bind(long long k, const char *file, int line)
 typedef struct Block {
     char *base;
     size_t bytes;
-    bool exported; /* its IPC handle went to other processes */
+    bool exported;             /* its IPC handle went to other processes */
+    cudaIpcMemHandle_t handle; /* that handle (made once: each call costs) */
 } Block;
 
 static struct {
@@ -99,7 +100,7 @@ static void blocks_add(void *p, size_t bytes)
         }
     }
     if (blocks.n < blocks.cap)
-        blocks.b[blocks.n++] = {(char *)p, bytes, false};
+        blocks.b[blocks.n++] = {(char *)p, bytes, false, {}};
     pthread_mutex_unlock(&blocks.mu);
 }
 
@@ -115,21 +116,30 @@ static void blocks_remove(void *p)
     pthread_mutex_unlock(&blocks.mu);
 }
 
-/* the base of the block holding p, or NULL; export: mark it exported,
- * and *freed the count of exported blocks freed so far */
-static char *blocks_base(const void *p, bool export_it, unsigned long long *freed)
+/* the export of the block holding p (x->usable 0: p is in none) */
+static void blocks_export(const void *p, pa_cuda_ipc *x, const char *file, int line)
 {
-    char *base = NULL, *c = (char *)p;
+    const char *c = (const char *)p;
     pthread_mutex_lock(&blocks.mu);
-    for (size_t i = 0; i < blocks.n && !base; i++)
-        if (c >= blocks.b[i].base && c < blocks.b[i].base + blocks.b[i].bytes) {
-            base = blocks.b[i].base;
-            blocks.b[i].exported |= export_it;
+    for (size_t i = 0; i < blocks.n; i++) {
+        Block *b = &blocks.b[i];
+        if (c < b->base || c >= b->base + b->bytes)
+            continue;
+        cudaError_t err = cudaSuccess;
+        if (!b->exported)
+            err = cudaIpcGetMemHandle(&b->handle, b->base);
+        if (err != cudaSuccess) {
+            pthread_mutex_unlock(&blocks.mu);
+            pa_cuda_check(err, "cudaIpcGetMemHandle", file, line);
         }
-    if (freed)
-        *freed = blocks.freed;
+        b->exported = true;
+        x->handle = b->handle;
+        x->offset = (size_t)(c - b->base);
+        x->usable = 1;
+        break;
+    }
+    x->freed = blocks.freed;
     pthread_mutex_unlock(&blocks.mu);
-    return base;
 }
 
 extern "C" void *pa_cuda_alloc(pa_mem mem, size_t count, size_t elem_size, const char *type,
@@ -180,10 +190,11 @@ extern "C" void pa_cuda_check(cudaError_t err, const char *call, const char *fil
 extern "C" void pa_cuda_check_launch(const char *kernel, const char *file, int line)
 {
     cudaError_t err = cudaGetLastError();
-    /* the default stream only: work a program put on streams of its own
-     * (an FFT beside a copy) runs on */
+    /* the whole device: cudaStreamSynchronize(0) would let work on a
+     * program's own streams run on, but two threads sharing a GPU then hang
+     * under compute-sanitizer's racecheck (gpu_pthd_dmem, session 25) */
     if (err == cudaSuccess)
-        err = cudaStreamSynchronize(0);
+        err = cudaDeviceSynchronize();
     if (err != cudaSuccess)
         pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
 }
@@ -290,12 +301,7 @@ extern "C" pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int l
 {
     pa_cuda_ipc x;
     memset(&x, 0, sizeof x);
-    char *base = blocks_base(p, true, &x.freed);
-    if (!base)
-        return x; /* not a #create block: the copy goes through the host */
-    pa_cuda_check(cudaIpcGetMemHandle(&x.handle, base), "cudaIpcGetMemHandle", file, line);
-    x.offset = (size_t)((const char *)p - base);
-    x.usable = 1;
+    blocks_export(p, &x, file, line); /* not in a #create block: unusable, the copy goes through the host */
     return x;
 }
 

@@ -5,7 +5,8 @@
 # run_fails.sh checks), then checks that run-time CUDA
 # failures are reported (kernel fault, bad launch, no GPU).  With
 # --sanitize, also runs compute-sanitizer's memcheck and racecheck on the
-# transpose and SGEMM samples.  Prints PASS/FAIL lines and "N passed, N failed";
+# transpose and SGEMM samples and the multi-GPU tests, each within
+# SANITIZE_LIMIT seconds (180; a run past it fails).  Prints PASS/FAIL lines and "N passed, N failed";
 # exits 0 only when nothing failed.  Logs go to WORKDIR (default
 # /tmp/pa_gpu_suite).  Needs a GPU: this is not part of ctest, whose GPU
 # tests report skipped where there is none.
@@ -119,6 +120,7 @@ if [ $sanitize = 1 ]; then
   if ! command -v compute-sanitizer >/dev/null 2>&1; then
     echo "FAIL compute-sanitizer (not found)"; fail=$((fail + 1))
   else
+    limit=${SANITIZE_LIMIT:-180} # seconds a sanitized run may take: past it, it fails (status 124)
     # gpu_fig21_sgemm (N = 2048, fixed) under memcheck only: racecheck of its 2048^3 product
     # outlasted the suite's 10 minutes; perf_sgemm (N = 256, four layouts) has both
     for s in gpu_fig7_transpose gpu_copy_transpose gpu_fig21_sgemm perf_sgemm; do
@@ -126,7 +128,7 @@ if [ $sanitize = 1 ]; then
         [ $s.$tool = gpu_fig21_sgemm.racecheck ] && continue
         log=$work/$s.$tool.log start=$(date +%s)
         [ -x "$work/$s" ] || "$parrayc" --build "$root/samples/$s.pa" -o "$work/$s" >"$log" 2>&1
-        (cd "$work" && compute-sanitizer --tool $tool --error-exitcode 99 "./$s") >>"$log" 2>&1
+        (cd "$work" && timeout $limit compute-sanitizer --tool $tool --error-exitcode 99 "./$s") >>"$log" 2>&1
         status=$?
         result "$s.$tool" $status "$log" $(( $(date +%s) - start ))
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
@@ -134,7 +136,7 @@ if [ $sanitize = 1 ]; then
     done
     # the multi-GPU programs: every distributed copy path (peer kernels, tiles, CUDA IPC);
     # each mpi process runs under its own sanitizer
-    for t in gpu_pthd_dmem gpu_pthd_tiles gpu_mpi_dmem gpu_mpi_tiles; do
+    for t in gpu_pthd_dmem gpu_pthd_tiles gpu_pthd_chunks gpu_mpi_dmem gpu_mpi_tiles gpu_mpi_chunks gpu_smem_dynamic; do
       f=$root/tests/e2e/$t.pa
       [ -f "$f" ] || continue
       launcher=
@@ -142,8 +144,8 @@ if [ $sanitize = 1 ]; then
       for tool in memcheck racecheck; do
         log=$work/$t.$tool.log start=$(date +%s)
         [ -x "$work/$t.sanitize" ] || "$parrayc" --build "$f" -o "$work/$t.sanitize" >"$log" 2>&1
-        (cd "$root/tests/e2e" && $launcher compute-sanitizer --tool $tool --error-exitcode 99 "$work/$t.sanitize") \
-          >>"$log" 2>&1
+        (cd "$root/tests/e2e" && timeout $limit $launcher compute-sanitizer --tool $tool --error-exitcode 99 \
+          "$work/$t.sanitize") >>"$log" 2>&1
         status=$?
         result "$t.$tool" $status "$log" $(( $(date +%s) - start ))
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
