@@ -601,20 +601,17 @@ static void emit_insert(Emitter *e, Node *n)
  * statements, of which an unbraced head would govern only the first. */
 static bool ends_in_statement_head(const char *text, size_t len)
 {
-  enum { DEPTH = 64 };
-  bool head[DEPTH];     /* per open '(': does a control word precede it? */
   int depth = 0;
   bool prev_control = false, last_head = false;
+  bool control_parens = false; /* the outermost open '(' follows if, for, while or switch */
   CText c = ctext(text, text + len, CT_DIRECTIVES);
   for (CTok t; (t = ctext_code(&c)).kind != CT_END;) {
     bool closes_head = false;
     if (ctok_is(t, '(')) {
-      if (depth < DEPTH)
-        head[depth] = prev_control;
-      depth++;
+      if (depth++ == 0)
+        control_parens = prev_control;
     } else if (ctok_is(t, ')') && depth > 0) {
-      depth--;
-      closes_head = depth == 0 && depth < DEPTH && head[0];
+      closes_head = --depth == 0 && control_parens;
     }
     prev_control = ctok_word(t, "if") || ctok_word(t, "for") || ctok_word(t, "while") || ctok_word(t, "switch");
     last_head = closes_head || (depth == 0 && (ctok_word(t, "else") || ctok_word(t, "do")));

@@ -233,9 +233,8 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
             poly_str(ctx, dst->extent), where, line);
   const char *what = p->coll == COLL_SCATTER ? "each thread fills its block" : "each thread sends its block";
-  bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
-  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the threads of %s: %s%s */\n", in, n->name,
-          show ? p->sp : "..", n->name2, show ? p->dp : "..", team->name, what,
+  out_gen(e->out, n->loc, "%s{ /* %s over the threads of %s: %s%s */\n", in, copy_title(ctx, n, p->sp, p->dp),
+          team->name, what,
           p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
   char *bytes[] = {hostc_block_bytes(ctx, src), hostc_block_bytes(ctx, dst)};
   hostc_stage_open(e, n, p, p->sp, p->dp, bytes);

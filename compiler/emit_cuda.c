@@ -853,10 +853,9 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), where(e, n));
-  bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
   const char *what = S->procs && T->procs ? "all-to-all" : S->procs ? "each GPU writes its part" : "each GPU reads its part";
-  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s) over the GPUs of the threads of %s: %s */\n", in, n->name,
-          show ? p->sp : "..", n->name2, show ? p->dp : "..", team->name, what);
+  out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: %s */\n", in, copy_title(ctx, n, p->sp, p->dp),
+          team->name, what);
   if (S->procs && T->procs) {
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
             in, p->sp, poly_text(ctx, team->root->extent), where(e, n));

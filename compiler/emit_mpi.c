@@ -407,10 +407,8 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
             poly_str(ctx, dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *elem = dst->type->elem;
-  bool show = !strstr(sp, "*/") && !strstr(dp, "*/");
   char *bytes[] = {hostc_block_bytes(ctx, src), hostc_block_bytes(ctx, dst)};
-  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): %s%s%s */\n", in, n->name, show ? sp : "..", n->name2,
-          show ? dp : "..", what, p->rows ? ", rows of each process's part" : "",
+  out_gen(e->out, n->loc, "%s{ /* %s: %s%s%s */\n", in, copy_title(ctx, n, sp, dp), what, p->rows ? ", rows of each process's part" : "",
           p->ipc_rows ? ", GPU memory by process 0 through CUDA IPC on one node, else through the host"
           : p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
   if (p->rows) {
@@ -514,9 +512,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
-  bool show = !strstr(p->sp, "*/") && !strstr(p->dp, "*/");
-  out_gen(e->out, n->loc, "%s{ /* #copy %s(%s) to %s(%s): all-to-all among the processes' GPUs */\n", in, n->name,
-          show ? p->sp : "..", n->name2, show ? p->dp : "..");
+  out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs */\n", in, copy_title(ctx, n, p->sp, p->dp));
   ipc_open(e, n, p->sp, at);
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);

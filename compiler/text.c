@@ -108,6 +108,13 @@ char *c_string(Ctx *ctx, const char *s)
   return r;
 }
 
+/* the title of a #copy's block, for its comment */
+char *copy_title(Ctx *ctx, Node *n, const char *src, const char *dst)
+{
+  bool show = !strstr(src, "*/") && !strstr(dst, "*/");
+  return ctx_printf(ctx, "#copy %s(%s) to %s(%s)", n->name, show ? src : "..", n->name2, show ? dst : "..");
+}
+
 /* Does the generated code use identifier `name`?  Comments, strings and
  * #line directives do not count. */
 bool mentions(const char *t, const char *name)

@@ -31,6 +31,8 @@ char *line_directive(Ctx *ctx, int line);      /* #line of a source line (its fi
 const char *loc_file(Ctx *ctx, Loc loc);       /* the file of loc (a header or the input) */
 int loc_line(Ctx *ctx, Loc loc);               /* loc's line in that file */
 bool mentions(const char *text, const char *name); /* generated code uses identifier name */
+/* "#copy S(src) to D(dst)" for a comment; ".." for the pointers when one would end it */
+char *copy_title(Ctx *ctx, Node *n, const char *src, const char *dst);
 char *tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */
 /* Removes indent from the start of lines.  whole: only when every line but
  * preprocessor lines has it, and then at most its width of blanks from each
