@@ -9,7 +9,8 @@
 #   BENCH_TILES=1                      also build k_fast with each block tile (exp_t*)
 #   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh)
 #   BENCH_GEN_FLAGS=...                extra nvcc flags for the generated code only
-#                                      (-DTF32_CFG=0..5: perf_tf32's tile, default 2)
+#   TF32_CFG=6                         perf_tf32's kernel (0..5: mma.sync tiles; 6, the
+#                                      default here: wgmma, built for sm_90a)
 set -eo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -46,7 +47,9 @@ for n in $ns; do
     if [ -f "$gen/gen_decls.h" ]; then
       for f in "$gen"/*.cu; do
         b=$(basename "$f" .cu)_N$n
-        nvcc "${flags[@]}" ${BENCH_GEN_FLAGS:-} -DN="$n" -Dmain="pa_main_$b" -c "$f" -o "$build/$b.o"
+        extra=()
+        case $b in perf_tf32_*) extra=(-arch=sm_90a -DTF32_CFG="${TF32_CFG:-6}") ;; esac
+        nvcc "${flags[@]}" "${extra[@]}" ${BENCH_GEN_FLAGS:-} -DN="$n" -Dmain="pa_main_$b" -c "$f" -o "$build/$b.o"
         objs+=("$build/$b.o")
       done
       objs+=("$build/libparray_cuda_all.a")

@@ -68,6 +68,26 @@ for t in 64 128; do
   result "$name" $status "$log" $(( $(date +%s) - start ))
 done
 
+# ---- the TF32 sample's wgmma kernel (sm_90a only), N = 256 and 384 (clipped tiles) ----
+# (its own check: every element of the four layouts against float64, TF32 bound)
+for n in 256 384; do
+  name=perf_tf32_wgmma_N$n
+  log=$work/$name.log
+  start=$(date +%s)
+  (cd "$work" && "$parrayc" --run --arch=sm_90a -DN=$n -DTF32_CFG=6 "$root/samples/perf_tf32.pa" \
+     -o "$work/$name") >"$log" 2>&1
+  status=$?
+  result "$name" $status "$log" $(( $(date +%s) - start ))
+done
+# built for sm_90 (no wgmma in it): exit 1 with the reason, no launch
+name=perf_tf32_wgmma_sm90_fails
+log=$work/$name.log
+start=$(date +%s)
+(cd "$work" && "$parrayc" --run -DN=256 -DTF32_CFG=6 "$root/samples/perf_tf32.pa" -o "$work/$name") >"$log" 2>&1
+status=$?
+if [ $status -eq 1 ] && grep -q "runs only as sm_90a code" "$log"; then status=0; else status=1; fi
+result "$name" $status "$log" $(( $(date +%s) - start ))
+
 # ---- run-time failures must name the call, the .pa place and CUDA's error ----
 # expect NAME FILE.pa REGEX [ENV...]: the program must exit 1 with REGEX in stderr
 expect_failure() {
