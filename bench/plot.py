@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """plot.py CSV PNG [MD]: rate against N for every variant of bench.csv (one panel for
-SGEMM in TFLOP/s, one for copies in GB/s), and a table (variant x N: median time, rate,
-ratio to the reference of the same run and, for generated code, to its hand-written
-twin), printed and written to MD."""
+SGEMM in TFLOP/s, one for copies in GB/s), a second picture, PNG with _per_n before
+.png, with one panel per N (each variant's ratio to the reference of its rounds: cuBLAS,
+cuBLAS TF32 or memcpy), and a table (variant x N: median time, rate, ratio to the
+reference of the same run and, for generated code, to its hand-written twin), printed
+and written to MD."""
 import csv
 import sys
 from collections import OrderedDict
@@ -66,6 +68,34 @@ def main():
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=110)
+    plot_per_n(plt, by, ns, sys.argv[2][:-4] + "_per_n.png" if sys.argv[2].endswith(".png")
+               else sys.argv[2] + "_per_n.png")
+
+
+def plot_per_n(plt, by, ns, path):
+    """one panel per N: a bar per variant, its ratio to the reference of its rounds"""
+    fig, axes = plt.subplots(1, len(ns), figsize=(4.2 * len(ns), 0.28 * len(by) + 1.6),
+                             sharey=True, squeeze=False)
+    names = list(by)
+    for ax, n in zip(axes[0], ns):
+        vals, cols = [], []
+        for v in names:
+            r = by[v].get(n)
+            ok = r is not None and r["status"] == "ok"
+            vals.append(float(r["ratio"]) if ok else 0.0)
+            cols.append("black" if v in ("cublas_sgemm", "cublas_tf32", "memcpy_d2d") else
+                        "tab:blue" if v.startswith("parray") else "tab:gray")
+        ax.barh(range(len(names)), vals, color=cols)
+        ax.axvline(1.0, color="red", linewidth=1)
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names, fontsize=7)
+        ax.set_xlim(0, max(1.3, max(vals) * 1.05))
+        ax.set_title("N = %d" % n)
+        ax.set_xlabel("ratio to the reference (same rounds)")
+        ax.grid(True, axis="x", alpha=0.3)
+    axes[0][0].invert_yaxis()  # once: the panels share the axis
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 # build-perf/gen carried along:
 #   1. bench/run.sh at MAIN_NS (1024 2048 4096 8192), every variant: the main table;
 #      TILES=1 adds k_fast with every block tile (exp_t*);
-#   2. bench/run.sh at CLIP_NS (992 1056 2016 4000, not multiples of the tile), the fast
+#   2. bench/run.sh at CLIP_NS (992 1056 2016 4000, not multiples of the tile, and 1088,
+#      the multiple of 64 above 1056, as far from it as 1024), the fast
 #      SGEMM only (generated, twin, cuBLAS);
 #   3. the spread: the fast SGEMM again at N = 1024 (three more processes) and 4096;
 #   4. samples/perf_sgemm.pa's own check (every element against float64) with each tile
@@ -47,7 +48,7 @@ cp "$work/main/bench.csv" "$out/main.csv"
 cp "$work/main/bench.png" "$out/main.png" 2>/dev/null
 
 # 2
-BENCH_NS="${CLIP_NS:-992 1056 2016 4000}" BENCH_ONLY=fast,sgemm bash "$here/run.sh" "$work/clip" \
+BENCH_NS="${CLIP_NS:-992 1056 1088 2016 4000}" BENCH_ONLY=fast,sgemm bash "$here/run.sh" "$work/clip" \
   > "$out/clip.log" 2>&1 || status=1
 cp "$work/clip/bench.csv" "$out/clip.csv"
 
