@@ -3,6 +3,7 @@
 // N = 2048, 4096, 8192, row-major, with column-major within 3 %?).
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 bench/sgemm_variants.cu -lcublas -o sv && ./sv [N ...]
+//   (or bench/sgemm_variants.sh [OUTDIR]: the same, plus ptxas's report and loop summaries)
 //
 // N: 2048 4096 8192 (the default; each is a template instance, as k_fast's N is a
 // compile-time constant). Square N x N, C = A B, A, B and C all in one layout: row-major,
@@ -10,49 +11,61 @@
 // Inputs uniform in [-1, 1].
 //
 // Variants (the twin of samples/perf_sgemm.pa is bench/kernels.cuh's k_fast, included
-// here unchanged, once per N):
+// here unchanged, once per N; its SASS is the same as in bench.cu's build):
 //   fast128      k_fast 128 x 128, 256 threads, 8 x 8 a thread, 16 deep, next tile staged
 //                through registers into two shared buffers: the sample at N >= 2048.
 //   fast64x128   k_fast, BM = 64, BN = 128 (128 threads, up to 4 blocks an SM).
 //   fast128x64   k_fast, BM = 128, BN = 64.
 //   fast128sw    k_fast 128 x 128, blocks visited in bands of 16 tile rows (down each
-//                column of a band, as samples/perf_tf32.pa does) for L2 reuse; otherwise
-//                k_fast's code (k_fast_sw with SW = 0 compiles to k_fast's loop).
-//   async128     k_async: 128 x 128 x 16 tiles, 3-stage cp.async pipeline (no register
+//                column of a band, as samples/perf_tf32.pa does) for L2 reuse: k_fast_sw,
+//                k_fast's code with the block's tile from block_tile.
+//   async128     k_async: 128 x 128 x 16 tiles, 4-stage cp.async pipeline (no register
 //                staging, one barrier a tile), 256 threads, 8 x 8 a thread, warps of
 //                4 x 8 threads. The operand whose contiguous index is k (A in row-major,
 //                B in column-major) is staged [m][k] (k contiguous, rows padded to 20) and a
 //                thread reads its 8 rows (m = ty + 16 i) as float4s over 4 consecutive k:
 //                8 LDS.128 every 4 k-steps, the other operand [k][n], 2 float4s a k-step.
+//                The barrier sits before the last k-step of a tile, so that the next
+//                tile's first fragments are read during it (XP = 1).
 //   async128w    k_async, cuBLAS's register tile: 128 x 128 x 16, 128 threads, 8 x 16 a
-//                thread (6 LDS.128 per 128 FFMA instead of 4 per 64), 3 stages, two
-//                blocks an SM: with cp.async the loads need no warps to hide them.
+//                thread (6 LDS.128 per 128 FFMA instead of 4 per 64), 4 stages, two
+//                blocks an SM (255 registers): with cp.async no warp waits for a load.
 //   async64x128  k_async 64 x 128 x 16, 128 threads, 8 x 8, 3 stages, 4 blocks an SM
 //                (run 13 saw k_fast 64 x 128 at 0.99 of cuBLAS at N = 8192: barriers over
 //                4 warps, not 8).
+// Extras, compiled in, run only when SV_ONLY names them (SV_ONLY=all: every one):
+//   async128s3   async128 with 3 stages and the barrier at the top of the tile (XP = 0):
+//                the plain pipeline.
+//   async128k32  async128, 32 deep, 3 stages (half the barriers).
+//   async128k8   async128, 8 deep, 6 stages.
+//   async128sw, async128wsw, fast64x128sw: with the banded block order (16 tile rows).
+//   async128x256w  128 x 256 x 16, 256 threads, 8 x 16, 3 stages, one block an SM.
 // In column-major, k_async is the same kernel with the roles of A and B exchanged (its
 // body speaks of X, the k-contiguous operand, and Y, the other; C(x, y) is then C^T).
 //
 // Method: per N, cuBLAS and each variant are first checked (output poisoned with NaN,
 // one call, every element against cuBLAS's result: |x - ref| <= 1e-5 N, that is about
 // 4e-5 of sum |a||b| = N / 4; NaN fails). Then 3 warm-up calls each, then R rounds;
-// each round times, for each layout, cuBLAS and then every variant, each as REPS
-// back-to-back calls between two CUDA events (REPS = 16 / 4 / 1 at N = 2048 / 4096 /
-// 8192, so that a sample is 4 to 20 ms). Table: ms = median over the rounds of the
-// time of one call, TFLOP/s from it, ratio = median over the rounds of (cuBLAS's time
-// in that round / the variant's): above 1 is faster than cuBLAS. A second table gives
-// each kernel's registers, static + dynamic shared memory and resident blocks per SM as
-// the driver reports them. A variant that fails its check prints WRONG and the program
-// exits 1 after the whole table.
-//   ./sv                  R = 30 at every N; about 40 s on an H100 (setup included)
+// each round times, for each layout, cuBLAS and every variant (odd rounds in the
+// opposite order), each as REPS back-to-back calls between two CUDA events (REPS = 16 /
+// 4 / 1 at N = 2048 / 4096 / 8192, so that a sample is 5 to 20 ms).
+// Table: ms = median over the rounds of the time of one call; TFLOP/s from it; ratio to
+// cuBLAS = median over the rounds of (cuBLAS's time in that layout and round / the
+// variant's): above 1 is faster than cuBLAS; of row-major = the variant's row-major
+// time / this layout's (the 3 % rule: >= 0.97); max err = largest |x - cuBLAS's|.
+// A second table gives each kernel's threads, registers, static + dynamic shared memory,
+// local memory and resident blocks per SM as the driver reports them. A variant that
+// fails its check prints WRONG and the program exits 1 after the tables.
+//   ./sv                  R = 30 rounds at every N (7 variants: about 25 s of GPU time)
 //   SV_ROUNDS=R ./sv      other round counts
-//   SV_ONLY=a,b ./sv      only the variants whose name contains one of the substrings
+//   SV_ONLY=a,b ./sv      only these variants (names as in the table), or all
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 #include <algorithm>
+#include <chrono>
 #include <cublas_v2.h>
 
 #define CK(x)                                                                          \
@@ -305,9 +318,13 @@ __device__ __forceinline__ float part(const float4 &v, int q) {
  * Shared, per stage: sX[BX][BK + 4] (k contiguous: the row stride 4 times odd puts the 4
  * rows a warp reads in 4 different groups of banks) and sY[BK][BY]. A thread reads 8
  * float4s of sX for 4 k-steps (row i's next one right after the last FFMA of row i that
- * uses it) and TW / 4 float4s of sY a k-step (one step ahead). S stages: tile kt + S - 1
- * is issued right after the barrier that starts tile kt (the stage it goes to was read
- * in the round before the barrier); one barrier a tile. */
+ * uses it) and TW / 4 float4s of sY a k-step (one step ahead; ptxas in fact places each
+ * shared load some 40 instructions before its first use). S stages, one barrier a tile:
+ * tile kt + S - 1 is issued right after the barrier of tile kt (its stage was read in tile
+ * kt - 1, before the barrier). The barrier opens tile kt (XP = 0) or comes before its
+ * last k-step (XP = 1), so that tile kt + 1's first fragments are read during that step.
+ * Only row- and column-major (the pointers advance by a constant a tile), N a multiple of
+ * the tile. Every 16-byte chunk is one cp.async.cg (L2 only). */
 template <class L, int BX, int BY, int BK, int S, int TW, int MINB, int XP, int SW = 0>
 __global__ void __launch_bounds__(BX * BY / (8 * TW), MINB)
     k_async(const float *a, const float *b, float *c) {
@@ -331,26 +348,32 @@ __global__ void __launch_bounds__(BX * BY / (8 * TW), MINB)
   int bx, by; /* tile indices along x (grid's y) and y (grid's x) */
   block_tile<SW>(bx, by);
   const int x0 = bx * BX, y0 = by * BY;
-  /* chunk q of X's slice: row t / (BK / 4) + q T / (BK / 4), k (t % (BK / 4)) * 4; of Y's:
-     k t / (BY / 4) + q T / (BY / 4), y (t % (BY / 4)) * 4. One pointer each, advanced a
-     tile at a time; the chunks' offsets from it are constants */
-  const int xr = t / (BK / 4), xk = t % (BK / 4) * 4, yk = t / (BY / 4), yc = t % (BY / 4) * 4;
+  /* X's slice: thread t copies row t / 2 + (T / 2) r, k chunks t % 2 + 2 j (r < RX, j <
+     JX): a warp's chunks fill whole 32-byte sectors in each instruction and a thread's
+     chunks of a row lie 32 bytes apart (immediate offsets). Y's: row t / (BY / 4) +
+     (T / (BY / 4)) q, columns (t % (BY / 4)) * 4: 512 contiguous bytes a warp. One
+     pointer each, advanced a tile at a time */
+  constexpr int JX = BK / 8, RX = CX / JX;
+  static_assert(BK % 8 == 0 && RX * JX == CX && RX * (T / 2) * JX * 2 * 4 == BX * BK, "");
+  const int xr = t / 2, xk = t % 2 * 4, yk = t / (BY / 4), yc = t % (BY / 4) * 4;
   const float *gx = X + offx(x0 + xr, xk), *gy = Y + offy(yk, y0 + yc);
   const unsigned s0 = (unsigned)__cvta_generic_to_shared(smem);
   const unsigned sx = s0 + (xr * WX + xk) * 4, sy = s0 + (SXF + yk * BY + yc) * 4;
-  auto issue = [&](int stage) { /* the tile at gx, gy into stage; then on to the next */
+  auto issue = [&](int so) { /* the tile at gx, gy into the stage at so floats; then on */
 #pragma unroll
-    for (int q = 0; q < CX; q++)
-      cp_async16(sx + (stage * STF + q * (T / (BK / 4)) * WX) * 4, gx + offx(q * (T / (BK / 4)), 0) - offx(0, 0));
+    for (int r = 0; r < RX; r++)
+#pragma unroll
+      for (int j = 0; j < JX; j++)
+        cp_async16(sx + (so + r * (T / 2) * WX + 8 * j) * 4, gx + offx(r * (T / 2), 8 * j) - offx(0, 0));
 #pragma unroll
     for (int q = 0; q < CY; q++)
-      cp_async16(sy + (stage * STF + q * (T / (BY / 4)) * BY) * 4, gy + offy(q * (T / (BY / 4)), 0) - offy(0, 0));
+      cp_async16(sy + (so + q * (T / (BY / 4)) * BY) * 4, gy + offy(q * (T / (BY / 4)), 0) - offy(0, 0));
     gx += BK * DXK, gy += BK * DYK;
   };
   constexpr int KT = N / BK;
 #pragma unroll
   for (int s = 0; s < S - 1; s++) {
-    if (s < KT) issue(s);
+    if (s < KT) issue(s * STF);
     cp_async_commit();
   }
   float acc[8][TW];
@@ -360,24 +383,23 @@ __global__ void __launch_bounds__(BX * BY / (8 * TW), MINB)
     for (int j = 0; j < TW; j++) acc[i][j] = 0;
   /* fx: row i's float4 of 4 k-steps; fy[u]: this k-step's (u = k & 1) and the next one's */
   float4 fx[8], fy[2][GY];
-  auto readx = [&](int stage, int i, int k) {
-    return *(const float4 *)(smem + stage * STF + (px + i * PX) * WX + k);
-  };
-  auto ready = [&](int stage, int g, int k) {
-    return *(const float4 *)(smem + stage * STF + SXF + k * BY + 4 * py + g * DY);
-  };
-  auto first = [&](int stage) { /* the fragments of k = 0 */
+  const float *cx = smem + px * WX, *cy = smem + SXF + 4 * py; /* this thread's, in stage 0 */
+  auto readx = [&](int so, int i, int k) { return *(const float4 *)(cx + so + i * PX * WX + k); };
+  auto ready = [&](int so, int g, int k) { return *(const float4 *)(cy + so + k * BY + g * DY); };
+  auto first = [&](int so) { /* the fragments of k = 0 */
 #pragma unroll
-    for (int i = 0; i < 8; i++) fx[i] = readx(stage, i, 0);
+    for (int i = 0; i < 8; i++) fx[i] = readx(so, i, 0);
 #pragma unroll
-    for (int g = 0; g < GY; g++) fy[0][g] = ready(stage, g, 0);
+    for (int g = 0; g < GY; g++) fy[0][g] = ready(so, g, 0);
   };
   /* XP = 0: wait, barrier, issue, first fragments at the top of each tile.
      XP = 1: the same before the last k-step of the tile, so that the next tile's first
      fragments are read during it (tile kt + 1 must have landed then: S - 3 groups may
      be pending, S >= 3) */
   static_assert(!XP || S >= 3, "k_async: XP needs 3 stages or more");
-  int rs = 0, ws = S - 1; /* the stage read in this round, the one written */
+  /* stages as offsets in floats: the one read in this round, the next, the one written */
+  auto next = [](int so) { return so == (S - 1) * STF ? 0 : so + STF; };
+  int rs = 0, ws = (S - 1) * STF;
   if (XP) {
     cp_async_wait<S - 2>();
     __syncthreads();
@@ -391,7 +413,7 @@ __global__ void __launch_bounds__(BX * BY / (8 * TW), MINB)
       cp_async_commit();
       first(rs);
     }
-    const int nrs = rs + 1 == S ? 0 : rs + 1;
+    const int nrs = next(rs);
 #pragma unroll
     for (int k4 = 0; k4 < BK; k4 += 4)
 #pragma unroll
@@ -430,7 +452,7 @@ __global__ void __launch_bounds__(BX * BY / (8 * TW), MINB)
         }
       }
     rs = nrs;
-    ws = ws + 1 == S ? 0 : ws + 1;
+    ws = next(ws);
   }
 #pragma unroll
   for (int i = 0; i < 8; i++)
@@ -628,6 +650,8 @@ template <int N> static int run_n(int rounds, std::vector<Row_> &rows, FILE *att
       float fm;
       memcpy(&fm, &hm, sizeof fm);
       bad[v * 2 + l] = (long long)hb, err[v * 2 + l] = fm;
+      printf("checked N = %d %s %s: max err %.1e%s\n", N, vs[v].name, LAYOUT[l], fm, hb ? " WRONG" : "");
+      fflush(stdout);
       if (attr && vs[v].k[l].fn) {
         cudaFuncAttributes fa;
         int blocks = 0;
@@ -696,10 +720,13 @@ int main(int argc, char **argv) {
   size_t alen = 0;
   FILE *attr = open_memstream(&abuf, &alen);
   for (int n : ns) {
+    const auto t0 = std::chrono::steady_clock::now();
     if (n == 2048) wrong += run_n<2048>(rounds, rows, attr);
     else if (n == 4096) wrong += run_n<4096>(rounds, rows, attr);
     else if (n == 8192) wrong += run_n<8192>(rounds, rows, attr);
     else fprintf(stderr, "N = %d not built (2048, 4096, 8192)\n", n);
+    printf("N = %d: %.1f s\n", n, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    fflush(stdout);
   }
   fclose(attr);
   printf("\n| variant | layout | N | ms | TFLOP/s | ratio to cuBLAS | of row-major | max err | check |\n"
