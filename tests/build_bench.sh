@@ -12,10 +12,15 @@ flags="-O1 -arch=sm_90 -std=c++17 -Xcompiler -Wall -I$root/bench -I$wd/gen -I$ro
 objs=""
 for f in "$wd"/gen/*.cu; do
   b=$(basename "$f" .cu)
-  "$nvcc" $flags -DWITH_GEN -Dmain="pa_main_$b" -c "$f" -o "$wd/$b.o"
+  extra=""
+  [ "$b" = perf_tf32 ] && extra="-arch=sm_90a -DTF32_CFG=6"  # as bench/run.sh builds it
+  "$nvcc" $flags $extra -DWITH_GEN -Dmain="pa_main_$b" -c "$f" -o "$wd/$b.o"
   objs="$objs $wd/$b.o"
 done
 "$nvcc" $flags -DWITH_GEN -DBENCH_EXPERIMENTS "$root/bench/bench.cu" $objs \
   "$rt/libparray_cuda.a" "$rt/libparray.a" -o "$wd/bench_N1024" -lcublas
 "$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/transpose_variants.cu" -o "$wd/transpose_variants"
-echo "bench_N1024 and transpose_variants built"
+"$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/sgemm_variants.cu" -o "$wd/sgemm_variants" -lcublas
+"$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/tf32_wgmma_variants.cu" \
+  -o "$wd/tf32_wgmma_variants" -lcublas
+echo "bench_N1024, transpose_variants, sgemm_variants and tf32_wgmma_variants built"
