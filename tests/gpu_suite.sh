@@ -154,6 +154,16 @@ if [ $sanitize = 1 ]; then
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
       done
     done
+    # the wgmma TF32 kernel at N = 384 (clipped tiles: its cp.async reads near the edge),
+    # both tools (racecheck: the stages reused while wgmma reads them)
+    for tool in memcheck racecheck; do
+      s=perf_tf32_wgmma_N384
+      log=$work/$s.$tool.log start=$(date +%s)
+      (cd "$work" && timeout $limit compute-sanitizer --tool $tool --error-exitcode 99 "./$s") >>"$log" 2>&1
+      status=$?
+      result "$s.$tool" $status "$log" $(( $(date +%s) - start ))
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
+    done
     # the multi-GPU programs: every distributed copy path (peer kernels, tiles, CUDA IPC);
     # each mpi process runs under its own sanitizer
     for t in gpu_pthd_dmem gpu_pthd_tiles gpu_pthd_chunks gpu_mpi_dmem gpu_mpi_tiles gpu_mpi_chunks gpu_smem_dynamic; do
