@@ -10,7 +10,7 @@
 #   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh)
 #   BENCH_GEN_FLAGS=...                extra nvcc flags for the generated code only
 #   TF32_CFG=6                         perf_tf32's kernel (0..5: mma.sync tiles; 6, the
-#                                      default here: wgmma, built for sm_90a)
+#                                      default here: wgmma, built for sm_90a; gen_flags.sh)
 set -eo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -18,6 +18,7 @@ out=$(mkdir -p "${1:-${OUT:-/tmp/bench-out}}" && cd "${1:-${OUT:-/tmp/bench-out}
 build=${BENCH_BUILD:-/tmp/bench-build}
 gen=${GEN_DIR:-$root/build-perf/gen}
 ns=${BENCH_NS:-1024 2048 4096 8192}
+. "$here/gen_flags.sh"
 export PATH=$PATH:/usr/local/cuda/bin
 mkdir -p "$build"
 
@@ -46,16 +47,11 @@ for n in $ns; do
     objs=()
     if [ -f "$gen/gen_decls.h" ]; then
       for f in "$gen"/*.cu; do
-        b=$(basename "$f" .cu)_N$n
-        extra=(-arch=sm_90)
-        # the samples that refuse this N are left out (gen_decls.h leaves their rows out)
-        case $b in
-          perf_tf32_*) [ $((n % 128)) = 0 ] || continue
-                       extra=(-arch=sm_90a -DTF32_CFG="${TF32_CFG:-6}") ;;
-          perf_transpose_*) [ $((n % 64)) = 0 ] || continue ;;
-        esac
-        nvcc "${flags[@]}" "${extra[@]}" ${BENCH_GEN_FLAGS:-} -DN="$n" -Dmain="pa_main_$b" -c "$f" -o "$build/$b.o"
-        objs+=("$build/$b.o")
+        b=$(basename "$f" .cu)
+        extra=$(gen_flags "$b" "$n") || continue # a sample that refuses this N
+        nvcc "${flags[@]}" $extra ${BENCH_GEN_FLAGS:-} -DN="$n" -Dmain="pa_main_${b}_N$n" -c "$f" \
+          -o "$build/${b}_N$n.o"
+        objs+=("$build/${b}_N$n.o")
       done
       objs+=("$build/libparray_cuda_all.a")
     fi

@@ -1,26 +1,32 @@
 #!/bin/sh
 # build_bench.sh PARRAYC NVCC RUNTIME_DIR WORKDIR: translate the benchmark's samples
 # with this parrayc (bench/gen.sh) and build bench/bench.cu with them and with
-# bench/experiments.cuh at N = 1024, linked as bench/run.sh links it. The benchmark
-# runs only on a GPU machine; this keeps its sources building everywhere nvcc is.
+# bench/experiments.cuh at N = 1024, linked as bench/run.sh links it (each sample
+# with bench/gen_flags.sh's flags), and without the experiments at N = 992, where
+# perf_tf32 and perf_transpose refuse the order and are left out. The benchmark runs
+# only on a GPU machine; this keeps its sources building everywhere nvcc is.
 set -e
 parrayc=$1 nvcc=$2 rt=$3 wd=$4
 root=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$wd" && mkdir -p "$wd"
 PARRAYC=$parrayc GEN_DIR=$wd/gen bash "$root/bench/gen.sh" > /dev/null
-flags="-O1 -arch=sm_90 -std=c++17 -Xcompiler -Wall -I$root/bench -I$wd/gen -I$root/include -DN=1024"
-objs=""
-for f in "$wd"/gen/*.cu; do
-  b=$(basename "$f" .cu)
-  extra=""
-  [ "$b" = perf_tf32 ] && extra="-arch=sm_90a -DTF32_CFG=6"  # as bench/run.sh builds it
-  "$nvcc" $flags $extra -DWITH_GEN -Dmain="pa_main_$b" -c "$f" -o "$wd/$b.o"
-  objs="$objs $wd/$b.o"
+. "$root/bench/gen_flags.sh"
+flags="-O1 -std=c++17 -Xcompiler -Wall -I$root/bench -I$wd/gen -I$root/include"
+for n in 1024 992; do
+  objs=""
+  for f in "$wd"/gen/*.cu; do
+    b=$(basename "$f" .cu)
+    extra=$(gen_flags "$b" $n) || continue
+    "$nvcc" $flags $extra -DN=$n -DWITH_GEN -Dmain="pa_main_$b" -c "$f" -o "$wd/${b}_N$n.o"
+    objs="$objs $wd/${b}_N$n.o"
+  done
+  exp=""
+  [ $n = 1024 ] && exp=-DBENCH_EXPERIMENTS
+  "$nvcc" $flags -arch=sm_90 -DN=$n -DWITH_GEN $exp "$root/bench/bench.cu" $objs \
+    "$rt/libparray_cuda.a" "$rt/libparray.a" -o "$wd/bench_N$n" -lcublas
 done
-"$nvcc" $flags -DWITH_GEN -DBENCH_EXPERIMENTS "$root/bench/bench.cu" $objs \
-  "$rt/libparray_cuda.a" "$rt/libparray.a" -o "$wd/bench_N1024" -lcublas
 "$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/transpose_variants.cu" -o "$wd/transpose_variants"
 "$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/sgemm_variants.cu" -o "$wd/sgemm_variants" -lcublas
 "$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/tf32_wgmma_variants.cu" \
   -o "$wd/tf32_wgmma_variants" -lcublas
-echo "bench_N1024, transpose_variants, sgemm_variants and tf32_wgmma_variants built"
+echo "bench_N1024, bench_N992, transpose_variants, sgemm_variants and tf32_wgmma_variants built"

@@ -56,37 +56,31 @@ for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests
   [ $status -eq 0 ] && grep -v '^SKIPPED' "$log" | sed 's/^/    /' | head -n 12
 done
 
+# run_sample NAME FILE.pa [PARRAYC FLAGS...]: parrayc --run with the flags; sets status and log
+run_sample() {
+  local name=$1 pa=$2; shift 2
+  log=$work/$name.log start=$(date +%s)
+  (cd "$work" && "$parrayc" --run "$@" "$pa" -o "$work/$name") >"$log" 2>&1
+  status=$?
+}
+
 # ---- the fast SGEMM with each block tile at an N that is not a multiple of it ----
 # (its own check: every element of the four layouts against float64)
 for t in 64 128; do
-  name=perf_sgemm_N288_T$t
-  log=$work/$name.log
-  start=$(date +%s)
-  (cd "$work" && "$parrayc" --run -DN=288 -DSGEMM_TILE=$t "$root/samples/perf_sgemm.pa" \
-     -o "$work/$name") >"$log" 2>&1
-  status=$?
-  result "$name" $status "$log" $(( $(date +%s) - start ))
+  run_sample perf_sgemm_N288_T$t "$root/samples/perf_sgemm.pa" -DN=288 -DSGEMM_TILE=$t
+  result perf_sgemm_N288_T$t $status "$log" $(( $(date +%s) - start ))
 done
 
 # ---- the TF32 sample's wgmma kernel (sm_90a only), N = 256 and 384 (clipped tiles) ----
 # (its own check: every element of the four layouts against float64, TF32 bound)
 for n in 256 384; do
-  name=perf_tf32_wgmma_N$n
-  log=$work/$name.log
-  start=$(date +%s)
-  (cd "$work" && "$parrayc" --run --arch=sm_90a -DN=$n -DTF32_CFG=6 "$root/samples/perf_tf32.pa" \
-     -o "$work/$name") >"$log" 2>&1
-  status=$?
-  result "$name" $status "$log" $(( $(date +%s) - start ))
+  run_sample perf_tf32_wgmma_N$n "$root/samples/perf_tf32.pa" --arch=sm_90a -DN=$n -DTF32_CFG=6
+  result perf_tf32_wgmma_N$n $status "$log" $(( $(date +%s) - start ))
 done
 # built for sm_90 (no wgmma in it): exit 1 with the reason, no launch
-name=perf_tf32_wgmma_sm90_fails
-log=$work/$name.log
-start=$(date +%s)
-(cd "$work" && "$parrayc" --run -DN=256 -DTF32_CFG=6 "$root/samples/perf_tf32.pa" -o "$work/$name") >"$log" 2>&1
-status=$?
+run_sample perf_tf32_wgmma_sm90_fails "$root/samples/perf_tf32.pa" -DN=256 -DTF32_CFG=6
 if [ $status -eq 1 ] && grep -q "runs only as sm_90a code" "$log"; then status=0; else status=1; fi
-result "$name" $status "$log" $(( $(date +%s) - start ))
+result perf_tf32_wgmma_sm90_fails $status "$log" $(( $(date +%s) - start ))
 
 # ---- run-time failures must name the call, the .pa place and CUDA's error ----
 # expect NAME FILE.pa REGEX [ENV...]: the program must exit 1 with REGEX in stderr
@@ -142,8 +136,10 @@ if [ $sanitize = 1 ]; then
   else
     limit=${SANITIZE_LIMIT:-180} # seconds a sanitized run may take: past it, it fails (status 124)
     # gpu_fig21_sgemm (N = 2048, fixed) under memcheck only: racecheck of its 2048^3 product
-    # outlasted the suite's 10 minutes; perf_sgemm (N = 256, four layouts) has both
-    for s in gpu_fig7_transpose gpu_copy_transpose gpu_fig21_sgemm perf_sgemm; do
+    # outlasted the suite's 10 minutes; perf_sgemm (N = 256, four layouts) has both, and so
+    # has the wgmma TF32 kernel at N = 384, built above (clipped tiles: its cp.async reads near
+    # the edge; its stages reused while wgmma reads them)
+    for s in gpu_fig7_transpose gpu_copy_transpose gpu_fig21_sgemm perf_sgemm perf_tf32_wgmma_N384; do
       for tool in memcheck racecheck; do
         [ $s.$tool = gpu_fig21_sgemm.racecheck ] && continue
         log=$work/$s.$tool.log start=$(date +%s)
@@ -153,16 +149,6 @@ if [ $sanitize = 1 ]; then
         result "$s.$tool" $status "$log" $(( $(date +%s) - start ))
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
       done
-    done
-    # the wgmma TF32 kernel at N = 384 (clipped tiles: its cp.async reads near the edge),
-    # both tools (racecheck: the stages reused while wgmma reads them)
-    for tool in memcheck racecheck; do
-      s=perf_tf32_wgmma_N384
-      log=$work/$s.$tool.log start=$(date +%s)
-      (cd "$work" && timeout $limit compute-sanitizer --tool $tool --error-exitcode 99 "./$s") >>"$log" 2>&1
-      status=$?
-      result "$s.$tool" $status "$log" $(( $(date +%s) - start ))
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
     done
     # the multi-GPU programs: every distributed copy path (peer kernels, tiles, CUDA IPC);
     # each mpi process runs under its own sanitizer
