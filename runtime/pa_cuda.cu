@@ -265,6 +265,34 @@ extern "C" void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char
 
 /* ---- blocks of distributed dmem on several GPUs ---- */
 
+/* Peer access from GPU `me` to GPU `peer`, enabled once per pair and process: enabling it
+   again fails with cudaErrorPeerAccessAlreadyEnabled, harmless but an API error that
+   compute-sanitizer reports (first seen on two H200s), so the pairs already enabled are
+   remembered, under a lock since the threads of a team copy at once. */
+#define PA_PEER_GPUS 64
+static struct {
+    pthread_mutex_t mu;
+    unsigned char on[PA_PEER_GPUS][PA_PEER_GPUS];
+} peers = {PTHREAD_MUTEX_INITIALIZER, {{0}}};
+
+static void peer_enable(int me, int peer, const char *file, int line)
+{
+    const int known = me < PA_PEER_GPUS && peer < PA_PEER_GPUS;
+    pthread_mutex_lock(&peers.mu);
+    if (!known || !peers.on[me][peer]) {
+        cudaError_t err = cudaDeviceEnablePeerAccess(peer, 0);
+        if (err == cudaErrorPeerAccessAlreadyEnabled)
+            cudaGetLastError(); /* enabled outside parray's copies: fine, and not sticky */
+        else if (err != cudaSuccess) {
+            pthread_mutex_unlock(&peers.mu);
+            pa_cuda_check(err, "cudaDeviceEnablePeerAccess", file, line);
+        }
+        if (known)
+            peers.on[me][peer] = 1;
+    }
+    pthread_mutex_unlock(&peers.mu);
+}
+
 extern "C" pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long long n, const char *file, int line)
 {
     pa_cuda_blocks b;
@@ -286,11 +314,7 @@ extern "C" pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long lon
             pa_fail(file, line, "thread %lld's block of a distributed #copy is on GPU %d, which GPU %d cannot "
                     "read (no peer access between them): distributed dmem needs GPUs with peer-to-peer "
                     "access (NVLink or PCIe P2P)", i, a.device, me);
-        cudaError_t err = cudaDeviceEnablePeerAccess(a.device, 0);
-        if (err == cudaErrorPeerAccessAlreadyEnabled)
-            cudaGetLastError(); /* enabled by an earlier copy: fine, and not sticky */
-        else
-            pa_cuda_check(err, "cudaDeviceEnablePeerAccess", file, line);
+        peer_enable(me, a.device, file, line);
     }
     return b;
 }
