@@ -10,6 +10,7 @@
  * (copy_plan.c): cudaMemcpy, cudaMemcpy2D, or a generated copy kernel
  * launched directly or staged; a #copy inside a kernel, the loop each
  * thread runs alone (hostc.c). */
+#include <ctype.h>
 #include "capture.h"
 #include "hostc.h"
 
@@ -324,12 +325,14 @@ static void smem_declare(Emitter *e, CudaDetour *cd, Out *body)
     return;
   Buf b = {0};
   for (const char *p = body->b.data; *p; p++) {
-    if (*p != SMEM_MARK) {
+    /* a mark is exactly "\x01K\x01" with K one of ours: the same byte from the program
+       (a string holding it, or a stray byte the fuzzer wrote) is copied as it is */
+    char *end = (char *)p;
+    long k = *p == SMEM_MARK && isdigit((unsigned char)p[1]) ? strtol(p + 1, &end, 10) : -1;
+    if (k < 0 || k >= cd->nsmem || *end != SMEM_MARK) {
       buf_putc(&b, *p);
       continue;
     }
-    char *end;
-    long k = strtol(p + 1, &end, 10);
     buf_puts(&b, smem_decl(e, cd, &cd->smem[k]));
     p = end; /* the closing mark */
   }

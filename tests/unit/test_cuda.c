@@ -584,6 +584,21 @@ START_TEST(test_smem_dynamic)
   ck_contains(out, "float *const b = (float *)(pa_smem + ((size_t)(M) * sizeof(char) + 15) / 16 * 16);");
   ck_contains(out, "<<<4, 128, (((size_t)(M) * sizeof(char) + 15) / 16 * 16 + (size_t)(M * 2) * sizeof(float))>>>(p);");
   free(out);
+  /* the mark's byte in the program itself (here in a string) is the program's: kept, and
+     no declaration put in its place (it was taken for a mark, and a stray one read past
+     the end of the text: found by fuzz_libfuzzer, tests/fuzz/crashes/smem_mark_byte.pa) */
+  out = translate_ok("#parray {cuda(float *x) [4][128]} T\n"
+                     "#parray {smem float [64]} A\n"
+                     "void f(float *p) {\n"
+                     "  #detour T(p) {\n"
+                     "    #create A(a)\n"
+                     "    const char *s = \"\x01\" \"0\x01\";\n"
+                     "    a[$tid_1$] = s[0];\n"
+                     "  }\n"
+                     "}\n");
+  ck_contains(out, "const char *s = \"\x01\" \"0\x01\";");
+  ck_contains(out, "\n  __shared__ float a[64];\n");
+  free(out);
   /* more than a block can have: an error at the detour */
   ck_assert_int_eq(pa_error_count("#parray {cuda(float *x) [4][128]} T\n"
                                   "#parray {smem float [40000]} A\n"
