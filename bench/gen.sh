@@ -12,7 +12,7 @@ parrayc=${PARRAYC:-$root/build-perf/compiler/parrayc}
 gen=${GEN_DIR:-$root/build-perf/gen}
 rm -rf "$gen"
 mkdir -p "$gen"
-for s in perf_fig13 perf_fig21 perf_sgemm perf_tf32 perf_transpose; do
+for s in perf_fig13 perf_fig21 perf_sgemm perf_sgemm3x perf_tf32 perf_transpose; do
   "$parrayc" "$root/samples/$s.pa" -o "$gen/$s.cu"
 done
 cp "$root/bench/gen_decls.h" "$gen/"

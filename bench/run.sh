@@ -53,6 +53,12 @@ for n in $ns; do
           -o "$build/${b}_N$n.o"
         objs+=("$build/${b}_N$n.o")
       done
+      for f in "$here"/twin_*.cu; do
+        b=$(basename "$f" .cu)
+        extra=$(twin_flags "$b" "$n") || continue
+        nvcc "${flags[@]}" $extra -DN="$n" -c "$f" -o "$build/${b}_N$n.o"
+        objs+=("$build/${b}_N$n.o")
+      done
       objs+=("$build/libparray_cuda_all.a")
     fi
     nvcc "${flags[@]}" -arch=sm_90 -DN="$n" -Xptxas -warn-spills "$here/bench.cu" "${objs[@]}" \

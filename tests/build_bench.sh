@@ -2,9 +2,10 @@
 # build_bench.sh PARRAYC NVCC RUNTIME_DIR WORKDIR: translate the benchmark's samples
 # with this parrayc (bench/gen.sh) and build bench/bench.cu with them and with
 # bench/experiments.cuh at N = 1024, linked as bench/run.sh links it (each sample
-# with bench/gen_flags.sh's flags), and without the experiments at N = 992, where
-# perf_tf32 and perf_transpose refuse the order and are left out. The benchmark runs
-# only on a GPU machine; this keeps its sources building everywhere nvcc is.
+# with bench/gen_flags.sh's flags, and the sm_90a twins bench/twin_*.cu), and without
+# the experiments at N = 992, where perf_tf32, perf_sgemm3x, perf_transpose and the twin
+# of perf_sgemm3x refuse the order and are left out. The benchmark runs only on a GPU
+# machine; this keeps its sources building everywhere nvcc is.
 set -e
 parrayc=$1 nvcc=$2 rt=$3 wd=$4
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +21,12 @@ for n in 1024 992; do
     "$nvcc" $flags $extra -DN=$n -DWITH_GEN -Dmain="pa_main_$b" -c "$f" -o "$wd/${b}_N$n.o"
     objs="$objs $wd/${b}_N$n.o"
   done
+  for f in "$root"/bench/twin_*.cu; do
+    b=$(basename "$f" .cu)
+    extra=$(twin_flags "$b" $n) || continue
+    "$nvcc" $flags $extra -DN=$n -c "$f" -o "$wd/${b}_N$n.o"
+    objs="$objs $wd/${b}_N$n.o"
+  done
   exp=""
   [ $n = 1024 ] && exp=-DBENCH_EXPERIMENTS
   "$nvcc" $flags -arch=sm_90 -DN=$n -DWITH_GEN $exp "$root/bench/bench.cu" $objs \
@@ -29,4 +36,6 @@ done
 "$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/sgemm_variants.cu" -o "$wd/sgemm_variants" -lcublas
 "$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/tf32_wgmma_variants.cu" \
   -o "$wd/tf32_wgmma_variants" -lcublas
-echo "bench_N1024, bench_N992, transpose_variants, sgemm_variants and tf32_wgmma_variants built"
+"$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/sgemm_3xtf32.cu" \
+  -o "$wd/sgemm_3xtf32" -lcublas
+echo "bench_N1024, bench_N992, transpose_variants, sgemm_variants, tf32_wgmma_variants and sgemm_3xtf32 built"

@@ -49,6 +49,8 @@ for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests
     */tests/e2e/*_fails.pa) (cd "$work" && sh "$root/tests/run_fails.sh" "$parrayc" "$f") >"$log" 2>&1 ;;
     */tests/e2e/*) (cd "$work" && sh "$root/tests/run_e2e.sh" "$parrayc" "$f") >"$log" 2>&1 ;;
     *) libs=; head -n 1 "$f" | grep -q 'parrayc-sample:.*cufft' && libs=-lcufft
+       # "sm_90a" on the first line: wgmma kernels, built as Hopper-only code
+       head -n 1 "$f" | grep -q 'parrayc-sample:.*sm_90a' && libs="$libs --arch=sm_90a"
        (cd "$work" && "$parrayc" --run "$f" $libs -o "$work/$name") >"$log" 2>&1 ;;
   esac
   status=$?
@@ -71,9 +73,10 @@ for t in 64 128; do
   result perf_sgemm_N288_T$t $status "$log" $(( $(date +%s) - start ))
 done
 
-# ---- the TF32 sample's wgmma kernel (sm_90a only), N = 256 and 384 (clipped tiles) ----
+# ---- the TF32 sample's wgmma kernel (sm_90a only), N = 256, 384 (clipped tiles) and 640
+# (a 256-row tile across Fig 18b's blocks of N/2 rows) ----
 # (its own check: every element of the four layouts against float64, TF32 bound)
-for n in 256 384; do
+for n in 256 384 640; do
   run_sample perf_tf32_wgmma_N$n "$root/samples/perf_tf32.pa" --arch=sm_90a -DN=$n -DTF32_CFG=6
   result perf_tf32_wgmma_N$n $status "$log" $(( $(date +%s) - start ))
 done
@@ -81,6 +84,13 @@ done
 run_sample perf_tf32_wgmma_sm90_fails "$root/samples/perf_tf32.pa" -DN=256 -DTF32_CFG=6
 if [ $status -eq 1 ] && grep -q "runs only as sm_90a code" "$log"; then status=0; else status=1; fi
 result perf_tf32_wgmma_sm90_fails $status "$log" $(( $(date +%s) - start ))
+
+# ---- FP32 through three TF32 products (sm_90a): N = 384, clipped tiles; built for sm_90, refused ----
+run_sample perf_sgemm3x_N384 "$root/samples/perf_sgemm3x.pa" --arch=sm_90a -DN=384
+result perf_sgemm3x_N384 $status "$log" $(( $(date +%s) - start ))
+run_sample perf_sgemm3x_sm90_fails "$root/samples/perf_sgemm3x.pa" -DN=256
+if [ $status -eq 1 ] && grep -q "perf_sgemm3x (wgmma) runs only as sm_90a code" "$log"; then status=0; else status=1; fi
+result perf_sgemm3x_sm90_fails $status "$log" $(( $(date +%s) - start ))
 
 # ---- run-time failures must name the call, the .pa place and CUDA's error ----
 # expect NAME FILE.pa REGEX [ENV...]: the program must exit 1 with REGEX in stderr
@@ -137,9 +147,9 @@ if [ $sanitize = 1 ]; then
     limit=${SANITIZE_LIMIT:-180} # seconds a sanitized run may take: past it, it fails (status 124)
     # gpu_fig21_sgemm (N = 2048, fixed) under memcheck only: racecheck of its 2048^3 product
     # outlasted the suite's 10 minutes; perf_sgemm (N = 256, four layouts) has both, and so
-    # has the wgmma TF32 kernel at N = 384, built above (clipped tiles: its cp.async reads near
-    # the edge; its stages reused while wgmma reads them)
-    for s in gpu_fig7_transpose gpu_copy_transpose gpu_fig21_sgemm perf_sgemm perf_tf32_wgmma_N384; do
+    # have the wgmma kernels at N = 384, built above (clipped tiles: their cp.async reads near
+    # the edge; their stages, and perf_sgemm3x's low-part tile, reused while wgmma reads them)
+    for s in gpu_fig7_transpose gpu_copy_transpose gpu_fig21_sgemm perf_sgemm perf_tf32_wgmma_N384 perf_sgemm3x_N384; do
       for tool in memcheck racecheck; do
         [ $s.$tool = gpu_fig21_sgemm.racecheck ] && continue
         log=$work/$s.$tool.log start=$(date +%s)
