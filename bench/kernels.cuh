@@ -128,6 +128,22 @@ static void launch_fig21(const float *a, const float *b, float *c) {
   k_fig21<<<dim3(N / 256, N / 16), dim3(32, 4)>>>(a, b, c);
 }
 
+/* the block's tile (row my, column nx of the grid of tiles): blocks are numbered
+   x fastest and start roughly in that order, so with SW > 0 consecutive blocks go down
+   a column of a band of SW tile rows, and those resident together share A's and B's
+   slices in L2 (sgemm_variants.cu measures it); SW = 0: row blockIdx.y, column
+   blockIdx.x, k_fast as bench.cu runs it */
+template <int SW> __device__ __forceinline__ void block_tile(int &my, int &nx) {
+  if constexpr (SW == 0) {
+    my = blockIdx.y, nx = blockIdx.x;
+  } else {
+    const int gx = gridDim.x, gy = gridDim.y;
+    const int bid = blockIdx.y * gx + blockIdx.x, first = bid / (SW * gx) * SW;
+    const int rows = min(gy - first, SW), at = bid % (SW * gx);
+    my = first + at % rows, nx = at / rows;
+  }
+}
+
 /* ---------- the fast SGEMM (the algorithm of samples/perf_sgemm.pa) ----------
  * BM x BN tiles of C (128 x 128 or 64 x 64: FAST_TILE below picks one per N, as the
  * sample does), BM * BN / 64 threads in warps of 4 x 8 (WL = 1; 0: 2 x 16, 128 x 128
@@ -158,7 +174,7 @@ static void launch_fig21(const float *a, const float *b, float *c) {
  * clipped) and of 4 (float4s), and of 32 for Layout18a (its strips of N / 4 columns hold
  * whole 8-deep slices). The knobs are step 21's experiments, BM and BN step 22's. */
 template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0, int BM = 128,
-          int BN = 128>
+          int BN = 128, int SW = 0>
 __global__ void __launch_bounds__(BM * BN / 64, 2) k_fast(const float *a, const float *b, float *c) {
   constexpr int BK = 8 * H, WA = BM + 4, WBR = BN + WB - 128, T = BM * BN / 64;
   constexpr int QA = 128 / BN, QB = 128 / BM; /* float4s of a slice a thread moves */
@@ -169,7 +185,9 @@ __global__ void __launch_bounds__(BM * BN / 64, 2) k_fast(const float *a, const 
   const int t = threadIdx.x;
   const int ty = WL ? (t / (BN / 2)) * 4 + (t % 32) / 8 : t / 16;
   const int tx = WL ? ((t / 32) % (BN / 64)) * 8 + t % 8 : t % 16;
-  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+  int my, nx;
+  block_tile<SW>(my, nx);
+  const int m0 = my * BM, n0 = nx * BN;
   constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
   /* SP (H = 2, 128 x 128): slice h of the transposed matrix is its rows (columns) 64 h to
      64 h + 63, all 16 k, instead of k 8 h to 8 h + 7: 64 contiguous bytes a row */
@@ -285,9 +303,9 @@ __global__ void __launch_bounds__(BM * BN / 64, 2) k_fast(const float *a, const 
   store_results<L, 8, 8, BM / 2, BN / 2, clip>(c, acc, m0 + ty * 4, n0 + tx * 4);
 }
 template <class L, int H = 2, int WL = 1, int ZZ = 1, int WB = 128, int SP = 0, int BM = 128,
-          int BN = 128>
+          int BN = 128, int SW = 0>
 static void launch_fast(const float *a, const float *b, float *c) {
-  k_fast<L, H, WL, ZZ, WB, SP, BM, BN>
+  k_fast<L, H, WL, ZZ, WB, SP, BM, BN, SW>
       <<<dim3((N + BN - 1) / BN, (N + BM - 1) / BM), BM * BN / 64>>>(a, b, c);
 }
 /* the tile of the benchmark's k_fast at this N: the sample's choice (perf_sgemm.pa) */

@@ -7,7 +7,9 @@
 #   BENCH_ONLY=sub1,sub2               run only the variants whose name contains one of them
 #   BENCH_EXPERIMENTS=1                also build the kernels of experiments.cuh (exp_*)
 #   BENCH_TILES=1                      also build k_fast with each block tile (exp_t*)
-#   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh)
+#   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh); with them, the
+#                                      hand-written twins bench/twin_*.cu (sm_90a code
+#                                      bench.cu cannot hold; gen_flags.sh's twin_flags)
 #   BENCH_GEN_FLAGS=...                extra nvcc flags for the generated code only
 #   TF32_CFG=6                         perf_tf32's kernel (0..5: mma.sync tiles; 6, the
 #                                      default here: wgmma, built for sm_90a; gen_flags.sh)

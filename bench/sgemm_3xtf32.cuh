@@ -12,9 +12,9 @@ __device__ __forceinline__ float lo_part(float x) {
 template <int BP>
 __device__ __forceinline__ void wgmma_bp(float *d, const unsigned *a, unsigned long long desc) {
   if constexpr (BP == 256)
-    wgmma_m64n256k8(d, a, desc);
+    wgmma_n256(d, a, desc);
   else
-    wgmma_m64n128k8(d, a, desc);
+    wgmma_n128(d, a, desc);
 }
 
 template <int BP, int AH, int DB, int KC, int STAG>

@@ -17,8 +17,8 @@
 //   fast64x128   k_fast, BM = 64, BN = 128 (128 threads, up to 4 blocks an SM).
 //   fast128x64   k_fast, BM = 128, BN = 64.
 //   fast128sw    k_fast 128 x 128, blocks visited in bands of 16 tile rows (down each
-//                column of a band, as samples/perf_tf32.pa does) for L2 reuse: k_fast_sw,
-//                k_fast's code with the block's tile from block_tile.
+//                column of a band, as samples/perf_tf32.pa does) for L2 reuse: k_fast
+//                with SW = 16 (kernels.cuh's block_tile).
 //   async128     k_async: 128 x 128 x 16 tiles, 4-stage cp.async pipeline (no register
 //                staging, one barrier a tile), 256 threads, 8 x 8 a thread, warps of
 //                4 x 8 threads. The operand whose contiguous index is k (A in row-major,
@@ -104,17 +104,20 @@ template <int N> struct KF; /* kernels.cuh's layouts at this N */
 template <> struct KF<2048> { using Row = n2048::LayoutRow; using Col = n2048::LayoutCol; };
 template <> struct KF<4096> { using Row = n4096::LayoutRow; using Col = n4096::LayoutCol; };
 template <> struct KF<8192> { using Row = n8192::LayoutRow; using Col = n8192::LayoutCol; };
-template <int N, class L, int BM, int BN>
+/* SW: k_fast's blocks in bands of SW tile rows (kernels.cuh's block_tile, which k_async
+   below uses too) */
+template <int N, class L, int BM, int BN, int SW>
 static void launch_kfast(const float *a, const float *b, float *c) {
-  if constexpr (N == 2048) n2048::launch_fast<L, 2, 1, 1, 128, 0, BM, BN>(a, b, c);
-  else if constexpr (N == 4096) n4096::launch_fast<L, 2, 1, 1, 128, 0, BM, BN>(a, b, c);
-  else n8192::launch_fast<L, 2, 1, 1, 128, 0, BM, BN>(a, b, c);
+  if constexpr (N == 2048) n2048::launch_fast<L, 2, 1, 1, 128, 0, BM, BN, SW>(a, b, c);
+  else if constexpr (N == 4096) n4096::launch_fast<L, 2, 1, 1, 128, 0, BM, BN, SW>(a, b, c);
+  else n8192::launch_fast<L, 2, 1, 1, 128, 0, BM, BN, SW>(a, b, c);
 }
-template <int N, class L, int BM, int BN> static const void *kfast_fn() {
-  if constexpr (N == 2048) return (const void *)n2048::k_fast<L, 2, 1, 1, 128, 0, BM, BN>;
-  else if constexpr (N == 4096) return (const void *)n4096::k_fast<L, 2, 1, 1, 128, 0, BM, BN>;
-  else return (const void *)n8192::k_fast<L, 2, 1, 1, 128, 0, BM, BN>;
+template <int N, class L, int BM, int BN, int SW> static const void *kfast_fn() {
+  if constexpr (N == 2048) return (const void *)n2048::k_fast<L, 2, 1, 1, 128, 0, BM, BN, SW>;
+  else if constexpr (N == 4096) return (const void *)n4096::k_fast<L, 2, 1, 1, 128, 0, BM, BN, SW>;
+  else return (const void *)n8192::k_fast<L, 2, 1, 1, 128, 0, BM, BN, SW>;
 }
+using n2048::block_tile; /* the same in each namespace: it does not use N */
 
 /* ---------- layouts of the new kernels: N a template argument ---------- */
 template <int N_> struct Row {
@@ -131,170 +134,6 @@ template <int N_> struct Col {
   static constexpr __host__ __device__ __forceinline__ int col(int j) { return j * N; }
   static constexpr __host__ __device__ __forceinline__ int off(int i, int j) { return row(i) + col(j); }
 };
-
-/* the block's tile (row my, column nx of the grid of tiles): blocks are numbered
-   x fastest and start roughly in that order, so with SW > 0 consecutive blocks go down
-   a column of a band of SW tile rows, and those resident together share A's and B's
-   slices in L2; SW = 0: row blockIdx.y, column blockIdx.x */
-template <int SW> __device__ __forceinline__ void block_tile(int &my, int &nx) {
-  if constexpr (SW == 0) {
-    my = blockIdx.y, nx = blockIdx.x;
-  } else {
-    const int gx = gridDim.x, gy = gridDim.y;
-    const int bid = blockIdx.y * gx + blockIdx.x, first = bid / (SW * gx) * SW;
-    const int rows = min(gy - first, SW), at = bid % (SW * gx);
-    my = first + at % rows, nx = at / rows;
-  }
-}
-
-/* ---------- k_fast_sw: k_fast (kernels.cuh) with the block order of block_tile ----------
- * Copied from k_fast with N taken from the layout (L::N), the knobs at the values the
- * sample uses (H = 2, WL = 1, ZZ = 1, WB = 128, SP = 0) and m0, n0 from block_tile.
- * Everything else is k_fast's, line for line. */
-template <class L, int SW, int BM = 128, int BN = 128>
-__global__ void __launch_bounds__(BM * BN / 64, 2) k_fast_sw(const float *a, const float *b, float *c) {
-  constexpr int N = L::N, H = 2, WL = 1, ZZ = 1, WB = 128, SP = 0;
-  constexpr int BK = 8 * H, WA = BM + 4, WBR = BN + WB - 128, T = BM * BN / 64;
-  constexpr int QA = 128 / BN, QB = 128 / BM; /* float4s of a slice a thread moves */
-  static_assert(N % BK == 0 && N % 4 == 0, "k is not clipped: N must be a multiple of 8 H");
-  static_assert((BM == 128 || BM == 64) && (BN == 128 || BN == 64) && (WL || T == 256), "");
-  __shared__ __align__(16) float as[2][BK * WA];
-  __shared__ __align__(16) float bs[2][BK * WBR];
-  const int t = threadIdx.x;
-  const int ty = WL ? (t / (BN / 2)) * 4 + (t % 32) / 8 : t / 16;
-  const int tx = WL ? ((t / 32) % (BN / 64)) * 8 + t % 8 : t % 16;
-  int my, nx;
-  block_tile<SW>(my, nx);
-  const int m0 = my * BM, n0 = nx * BN;
-  constexpr bool rowlike = L::CONTIG_J || !L::CONTIG_I;
-  constexpr bool sp = SP && H == 2 && QA == 1 && QB == 1;
-  const int am = rowlike ? (sp ? t / 4 : t / 2) : (t % (BM / 4)) * 4;
-  const int ak = rowlike ? (sp ? (t % 4) * 4 : (t % 2) * 4) : t / (BM / 4);
-  const int bn = rowlike ? (t % (BN / 4)) * 4 : (sp ? t / 4 : t / 2);
-  const int bk = rowlike ? t / (BN / 4) : (sp ? (t % 4) * 4 : (t % 2) * 4);
-  constexpr int dam = rowlike ? T / 2 : 0, dak = rowlike ? 0 : BN / 16;
-  constexpr int dbn = rowlike ? 0 : T / 2, dbk = rowlike ? BM / 16 : 0;
-  const int ham = sp && rowlike ? 64 : 0, hak = sp && rowlike ? 0 : 8;
-  const int hbn = sp && !rowlike ? 64 : 0, hbk = sp && !rowlike ? 0 : 8;
-  constexpr bool clip = N % BM != 0 || N % BN != 0;
-  auto inside = [](int i) { return clip && i >= N ? N - 4 : i; };
-  const float *pa[QA], *pb[QB];
-#pragma unroll
-  for (int q = 0; q < QA; q++)
-    pa[q] = a + L::row(inside(m0 + am + q * dam)) + L::col(ak + q * dak);
-#pragma unroll
-  for (int q = 0; q < QB; q++)
-    pb[q] = b + L::col(inside(n0 + bn + q * dbn)) + L::row(bk + q * dbk);
-  const int da = L::row(inside(m0 + am + ham)) - L::row(inside(m0 + am)) + L::col(hak);
-  const int db = L::col(inside(n0 + bn + hbn)) - L::col(inside(n0 + bn)) + L::row(hbk);
-  float acc[8][8];
-#pragma unroll
-  for (int i = 0; i < 8; i++)
-#pragma unroll
-    for (int j = 0; j < 8; j++) acc[i][j] = 0;
-  float4 va[QA], vb[QB];
-  auto load = [&](int k, int h) {
-#pragma unroll
-    for (int q = 0; q < QA; q++)
-      va[q] = *(const float4 *)(pa[q] + (sp ? L::col(k) + h * da : L::col(k + 8 * h)));
-#pragma unroll
-    for (int q = 0; q < QB; q++)
-      vb[q] = *(const float4 *)(pb[q] + (sp ? L::row(k) + h * db : L::row(k + 8 * h)));
-  };
-  auto store = [&](float *sa, float *sb, int h) {
-    sa += h * (hak * WA + ham);
-    sb += h * (hbk * WBR + hbn);
-#pragma unroll
-    for (int q = 0; q < QA; q++) {
-      const int m = am + q * dam, k = ak + q * dak;
-      if (rowlike) {
-        sa[(k + 0) * WA + m] = va[q].x; sa[(k + 1) * WA + m] = va[q].y;
-        sa[(k + 2) * WA + m] = va[q].z; sa[(k + 3) * WA + m] = va[q].w;
-      } else {
-        *(float4 *)(sa + k * WA + m) = va[q];
-      }
-    }
-#pragma unroll
-    for (int q = 0; q < QB; q++) {
-      const int n = bn + q * dbn, k = bk + q * dbk;
-      if (rowlike) {
-        *(float4 *)(sb + k * WBR + n) = vb[q];
-      } else {
-        sb[(k + 0) * WBR + n] = vb[q].x; sb[(k + 1) * WBR + n] = vb[q].y;
-        sb[(k + 2) * WBR + n] = vb[q].z; sb[(k + 3) * WBR + n] = vb[q].w;
-      }
-    }
-  };
-#pragma unroll
-  for (int h = 0; h < H; h++) {
-    load(0, h);
-    store(as[0], bs[0], h);
-  }
-  __syncthreads();
-  constexpr bool even = L::col(N - 8) == (N / 8 - 1) * L::col(8);
-  int cur = 0;
-  for (int k0 = 0; k0 < N; k0 += BK) {
-    const bool more = k0 + BK < N;
-    const int kn = more || even ? k0 + BK : k0;
-    const float *A = as[cur], *B = bs[cur];
-    float4 fa[2][2], fb[2][2];
-    auto fragments = [&](int k, int u) {
-      fa[u][0] = *(const float4 *)(A + k * WA + ty * 4);
-      fa[u][1] = *(const float4 *)(A + k * WA + BM / 2 + ty * 4);
-      fb[u][0] = *(const float4 *)(B + k * WBR + tx * 4);
-      fb[u][1] = *(const float4 *)(B + k * WBR + BN / 2 + tx * 4);
-    };
-    fragments(0, 0);
-#pragma unroll
-    for (int h = 0; h < H; h++) {
-      if (more || !even) load(kn, h);
-#pragma unroll
-      for (int k = h * 8; k < h * 8 + 8; k++) {
-        const int u = k & 1;
-        if (k + 1 < BK) fragments(k + 1, u ^ 1);
-        const float av[8] = {fa[u][0].x, fa[u][0].y, fa[u][0].z, fa[u][0].w,
-                             fa[u][1].x, fa[u][1].y, fa[u][1].z, fa[u][1].w};
-        const float bv[8] = {fb[u][0].x, fb[u][0].y, fb[u][0].z, fb[u][0].w,
-                             fb[u][1].x, fb[u][1].y, fb[u][1].z, fb[u][1].w};
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-#pragma unroll
-          for (int jj = 0; jj < 8; jj++) {
-            const int j = ZZ && (i & 1) ? 7 - jj : jj;
-            acc[i][j] += av[i] * bv[j];
-          }
-      }
-      store(as[cur ^ 1], bs[cur ^ 1], h);
-    }
-    __syncthreads();
-    cur ^= 1;
-  }
-  /* kernels.cuh's store_results, inlined (it takes N from the header's macro) */
-  const int i0 = m0 + ty * 4, j0 = n0 + tx * 4;
-#pragma unroll
-  for (int si = 0; si < 2; si++)
-#pragma unroll
-    for (int sj = 0; sj < 2; sj++) {
-      const int i = i0 + si * (BM / 2), j = j0 + sj * (BN / 2);
-      if (clip && (i >= N || j >= N)) continue;
-#pragma unroll
-      for (int q = 0; q < 4; q++) {
-        if (L::CONTIG_J)
-          *(float4 *)(c + L::off(i + q, j)) =
-              make_float4(acc[si * 4 + q][sj * 4 + 0], acc[si * 4 + q][sj * 4 + 1],
-                          acc[si * 4 + q][sj * 4 + 2], acc[si * 4 + q][sj * 4 + 3]);
-        else
-          *(float4 *)(c + L::off(i, j + q)) =
-              make_float4(acc[si * 4 + 0][sj * 4 + q], acc[si * 4 + 1][sj * 4 + q],
-                          acc[si * 4 + 2][sj * 4 + q], acc[si * 4 + 3][sj * 4 + q]);
-      }
-    }
-}
-template <class L, int SW, int BM, int BN>
-static void launch_fast_sw(const float *a, const float *b, float *c) {
-  constexpr int N = L::N;
-  k_fast_sw<L, SW, BM, BN><<<dim3((N + BN - 1) / BN, (N + BM - 1) / BM), BM * BN / 64>>>(a, b, c);
-}
 
 /* ---------- k_async: a cp.async pipeline, no register staging ---------- */
 __device__ __forceinline__ void cp_async16(unsigned s, const float *gmem) { /* s: shared address */
@@ -526,21 +365,13 @@ static Variant async_variant(const char *name, bool extra) {
   v.k[1] = {launch_async<Col<N>, BM, BN, BK, S, TW, MINB, XP, SW>, fc, BM * BN / (8 * TW), sc};
   return v;
 }
-template <int N, int BM, int BN> static Variant fast_variant(const char *name) {
+template <int N, int BM, int BN, int SW = 0> static Variant fast_variant(const char *name, bool extra = false) {
   using KR = typename KF<N>::Row;
   using KC = typename KF<N>::Col;
   return {name,
-          false,
-          {{launch_kfast<N, KR, BM, BN>, kfast_fn<N, KR, BM, BN>(), BM * BN / 64, 0},
-           {launch_kfast<N, KC, BM, BN>, kfast_fn<N, KC, BM, BN>(), BM * BN / 64, 0}}};
-}
-template <int N, int SW, int BM, int BN> static Variant fast_sw_variant(const char *name, bool extra) {
-  using R = Row<N>;
-  using C = Col<N>;
-  return {name,
           extra,
-          {{launch_fast_sw<R, SW, BM, BN>, (const void *)k_fast_sw<R, SW, BM, BN>, BM * BN / 64, 0},
-           {launch_fast_sw<C, SW, BM, BN>, (const void *)k_fast_sw<C, SW, BM, BN>, BM * BN / 64, 0}}};
+          {{launch_kfast<N, KR, BM, BN, SW>, kfast_fn<N, KR, BM, BN, SW>(), BM * BN / 64, 0},
+           {launch_kfast<N, KC, BM, BN, SW>, kfast_fn<N, KC, BM, BN, SW>(), BM * BN / 64, 0}}};
 }
 /* the first is the reference; extras run only when SV_ONLY names them */
 template <int N> static std::vector<Variant> variants() {
@@ -549,7 +380,7 @@ template <int N> static std::vector<Variant> variants() {
       fast_variant<N, 128, 128>("fast128"),
       fast_variant<N, 64, 128>("fast64x128"),
       fast_variant<N, 128, 64>("fast128x64"),
-      fast_sw_variant<N, 16, 128, 128>("fast128sw", false),
+      fast_variant<N, 128, 128, 16>("fast128sw"),
       /*                BM,  BN, BK, S, TW, MINB, XP, SW */
       async_variant<N, 128, 128, 16, 4, 8, 2, 1, 0>("async128", false),
       async_variant<N, 128, 128, 16, 4, 16, 2, 1, 0>("async128w", false),
@@ -558,7 +389,7 @@ template <int N> static std::vector<Variant> variants() {
       async_variant<N, 128, 128, 32, 3, 8, 2, 1, 0>("async128k32", true),
       async_variant<N, 128, 128, 16, 4, 8, 2, 1, 16>("async128sw", true),
       async_variant<N, 128, 128, 16, 4, 16, 2, 1, 16>("async128wsw", true),
-      fast_sw_variant<N, 16, 64, 128>("fast64x128sw", true),
+      fast_variant<N, 64, 128, 16>("fast64x128sw", true),
       async_variant<N, 128, 256, 16, 3, 16, 1, 1, 0>("async128x256w", true),
       async_variant<N, 128, 128, 8, 6, 8, 2, 1, 0>("async128k8", true),
   };

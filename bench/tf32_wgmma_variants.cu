@@ -8,8 +8,7 @@
 // the 128-byte swizzle (SW), and WAITD: 0 waits for each slice's wgmmas before the
 // next, 1 lets one slice's run on (its register fragments kept live in fr0/fr1).
 // Every variant is checked on 4096 sampled elements against float64 (TF32 bound).
-//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -std=c++17 bench/tf32_wgmma_variants.cu \
-//     -lcublas -o wv && ./wv 4096 8192
+//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -std=c++17 bench/tf32_wgmma_variants.cu -lcublas -o wv && ./wv 4096 8192
 // Results: bench/results/tf32_3_variants.txt (the unswizzled layouts 0.29-0.35 of
 // cuBLAS, the swizzled 0.65-0.70, and 0.81-0.84 with WAITD = 1: the sample's kernel).
 #include <cstdio>
@@ -103,7 +102,7 @@ __global__ void __launch_bounds__(128 * WG, 1) k_wg(const float *a, const float 
 #pragma unroll
     for (int kk = 0; kk < BK / 8; kk++) {
       const unsigned addr = pbase + (cur * PSZ + (SW ? kk * 8 : poff(0, kk * 8))) * 4;
-      wgmma_m64n256k8(d, fr[kk], dfix | ((addr & 0x3FFFF) >> 4));
+      wgmma_n256(d, fr[kk], dfix | ((addr & 0x3FFFF) >> 4));
     }
     wg_commit();
     if (WAITD) {
