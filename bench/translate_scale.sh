@@ -6,7 +6,8 @@
 # translates each with parrayc under /usr/bin/time and prints lines, seconds
 # (wall, and CPU: user + system, the figure to trust on a loaded machine), max
 # RSS and CPU seconds per 10k lines.  PARRAYC selects the compiler (default build/compiler/parrayc);
-# KEEP=DIR keeps the generated programs there.
+# KEEP=DIR keeps the generated programs there.  --gen N prints the program
+# of N lines and exits (tests/scale_linear.sh uses it).
 set -eo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 parrayc=${PARRAYC:-$root/build/compiler/parrayc}
@@ -43,6 +44,11 @@ gen() {
     print "}"
   }'
 }
+
+if [ "$1" = --gen ]; then
+  gen "$2"
+  exit
+fi
 
 printf '%8s %8s %8s %10s %12s\n' lines wall_s cpu_s maxrss_MB cpu_s_per_10k
 for n in "${sizes[@]}"; do

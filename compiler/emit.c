@@ -595,37 +595,12 @@ static void emit_insert(Emitter *e, Node *n)
   e->out->line = -1;
 }
 
-/* Does C text end with the head of a statement whose body comes next:
- * 'if (...)', 'for (...)', 'while (...)', 'switch (...)', 'else' or 'do'?
- * A directive there is that body, and its translation may be several
- * statements, of which an unbraced head would govern only the first. */
-static bool ends_in_statement_head(const char *text, size_t len)
-{
-  int depth = 0;
-  bool prev_control = false, last_head = false;
-  bool control_parens = false; /* the outermost open '(' follows if, for, while or switch */
-  CText c = ctext(text, text + len, CT_DIRECTIVES);
-  for (CTok t; (t = ctext_code(&c)).kind != CT_END;) {
-    bool closes_head = false;
-    if (ctok_is(t, '(')) {
-      if (depth++ == 0)
-        control_parens = prev_control;
-    } else if (ctok_is(t, ')') && depth > 0) {
-      closes_head = --depth == 0 && control_parens;
-    }
-    prev_control = ctok_word(t, "if") || ctok_word(t, "for") || ctok_word(t, "while") || ctok_word(t, "switch");
-    last_head = closes_head || (depth == 0 && (ctok_word(t, "else") || ctok_word(t, "do")));
-  }
-  return last_head;
-}
-
 /* Directive n is the unbraced body of an if, else, for, while or do: its
  * statements go in braces.  '#create' there is an error: the name it
  * declares would not outlive the statement. */
 static bool brace_directive(Emitter *e, Node *n)
 {
-  const Buf *t = &e->scope->text;
-  if (!t->len || !ends_in_statement_head(t->data, t->len))
+  if (!scope_ends_in_statement_head(e->scope))
     return false;
   if (n->kind == N_CREATE) {
     diag_error(e->ctx, n->loc, "'#create %s' is the body of an if, else, for or while without braces: the name it "
@@ -724,21 +699,30 @@ static void emit_node(Emitter *e, Node *n)
   }
 }
 
-static bool declares_kind(Node *list, const char *word)
+/* The first words of the #parray declarations in list, at any depth: one
+ * bit each of the kinds a program's target depends on (one walk of the
+ * tree, however many are asked about). */
+enum { K_CUDA = 1, K_DMEM = 2, K_SMEM = 4, K_MPI = 8, K_PTHD = 16, K_OMP = 32 };
+
+static unsigned declared_kinds(Node *list)
 {
+  static const char *const words[] = {"cuda", "dmem", "smem", "mpi", "pthd", "omp"};
+  unsigned kinds = 0;
   for (Node *n = list; n; n = n->next) {
-    if (n->kind == N_PARRAY && n->nwords > 0 && !strcmp(n->words[0], word))
-      return true;
-    if (n->body && declares_kind(n->body, word))
-      return true;
+    if (n->kind == N_PARRAY && n->nwords > 0)
+      for (unsigned k = 0; k < sizeof words / sizeof *words; k++)
+        if (!strcmp(n->words[0], words[k]))
+          kinds |= 1u << k;
+    if (n->body)
+      kinds |= declared_kinds(n->body);
   }
-  return false;
+  return kinds;
 }
 
 bool program_uses_cuda(Ctx *ctx, Node *tree)
 {
   (void)ctx;
-  return declares_kind(tree, "cuda") || declares_kind(tree, "dmem") || declares_kind(tree, "smem");
+  return declared_kinds(tree) & (K_CUDA | K_DMEM | K_SMEM);
 }
 
 /* The end of the last complete top-level declaration (';' or '}') or
@@ -799,12 +783,13 @@ char *emit_program(Ctx *ctx)
 {
   Emitter e = {0};
   e.ctx = ctx;
-  e.cuda = program_uses_cuda(ctx, ctx->tree);
-  e.mpi = declares_kind(ctx->tree, "mpi");
+  unsigned kinds = declared_kinds(ctx->tree);
+  e.cuda = kinds & (K_CUDA | K_DMEM | K_SMEM);
+  e.mpi = kinds & K_MPI;
   ctx->uses_cuda = e.cuda;
   ctx->uses_mpi = e.mpi;
-  ctx->uses_pthd = declares_kind(ctx->tree, "pthd");
-  ctx->uses_omp = declares_kind(ctx->tree, "omp");
+  ctx->uses_pthd = kinds & K_PTHD;
+  ctx->uses_omp = kinds & K_OMP;
   e.hoist = out_new(ctx, -1);
   Scope file = {0};
   file.file_scope = true;

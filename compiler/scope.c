@@ -21,6 +21,48 @@ Scope *scope_open(Ctx *ctx, Scope *parent, bool function)
   return s;
 }
 
+/* A directive there is that body, and its translation may be several
+ * statements, of which an unbraced head would govern only the first.  The
+ * tokens are read once: each call resumes before the last token read (more
+ * text may extend it: an identifier, an unclosed comment) with the state
+ * saved there. */
+bool scope_ends_in_statement_head(Scope *s)
+{
+  const Buf *b = &s->text;
+  if (!b->len)
+    return false;
+  HeadScan h = s->head;
+  if (h.at == 0)
+    h.bol = true;
+  CText c = ctext(b->data + h.at, b->data + b->len, CT_DIRECTIVES);
+  c.bol = h.bol;
+  c.member = h.member;
+  HeadScan before = h;
+  for (;;) {
+    HeadScan here = h;
+    here.at = (size_t)(c.p - b->data);
+    here.bol = c.bol;
+    here.member = c.member;
+    CTok t = ctext_next(&c);
+    if (t.kind == CT_END)
+      break;
+    before = here;
+    if (t.kind == CT_SPACE || t.kind == CT_COMMENT || t.kind == CT_PREPROC)
+      continue;
+    bool closes_head = false;
+    if (ctok_is(t, '(')) {
+      if (h.depth++ == 0)
+        h.control_parens = h.prev_control;
+    } else if (ctok_is(t, ')') && h.depth > 0) {
+      closes_head = --h.depth == 0 && h.control_parens;
+    }
+    h.prev_control = ctok_word(t, "if") || ctok_word(t, "for") || ctok_word(t, "while") || ctok_word(t, "switch");
+    h.last_head = closes_head || (h.depth == 0 && (ctok_word(t, "else") || ctok_word(t, "do")));
+  }
+  s->head = before;
+  return h.last_head;
+}
+
 void scope_close(Scope *s)
 {
   buf_free(&s->text);

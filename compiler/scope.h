@@ -6,6 +6,16 @@
 
 #include "parrayc.h"
 
+/* Where ends_in_statement_head stopped reading a scope's text: before its
+ * last token (which more text may extend), with the state there.  The
+ * text only grows, so each call reads what was added since the last. */
+typedef struct HeadScan {
+  size_t at;           /* offset of the last token read */
+  int depth;           /* parentheses open */
+  bool prev_control, last_head, control_parens;
+  bool bol, member;    /* the cursor's state at 'at' */
+} HeadScan;
+
 typedef struct Scope {
   struct Scope *parent;
   Buf text;            /* the C text seen so far at this level */
@@ -13,6 +23,7 @@ typedef struct Scope {
   Map names;           /* declared by #create or as parameters: Named */
   Map declared;        /* declared by the text read so far: names */
   size_t scanned;      /* how much of text has been read for them */
+  HeadScan head;       /* ends_in_statement_head's reading of text so far */
   Map created;         /* #create of a plain name here: Created */
   struct Scope *launch; /* a detour body: the scope of its #detour */
   bool file_scope;
@@ -44,6 +55,10 @@ const char *local_declaration(Ctx *ctx, Scope *s, const char *name);
  * "static int n, m;"), NULL when the file's text does not declare it, ""
  * when parrayc cannot read the declaration. */
 const char *file_declaration(Ctx *ctx, Scope *s, const char *name);
+/* Does the text of s end with the head of a statement whose body comes
+ * next: 'if (...)', 'for (...)', 'while (...)', 'switch (...)', 'else'
+ * or 'do'?  Reads only the text added since the last call. */
+bool scope_ends_in_statement_head(Scope *s);
 /* does C text t declare name, in any of its blocks? */
 bool text_declares(const char *t, const char *name);
 

@@ -39,7 +39,9 @@ void *ctx_alloc(Ctx *ctx, size_t size)
   size = (size + 15) & ~(size_t)15;
   struct Arena *a = ctx->arena;
   if (!a || a->cap - a->used < size) {
-    size_t cap = size > 65536 ? size : 65536;
+    /* 1 MiB: calloc maps it, already zeroed (a smaller block from the
+     * heap would be cleared with memset, a third of a long translation) */
+    size_t cap = size > (1u << 20) ? size : 1u << 20;
     a = calloc(1, sizeof *a + cap);
     if (!a) {
       fputs("parrayc: out of memory\n", stderr);

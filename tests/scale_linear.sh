@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# scale_linear.sh PARRAYC SOURCE_DIR: translation time grows linearly with
+# the program.  For each shape, a program and one twice its size are
+# translated; the best CPU time (user + system) of three runs of each is
+# taken, and the test fails when the larger takes more than 3 times the
+# smaller (a linear translation takes about 2 times; a quadratic one 4).
+# Shapes: one long #mainhost (bench/translate_scale.sh's program), many
+# #insert in one function, many #detour in one function, and subprograms
+# that each insert the next twice (a fan-out doubling with each level).
+# Sizes are chosen so the smaller program takes a tenth of a second or more
+# (measurable), the whole test a few seconds.
+set -uo pipefail
+[ $# -eq 2 ] || { echo "usage: $0 PARRAYC SOURCE_DIR" >&2; exit 2; }
+parrayc=$1 src=$2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+# gen SHAPE N: a program of that shape and size on stdout
+gen() {
+  local shape=$1 n=$2 k
+  case $shape in
+  mainhost) bash "$src/bench/translate_scale.sh" --gen "$n" ;;
+  inserts)
+    printf '#include <stdio.h>\n#subprog INC(x)\n  x++;\n#end\n#mainhost {\n  int c = 0;\n'
+    for ((k = 0; k < n; k++)); do printf '  #insert INC(c)\n'; done
+    printf '  printf("%%d\\n", c);\n  return 0;\n}\n' ;;
+  detours)
+    printf '#include <stdio.h>\n#parray {pthd [2]} P\nint v[2];\n#mainhost {\n'
+    for ((k = 0; k < n; k++)); do printf '  #detour P {\n    v[$tid$]++;\n  }\n'; done
+    printf '  printf("%%d\\n", v[0]);\n  return 0;\n}\n' ;;
+  fanout) # n levels: 2^(n-1) expansions of the last
+    printf '#include <stdio.h>\n'
+    for ((k = 1; k < n; k++)); do
+      printf '#subprog S%d(x)\n  #insert S%d(x)\n  #insert S%d(x)\n#end\n' $k $((k + 1)) $((k + 1))
+    done
+    printf '#subprog S%d(x)\n  x++;\n#end\n' "$n"
+    printf '#mainhost {\n  int c = 0;\n  #insert S1(c)\n  printf("%%d\\n", c);\n  return 0;\n}\n' ;;
+  esac
+}
+
+# best_cpu FILE: the least CPU seconds of three translations of FILE
+best_cpu() {
+  local best= t i
+  for i in 1 2 3; do
+    TIMEFORMAT='%3U %3S'
+    t=$( { time "$parrayc" -o "$tmp/out.c" "$1" >/dev/null 2>"$tmp/err"; } 2>&1 ) || {
+      echo "FAIL: parrayc rejected $1:" >&2; head -n 5 "$tmp/err" >&2; return 1; }
+    t=$(awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.3f", a[1] + a[2] }')
+    if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+  done
+  echo "$best"
+}
+
+fail=0
+printf '%-9s %7s %8s %7s %8s %6s\n' shape size cpu_s size2 cpu2_s ratio
+# shape, size: the twice-as-large program is size 2n (fanout: one level more)
+for case in "mainhost 6000" "inserts 20000" "detours 3000" "fanout 15"; do
+  set -- $case
+  shape=$1 n=$2
+  n2=$((2 * n))
+  [ "$shape" = fanout ] && n2=$((n + 1))
+  gen "$shape" "$n" >"$tmp/a.pa"
+  gen "$shape" "$n2" >"$tmp/b.pa"
+  a=$(best_cpu "$tmp/a.pa") || { fail=1; continue; }
+  b=$(best_cpu "$tmp/b.pa") || { fail=1; continue; }
+  # below 20 ms the clock's grain dominates: count 20 ms at least
+  ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a < 0.02) a = 0.02; if (b < 0.02) b = 0.02; printf "%.2f", b / a }')
+  printf '%-9s %7d %8.3f %7d %8.3f %6.2f\n' "$shape" "$n" "$a" "$n2" "$b" "$ratio"
+  if awk -v r="$ratio" 'BEGIN { exit !(r > 3) }'; then
+    echo "FAIL: $shape: twice the program took $ratio times as long (more than 3: not linear)" >&2
+    fail=1
+  fi
+done
+exit $fail
