@@ -4,6 +4,7 @@
  * terms sorted, like terms combined, constants folded, and divisions and
  * remainders removed wherever the bounds of the indices allow.  All values
  * are non-negative (indices and extents), so a / b is floor division. */
+#include "ctext.h"
 #include "parrayc.h"
 
 #include <limits.h>
@@ -112,10 +113,68 @@ static Atom *atom_intern(Ctx *ctx, const AtomKey *k)
   return a;
 }
 
+static bool str_is(const void *item, const void *key)
+{
+  return !strcmp(item, key);
+}
+
+/* The names that src's preprocessor lines #define, once */
+static void read_macros(Ctx *ctx)
+{
+  ctx->macros_read = true;
+  CText c = ctext(ctx->src ? ctx->src : "", NULL, CT_DIRECTIVES);
+  for (CTok t; (t = ctext_next(&c)).kind != CT_END;) {
+    if (t.kind != CT_PREPROC)
+      continue;
+    CText d = ctext(t.s + 1, t.s + t.n, 0);
+    CTok w = ctext_code(&d), name = ctext_code(&d);
+    if (!ctok_word(w, "define") || name.kind != CT_IDENT)
+      continue;
+    char *s = ctx_strndup(ctx, name.s, name.n);
+    unsigned long h = hash_str(s, HASH_SEED);
+    if (!map_get(&ctx->macros, h, str_is, s))
+      map_put(&ctx->macros, h, s);
+  }
+}
+
+/* Does size text name a variable: an identifier that is neither a macro
+ * the program #defines nor one of C's type words (for sizeof and casts)?
+ * Such a size is known only at run time and may pass 2^31. */
+static bool names_variable(Ctx *ctx, const char *text)
+{
+  static const char *const words[] = {"sizeof", "char", "short", "int", "long", "float", "double", "signed",
+                                      "unsigned", "const", "_Alignof", "alignof", NULL};
+  if (!ctx->macros_read)
+    read_macros(ctx);
+  CText c = ctext(text, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_IDENT || t.member)
+      continue;
+    bool known = false;
+    for (int i = 0; words[i] && !known; i++)
+      known = ctok_word(t, words[i]);
+    if (known)
+      continue;
+    char *s = ctx_strndup(ctx, t.s, t.n);
+    if (!map_get(&ctx->macros, hash_str(s, HASH_SEED), str_is, s))
+      return true;
+  }
+  return false;
+}
+
 Poly *poly_sym(Ctx *ctx, const char *text)
 {
   AtomKey k = {A_SYM, text, NULL, NULL, NULL};
   return poly_of_atom(ctx, atom_intern(ctx, &k), 1);
+}
+
+Poly *poly_size(Ctx *ctx, const char *text)
+{
+  Poly *p = poly_sym(ctx, text);
+  Atom *a = p->t[0].f[0];
+  if (!a->runtime)
+    a->runtime = names_variable(ctx, text);
+  return p;
 }
 
 Poly *poly_var(Ctx *ctx, const char *text, Poly *bound)
@@ -548,10 +607,11 @@ bool poly_eval(const Poly *p, Atom *var, long long value, long long *out)
   return true;
 }
 
-/* A lower bound of the largest |value| p takes, from its constants alone:
- * an atom whose bound is not a constant counts as 1 (a size the C compiler
- * knows, SPEC.md 2.5 asks for 64 bits only when a compile-time product is
- * too large). */
+/* A bound of the largest |value| p takes, from its constants: a size that
+ * names a variable is unbounded (LLONG_MAX, SPEC.md 2.5: 64 bits where an
+ * extent is known only at run time), one made of macros counts as 1 (a
+ * compile-time constant: int offsets, as a careful person writes them;
+ * #create checks at run time that its span fits, pa_check_int_span). */
 static long long const_reach(const Poly *p);
 
 static long long atom_reach(const Atom *a)
@@ -559,9 +619,13 @@ static long long atom_reach(const Atom *a)
   long long v;
   switch (a->kind) {
   case A_SYM:
-    return 1;
+    return a->runtime ? LLONG_MAX : 1;
   case A_VAR:
-    return a->bound && poly_is_const(a->bound, &v) && v > 1 ? v - 1 : 1;
+    if (a->bound && poly_is_const(a->bound, &v))
+      return v > 1 ? v - 1 : 1;
+    /* a thread's index is an int in the code generated for it (thread
+     * counts fit one); an index into a run-time size may pass 2^31 */
+    return a->bound && strcmp(a->text, "pa_tid") ? const_reach(a->bound) : 1;
   case A_DIV:
     v = const_reach(a->num);
     if (poly_is_const(a->den, NULL)) {
@@ -631,7 +695,9 @@ bool poly_is_atom(const Poly *p)
     return true; /* a constant */
   if (t->nf != 1 || t->coef != 1 || t->f[0]->kind == A_DIV || t->f[0]->kind == A_MOD)
     return false;
-  return poly_fits_int(p); /* else printed after a (long long) cast */
+  /* a bare name is printed as it is (poly_print), anything else wide
+   * after a (long long) cast */
+  return poly_fits_int(p) || (t->f[0]->slot < 0 && text_is_simple(t->f[0]->text));
 }
 
 static void print_operand(Buf *b, const Poly *p, bool wide)
@@ -643,6 +709,44 @@ static void print_operand(Buf *b, const Poly *p, bool wide)
     poly_print(b, p, wide);
     buf_putc(b, ')');
   }
+}
+
+/* Size text as an operand of 64-bit arithmetic: "n * n" as "(long long)n * n"
+ * would still multiply in int, so when the text is arithmetic on names and
+ * literals each name is converted ("(long long)n * (long long)n"); other
+ * text (a call, a cast) is converted as a whole. */
+/* sizeof and the words of a cast: "(long long)(int)x" is text to convert whole */
+static bool c_type_word(CTok t)
+{
+  static const char *const words[] = {"sizeof", "char", "short", "int", "long", "float", "double", "signed",
+                                      "unsigned", "const", "volatile", "_Alignof", "alignof", NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
+void print_wide_text(Buf *b, const char *text, bool paren)
+{
+  CText c = ctext(text, NULL, 0);
+  bool plain = true;
+  for (CTok t = ctext_code(&c); t.kind != CT_END && plain; t = ctext_code(&c))
+    plain = t.kind == CT_NUMBER || (t.kind == CT_IDENT && !t.member && !c_type_word(t)) ||
+            (t.kind == CT_PUNCT && t.n == 1 && strchr("+-*/%()", t.s[0]));
+  if (text_is_simple(text) || !plain) {
+    buf_printf(b, text_is_simple(text) ? "(long long)%s" : "(long long)(%s)", text);
+    return;
+  }
+  if (paren)
+    buf_putc(b, '(');
+  c = ctext(text, NULL, 0);
+  for (CTok t = ctext_next(&c); t.kind != CT_END; t = ctext_next(&c)) {
+    if (t.kind == CT_IDENT)
+      buf_puts(b, "(long long)");
+    buf_printf(b, "%.*s", (int)t.n, t.s);
+  }
+  if (paren)
+    buf_putc(b, ')');
 }
 
 static void print_atom(Buf *b, const Atom *a, bool wide, bool alone)
@@ -670,6 +774,18 @@ static void print_atom(Buf *b, const Atom *a, bool wide, bool alone)
   }
 }
 
+/* Is a a size naming a variable, or an index into one, written as
+ * arithmetic ("n * n", "n - 1"): printed with each name converted to long
+ * long, since converting the result would be too late? */
+static bool widened(const Atom *a)
+{
+  if (text_is_simple(a->text ? a->text : "x"))
+    return false;
+  if (a->kind == A_SYM)
+    return a->runtime;
+  return a->kind == A_VAR && a->slot < 0 && a->bound && const_reach(a->bound) == LLONG_MAX;
+}
+
 static void print_term(Buf *b, const Term *t, bool wide, bool first)
 {
   long long c = t->coef;
@@ -690,9 +806,16 @@ static void print_term(Buf *b, const Term *t, bool wide, bool first)
     for (int k = 0; k < t->nf; k++) {
       if ((t->f[k]->kind == A_SYM) != (pass == 1))
         continue;
+      Atom *a = t->f[k];
       if (printed++)
         buf_puts(b, " * ");
-      else if (wide)
+      if (wide && widened(a)) {
+        /* converted operand by operand, in parentheses: the poly may be
+         * an operand itself ("(n - 1) % m") */
+        print_wide_text(b, a->text, true);
+        continue;
+      }
+      if (printed == 1 && wide)
         buf_puts(b, "(long long)");
       print_atom(b, t->f[k], wide, alone && !wide);
     }
@@ -706,6 +829,10 @@ void poly_print(Buf *b, const Poly *p, bool wide)
     buf_puts(b, "0");
     return;
   }
+  /* a bare name has its own type: nothing is computed to overflow */
+  if (wide && p->n == 1 && p->t[0].nf == 1 && p->t[0].coef == 1 && p->t[0].f[0]->kind != A_DIV &&
+      p->t[0].f[0]->kind != A_MOD && p->t[0].f[0]->slot < 0 && text_is_simple(p->t[0].f[0]->text))
+    wide = false;
   /* a positive term first reads better than a leading minus */
   int first = 0;
   for (int i = 0; i < p->n; i++)
@@ -717,6 +844,11 @@ void poly_print(Buf *b, const Poly *p, bool wide)
   for (int i = 0; i < p->n; i++)
     if (i != first)
       print_term(b, &p->t[i], wide, false);
+}
+
+const char *index_type(const Poly *extent)
+{
+  return poly_fits_int(extent) ? "int" : "long long";
 }
 
 char *poly_str(Ctx *ctx, const Poly *p)

@@ -44,7 +44,8 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
     Poly *i = poly_var(ctx, "pa_i", src->extent);
     if (pragma)
       out_gen(e->out, n->loc, "%s  #pragma unroll\n", in);
-    out_gen(e->out, n->loc, "%s  for (int pa_i = 0; pa_i < %s; pa_i++)\n", in, poly_str(ctx, src->extent));
+    out_gen(e->out, n->loc, "%s  for (%s pa_i = 0; pa_i < %s; pa_i++)\n", in, index_type(src->extent),
+            poly_str(ctx, src->extent));
     out_gen(e->out, n->loc, "%s    pa_dst[%s] = pa_src[%s];\n", in, poly_str(ctx, dim_offset(ctx, dst, i)),
             poly_str(ctx, dim_offset(ctx, src, i)));
     out_gen(e->out, n->loc, "%s}\n", in);
@@ -62,7 +63,7 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
     doff = poly_add(ctx, doff, poly_mul(ctx, v, dg[k].d));
     if (pragma)
       out_gen(e->out, n->loc, "%s#pragma unroll\n", ind.data);
-    out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, var, var,
+    out_gen(e->out, n->loc, "%sfor (%s %s = 0; %s < %s; %s++)\n", ind.data, index_type(dg[k].extent), var, var,
             poly_str(ctx, dg[k].extent), var);
     buf_puts(&ind, "  ");
   }
@@ -243,9 +244,14 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   Buf b = {0};
   buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
              c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc), bound, k);
-  for (int i = 0; i < k; i++)
-    buf_printf(&b, text_is_simple(atoms[i]->text) ? ", %s, (long long)%s, %d" : ", %s, (long long)(%s), %d",
-               c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
+  for (int i = 0; i < k; i++) {
+    buf_printf(&b, ", %s, ", c_string(ctx, atoms[i]->text));
+    if (atoms[i]->runtime) /* "n * n": (long long)n * (long long)n */
+      print_wide_text(&b, atoms[i]->text, false);
+    else
+      buf_printf(&b, text_is_simple(atoms[i]->text) ? "(long long)%s" : "(long long)(%s)", atoms[i]->text);
+    buf_printf(&b, ", %d", powers[i]);
+  }
   buf_puts(&b, ");\n");
   /* under the #parray's line: a size the C compiler rejects (an undeclared
    * variable) is reported where it was written */
@@ -354,7 +360,8 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
       if (!here || (!g->proc && !locals))
         continue;
       const char *v = g->var->t[0].f[0]->text;
-      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_text(e->ctx, g->extent), v);
+      out_gen(e->out, n->loc, "%sfor (%s %s = 0; %s < %s; %s++)\n", ind.data, index_type(g->extent), v, v,
+              poly_text(e->ctx, g->extent), v);
       buf_puts(&ind, "  ");
     }
     if (own && pass == 0) {

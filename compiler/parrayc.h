@@ -180,6 +180,8 @@ struct Atom {
   Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
   Poly *num, *den;
   int slot;      /* A_VAR: >= 0 when printed through a temporary */
+  bool runtime;  /* A_SYM: names a variable (not only macros and literals):
+                    its value may pass 2^31, offsets with it are 64-bit */
   Atom *next;    /* ctx list of atoms */
 };
 
@@ -196,6 +198,11 @@ struct Poly {
 
 Poly *poly_const(Ctx *ctx, long long c);
 Poly *poly_sym(Ctx *ctx, const char *text);
+/* a size written as C text: a symbol, 64-bit in offsets when it names a
+ * variable (not only macros #define'd in the program) */
+Poly *poly_size(Ctx *ctx, const char *text);
+/* the C type of a loop index over [0, extent): int where it fits */
+const char *index_type(const Poly *extent);
 Poly *poly_var(Ctx *ctx, const char *text, Poly *bound);
 Poly *poly_add(Ctx *ctx, Poly *a, Poly *b);
 Poly *poly_sub(Ctx *ctx, Poly *a, Poly *b);
@@ -215,6 +222,9 @@ Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
 bool poly_fits_int(const Poly *p); /* every constant fits in int */
 void poly_print(Buf *b, const Poly *p, bool wide);
+/* C text converted to long long ("n * n": "(long long)n * (long long)n"),
+ * in parentheses when paren says it is an operand */
+void print_wide_text(Buf *b, const char *text, bool paren);
 bool poly_is_atom(const Poly *p);    /* prints as one primary expression */
 char *poly_str(Ctx *ctx, const Poly *p);
 
@@ -434,6 +444,8 @@ struct Ctx {
   Atom *atoms;
   int natoms;
   Map atom_map;           /* atoms by kind and operands (expr.c interns them) */
+  Map macros;             /* names #define'd in src (expr.c, read once) */
+  bool macros_read;
   Poly *small_consts[18]; /* poly_const(-1 .. 16), made once: Polys are never changed */
   bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
   SrcSeg *segs;           /* where each line of src came from; NULL: all opt.display */

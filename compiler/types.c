@@ -252,7 +252,7 @@ static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
   }
   if (cp.ok && !*cp.p)
     return poly_const(ctx, v);
-  return poly_sym(ctx, str_trim(ctx, text));
+  return poly_size(ctx, str_trim(ctx, text));
 }
 
 /* ---- building the tree ---- */

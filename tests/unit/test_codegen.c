@@ -207,7 +207,7 @@ START_TEST(copy_checks)
   /* an argument is printed without parentheses of its own */
   out = pa_translate("#parray {paged float [n][2]} A\n#parray {paged float [m]} B\n"
                      "void f(float *a, float *b, int n, int m) {\n#copy A(a) to B(b)\n}\n");
-  ck_contains(out, "pa_check_copy_extent(n * 2, m, \"t.pa\", 4);");
+  ck_contains(out, "pa_check_copy_extent((long long)n * 2, m, \"t.pa\", 4);");
   free(out);
   /* the same symbolic extent on both sides: a check that cannot fail is left out */
   out = pa_translate("#parray {paged float [n][2]} A\n#parray {paged float [#A_1][#A_0]} B\n"

@@ -217,8 +217,10 @@ START_TEST(symbolic_sizes)
   ck_contains(out, "pa_check_sizes(\"QT\", \"t.pa\", 8, 1LL, 2, \"N/16\", (long long)(N/16), 1, \"N\", (long long)N, 1);");
   ck_contains(out, "pa_alloc_host(PA_PAGED, ((long long)(N/16) * N), sizeof(float), \"QT\"");
   free(out);
-  /* a size with a variable is text too */
-  ck_dollar("#parray {paged float [n][m]} A\n", "$A[i][j]$", "(i * m + j)");
+  /* a size with a variable is text too, and 64-bit: it may pass 2^31
+   * (issue 35); a macro's stays int */
+  ck_dollar("#parray {paged float [n][m]} A\n", "$A[i][j]$", "((long long)i * m + (long long)j)");
+  ck_dollar("#parray {paged char [n * n]} A\n", "$A[n * n - 1]$", "(((long long)n * (long long)n - 1))");
 }
 END_TEST
 
