@@ -537,11 +537,19 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     if (p->process0)
       out_gen(e->out, n->loc, "%sif (pa_rank == 0) /* #copy into process 0's memory */\n", indent_of(n));
     hostc_copy_loop(e, n, p, false);
-  } else if (p->peer) {
-    peer_alltoall(e, n, p);
-  } else {
-    collective(e, n, p);
+    return;
   }
+  /* every process must reach this copy: checked as #sync is */
+  for (Detour *x = e->detour; x; x = x->parent)
+    if (x->type->kind == TK_MPI) {
+      out_gen(e->out, n->loc, "%spa_mpi_copy_point(%s, %d);\n", indent_of(n), c_string(e->ctx, loc_file(e->ctx, n->loc)),
+              loc_line(e->ctx, n->loc));
+      break;
+    }
+  if (p->peer)
+    peer_alltoall(e, n, p);
+  else
+    collective(e, n, p);
 }
 
 const Backend backend_mpi = {

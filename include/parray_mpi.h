@@ -63,6 +63,11 @@ void pa_mpi_finalize(void);
 void pa_mpi_sync(const char *file, int line);
 /* A barrier among the processes of an mpi detour body, checked likewise. */
 void pa_mpi_barrier(void);
+/* Before a collective #copy in an mpi body (file:line): a synchronisation
+ * point as #sync is, so processes that reach different collectives (a copy
+ * inside 'if ($tid$ == 0)', a return before it) end the job with a message
+ * naming both places instead of pairing the wrong collectives and hanging. */
+void pa_mpi_copy_point(const char *file, int line);
 
 /* ---- distributed #copy ----
  * Elements move in buckets, one per (sender, receiver) pair.  The generated

@@ -282,11 +282,18 @@ void pa_mpi_finalize(void)
   MPI_Finalize();
 }
 
-/* "the #sync on line 12", "a pa_mpi_barrier() call", "the end of the detour body" */
+/* where of a collective #copy: its line plus COPY_POINT */
+#define COPY_POINT (1 << 29)
+
+/* "the #sync at t.pa:12", "the #copy at t.pa:14", "a pa_mpi_barrier() call",
+ * "the end of the detour body" */
 static void describe_point(char *buf, size_t n, int where)
 {
-  if (where > 0)
-    snprintf(buf, n, "the #sync on line %d", where);
+  const char *file = pa.file ? pa.file : "parray";
+  if (where >= COPY_POINT)
+    snprintf(buf, n, "the #copy at %s:%d", file, where - COPY_POINT);
+  else if (where > 0)
+    snprintf(buf, n, "the #sync at %s:%d", file, where);
   else
     snprintf(buf, n, where == 0 ? "a pa_mpi_barrier() call" : "the end of the detour body");
 }
@@ -306,7 +313,7 @@ static void sync_point(int where)
   int *points = (int *)malloc(sizeof(int) * (size_t)pa.size);
   check(MPI_Gather(&where, 1, MPI_INT, points, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather (#sync)", NULL, 0);
   if (pa.rank == 0 && points) {
-    char msg[2048], what[64];
+    char msg[4096], what[512];
     int len = snprintf(msg, sizeof msg, "%s: error: the processes of an mpi detour reached different "
                        "synchronisation points:", pa.file ? pa.file : "parray");
     for (int p = 0; p < pa.size && p < 8 && len < (int)sizeof msg - 200; p++) {
@@ -315,8 +322,8 @@ static void sync_point(int where)
     }
     if (pa.size > 8)
       len += snprintf(msg + len, sizeof msg - (size_t)len, ", ...");
-    snprintf(msg + len, sizeof msg - (size_t)len, "; every process must pass the same #sync statements, in the "
-             "same order\n");
+    snprintf(msg + len, sizeof msg - (size_t)len, "; every process must pass the same #sync and collective #copy "
+             "statements, in the same order\n");
     fflush(stdout);
     fputs(msg, stderr);
     fflush(stderr);
@@ -333,6 +340,12 @@ void pa_mpi_sync(const char *file, int line)
 {
   (void)file; /* the program's one file: pa.file names it */
   sync_point(line > 0 ? line : 0);
+}
+
+void pa_mpi_copy_point(const char *file, int line)
+{
+  (void)file; /* the program's one file: pa.file names it */
+  sync_point(COPY_POINT + (line > 0 && line < COPY_POINT ? line : 0));
 }
 
 void pa_mpi_barrier(void)
