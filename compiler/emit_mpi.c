@@ -334,7 +334,9 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
     local = ctx_printf(ctx, "%s + %s", local, poly_str(ctx, p->xbase));
   const CopyDigit *dg = p->dg;
   Poly *hpitch = scatter ? dg[0].s : dg[0].d, *lpitch = scatter ? dg[0].d : dg[0].s;
-  const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
+  /* the host pointer is cast to void *: its offset added first, in elements */
+  const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
+                                                : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
   out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
           "sizeof(%s), %s, %d);\n", in, how_name(p->coll), host,
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
@@ -371,7 +373,9 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const char *xp = gather ? p->sp : p->dp, *hp = gather ? p->dp : p->sp;
   const CopyDigit *dg = p->dg;
   Poly *hpitch = gather ? dg[0].d : dg[0].s, *lpitch = gather ? dg[0].s : dg[0].d;
-  const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
+  /* the host pointer is cast to void *: its offset added first, in elements */
+  const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
+                                                : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
   ipc_open(e, n, xp, at);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
   out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), 0, %s, %s);\n", in,

@@ -75,6 +75,8 @@ bool is_ident_start(int c);
 bool is_ident_char(int c);
 char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
 bool text_is_simple(const char *s);       /* an identifier or a number */
+/* s as an operand of a cast or an operator: parenthesised unless simple */
+char *text_operand(Ctx *ctx, const char *s);
 bool text_has_side_effects(const char *s);
 int edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
 /* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */

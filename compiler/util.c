@@ -295,6 +295,11 @@ bool text_is_simple(const char *s)
   return true;
 }
 
+char *text_operand(Ctx *ctx, const char *s)
+{
+  return text_is_simple(s) ? ctx_strdup(ctx, s) : ctx_printf(ctx, "(%s)", s);
+}
+
 /* Conservative: calls, increments and assignments may have effects; a
  * literal has none. */
 bool text_has_side_effects(const char *s)
