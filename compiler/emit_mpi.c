@@ -326,8 +326,10 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const char *xp = x ? p->dp : p->sp, *hp = x ? p->sp : p->dp;
   const char *local = xp;
   if (p->via_host[x]) {
+    /* a scattered block goes back whole: read first unless the rows fill it */
+    bool fresh = scatter && hostc_written_whole(ctx, (CopySide *)&p->side[x]);
     out_gen(e->out, n->loc, "%s  %s *pa_local = (%s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
-            scatter ? "NULL" : xp, bytes[x], where, line);
+            fresh ? "NULL" : xp, bytes[x], where, line);
     local = "pa_local";
   }
   if (!poly_is_value(p->xbase, 0))

@@ -252,7 +252,7 @@ extern "C" void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *fi
     if (dev && bytes)
         pa_cuda_check(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (staging)", file, line);
     else if (bytes)
-        memset(h, 0, bytes); /* the holes of a padded layout go back as zeros */
+        memset(h, 0, bytes); /* a block the copy writes whole (hostc_written_whole) */
     return h;
 }
 
