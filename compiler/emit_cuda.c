@@ -935,7 +935,13 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   const char *kname = copy_kernel(e, n, p, &launch, &extra);
   if (!kname)
     return;
+  /* in the body of a pthd, omp or mpi detour the two arrays may be on
+   * different GPUs (one thread's, another's): the kernel reaches the other
+   * through peer access */
+  bool reach = e->detour && e->detour->type->kind != TK_CUDA;
   if (!p->staged) {
+    if (reach)
+      out_gen(e->out, n->loc, "%spa_cuda_peer_reach(%s, %s, %s);\n", in, sp, dp, where(e, n));
     out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, %s%s);\n", in, kname, launch, sp, dp, extra);
     out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
     return;
@@ -955,6 +961,8 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (dir == COPY_H2D || !host_cnt)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
+  if (reach)
+    out_gen(e->out, n->loc, "%s  pa_cuda_peer_reach(%s, NULL, %s);\n", in, dir == COPY_H2D ? dp : sp, where(e, n));
   if (dir == COPY_H2D)
     out_gen(e->out, n->loc, "%s  %s<<<%s>>>(pa_stage, %s%s);\n", in, kname, launch, dp, extra);
   else
