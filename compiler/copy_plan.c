@@ -513,6 +513,9 @@ static bool part_rows(Ctx *ctx, CopyPlan *p, Poly **step, Poly **ybase, Poly **x
   p->dg = dg;
   p->nd = 2;
   *step = ay[pk];
+  /* the owner is the process digit itself: processes 0 .. its extent - 1 */
+  Type *procs = X->procs;
+  p->parts = poly_equal(X->dg[pk].extent, procs->root->extent) ? NULL : X->dg[pk].extent;
   return true;
 }
 

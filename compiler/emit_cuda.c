@@ -911,6 +911,12 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(e->ctx, src->extent),
             poly_str(e->ctx, dst->extent), where(e, n));
+  if (p->parts) {
+    /* a thread's part of data over a sub-range of the threads (team_rows) */
+    out_gen(e->out, n->loc, "%sif (pa_tid < %s) /* the threads past the parts hold none */\n", in,
+            poly_str(ctx, p->parts));
+    in = ctx_printf(ctx, "%s  ", in);
+  }
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));

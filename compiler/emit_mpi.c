@@ -339,8 +339,8 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   /* the host pointer is cast to void *: its offset added first, in elements */
   const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
                                                 : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
-  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
-          "sizeof(%s), %s, %d);\n", in, how_name(p->coll), host,
+  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, %s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
+          "sizeof(%s), %s, %d);\n", in, how_name(p->coll), p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()", host,
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
           local, poly_str(ctx, lpitch), elem, where, line);
   if (p->via_host[x])
@@ -350,15 +350,15 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 
 /* The opening of a copy through CUDA IPC: each process exports its block
  * at ptr and all gather the exports; then the branch every process takes
- * alike, on one node with every block exportable (closed by the caller,
+ * alike, on one node with the first `blocks` blocks exportable (closed by the caller,
  * with an else through the host and free(pa_all)). */
-static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *at)
+static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at)
 {
   const char *in = indent_of(n);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, ptr, at);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, %s)) {\n", in, blocks);
 }
 
 /* Rows between process 0's host memory and every process's GPU block
@@ -378,13 +378,15 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   /* the host pointer is cast to void *: its offset added first, in elements */
   const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
                                                 : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
-  ipc_open(e, n, xp, at);
+  /* the processes that hold a part: all, or the first parts */
+  const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
+  ipc_open(e, n, xp, blocks, at);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), 0, %s, %s);\n", in,
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, %s, 0, %s, %s);\n", in, blocks,
           xp, at);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_rows(%d, (void *)%s, %s, %s, %s, %s, &pa_blocks, pa_mpi_size(), %s, %s, "
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_rows(%d, (void *)%s, %s, %s, %s, %s, &pa_blocks, %s, %s, %s, "
           "sizeof(%s), %s);\n", in, !gather, host, poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent),
-          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), poly_str(ctx, p->xbase),
+          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), blocks, poly_str(ctx, p->xbase),
           poly_str(ctx, lpitch), p->dst->type->elem, at);
   out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
@@ -519,7 +521,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs */\n", in, copy_title(ctx, n, p->sp, p->dp));
-  ipc_open(e, n, p->sp, at);
+  ipc_open(e, n, p->sp, "pa_mpi_size()", at);
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);
   out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);
