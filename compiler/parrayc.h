@@ -182,6 +182,7 @@ struct Atom {
   Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
   Poly *num, *den;
   int slot;      /* A_VAR: >= 0 when printed through a temporary */
+  bool printed;  /* A_VAR: in the text of a nested $...$ already printed (its effects are there, once) */
   Atom *next;    /* ctx list of atoms */
 };
 
