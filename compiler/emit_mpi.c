@@ -21,6 +21,7 @@
  * by bucket, a collective moves them (scatter, gather, all-to-all or
  * broadcast), and the receiver unpacks in the same order. */
 #include "capture.h"
+#include "ctext.h"
 #include "hostc.h"
 
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
   }
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (strchr(t->ptypes[i], '[')) {
+    if (decl_is_array(t->ptypes[i])) {
       diag_error(ctx, n->loc,
                  "parameter '%s' of mpi array '%s' is an array: detour arguments are sent by value, "
                  "declare it as a pointer (meaningful on process 0 only)",
@@ -70,6 +71,30 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
       ok = false;
     }
   return ok;
+}
+
+/* decl without the 'const' before its name: a member that memcpy fills
+ * ("const int k[2]" -> "int k[2]") */
+static const char *unconst(Ctx *ctx, const char *decl)
+{
+  const char *name;
+  size_t len;
+  if (ctext_declarator(decl, NULL, &name, &len) == CD_NONE)
+    return decl;
+  Buf b = {0};
+  const char *done = decl;
+  CText c = ctext(decl, name, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (ctok_word(t, "const")) {
+      buf_printf(&b, "%.*s", (int)(t.s - done), done);
+      done = t.s + t.n;
+      while (*done == ' ')
+        done++;
+    }
+  buf_puts(&b, done);
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
 }
 
 /* The body's function, and the function that unpacks the arguments sent
@@ -87,7 +112,7 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, "  %s;\n", caps[i].decl);
+      out_gen(e->out, loc, "  %s;\n", caps[i].array ? unconst(e->ctx, caps[i].decl) : caps[i].decl);
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
@@ -192,6 +217,16 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Capture *caps;
   int ncaps = find_captures(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
+    return;
+  bool sized = true;
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].array && decl_is_unsized_array(caps[i].decl)) {
+      diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a local array whose size its initialiser "
+                 "gives ('%s'): the processes receive a copy, whose size must be written: declare it with its size",
+                 n->name, caps[i].name, caps[i].decl);
+      sized = false;
+    }
+  if (!sized)
     return;
 
   /* the call on process 0: arguments evaluated once, then sent */

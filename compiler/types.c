@@ -573,18 +573,15 @@ static void parse_params(Ctx *ctx, ThreadView *here, Type *t)
     if ((*p == ',' && depth == 0) || !*p) {
       char *decl = str_trim(ctx, ctx_strndup(ctx, start, (size_t)(p - start)));
       if (*decl) {
-        const char *end = decl + strlen(decl);
-        const char *q = strchr(decl, '[');
-        if (q)
-          end = q;
-        while (end > decl && !is_ident_char((unsigned char)end[-1]))
-          end--;
-        const char *s = end;
-        while (s > decl && is_ident_char((unsigned char)s[-1]))
-          s--;
-        if (s == end || s == decl)
+        /* the name as C's declarators bind: int (*rows)[4], int (*op)(int, int) */
+        const char *s = NULL;
+        size_t len = 0;
+        if (ctext_declarator(decl, NULL, &s, &len) == CD_NONE) {
           diag_error(ctx, t->loc, "thread-array parameter '%s' needs a type and a name", decl);
-        t->pnames[t->nparams] = ctx_strndup(ctx, s, (size_t)(end - s));
+          s = decl;
+          len = 0;
+        }
+        t->pnames[t->nparams] = ctx_strndup(ctx, s, len);
         t->ptypes[t->nparams++] = decl;
       } else if (*p || t->nparams) {
         diag_error(ctx, t->loc, "empty thread-array parameter");
