@@ -374,10 +374,16 @@ Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc)
     /* the argument is resolved where the #insert stands */
     Instance *saved = ctx->instance;
     ctx->instance = in->parent;
+    int errors = ctx->errors;
     d = dim_resolve(ctx, str_trim(ctx, bound), loc);
     ctx->instance = saved;
-    if (!d)
+    if (!d) {
+      /* the mistake is in the #insert's argument: say where that is */
+      if (ctx->errors > errors)
+        diag_note(ctx, in->insert->loc, "'%s' is the argument of this #insert for parameter '%s'",
+                  str_trim(ctx, bound), base);
       return NULL;
+    }
   } else {
     Type *t = type_lookup(ctx, base);
     if (!t) {
@@ -855,7 +861,17 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
   ConstParser cp = {.p = text, .ok = true};
   long long v = cp_expr(&cp);
   cp_skip(&cp);
-  if (cp.ok && !*cp.p && v >= 0)
+  long long e;
+  if (cp.ok && !*cp.p && (v < 0 || (poly_is_const(d->extent, &e) && v >= e))) {
+    /* a constant index outside a known extent would read or write past it in silence */
+    if (v < 0)
+      diag_error(ctx, ix->loc, "index %lld of '%s' is negative", v, d->path);
+    else
+      diag_error(ctx, ix->loc, "index %lld is past the end of '%s', whose extent is %lld (indices 0 to %lld)", v,
+                 d->path, e, e - 1);
+    return poly_const(ctx, 0);
+  }
+  if (cp.ok && !*cp.p)
     return poly_const(ctx, v);
   return poly_var(ctx, text, d->extent);
 }
