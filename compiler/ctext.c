@@ -271,3 +271,25 @@ bool text_has_side_effects(const char *s)
   }
   return false;
 }
+
+char *text_sum_operand(Ctx *ctx, const char *s)
+{
+  int depth = 0;
+  CText c = ctext(s, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_PUNCT)
+      continue;
+    char ch = t.s[0];
+    if (strchr("([{", ch))
+      depth++;
+    else if (strchr(")]}", ch))
+      depth--;
+    /* '?', ',', '=', '<', '>', '|', '^' and '!=' bind looser than '+' ('->' is one token); a
+     * binary '&' cannot be told from the unary one here: parenthesised too */
+    else if (depth == 0 && t.n == 1 && strchr("?,=<>|^&", ch))
+      return ctx_printf(ctx, "(%s)", s);
+    else if (depth == 0 && ch == '!' && t.s[1] == '=')
+      return ctx_printf(ctx, "(%s)", s);
+  }
+  return ctx_strdup(ctx, s);
+}

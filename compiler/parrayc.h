@@ -77,6 +77,9 @@ char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks
 bool text_is_simple(const char *s);       /* an identifier or a number */
 /* s as an operand of a cast or an operator: parenthesised unless simple */
 char *text_operand(Ctx *ctx, const char *s);
+/* s as the left operand of '+': parenthesised when an operator of lower
+ * precedence stands at its top level ("f ? p : q", "p = q", "a, b") */
+char *text_sum_operand(Ctx *ctx, const char *s); /* ctext.c */
 bool text_has_side_effects(const char *s); /* ctext.c */
 int edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
 /* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */

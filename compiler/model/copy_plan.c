@@ -531,9 +531,9 @@ static bool team_rows(Ctx *ctx, CopyPlan *p)
     return false;
   Poly *host_base = poly_add(ctx, poly_mul(ctx, step, poly_sym(ctx, "pa_tid")), ybase);
   const char **hp = scatter ? &p->sp : &p->dp, **xp = scatter ? &p->dp : &p->sp;
-  *hp = ctx_printf(ctx, "%s + %s", *hp, poly_str(ctx, host_base));
+  *hp = ctx_printf(ctx, "%s + %s", text_sum_operand(ctx, *hp), poly_str(ctx, host_base));
   if (!poly_is_value(xbase, 0))
-    *xp = ctx_printf(ctx, "%s + %s", *xp, poly_str(ctx, xbase));
+    *xp = ctx_printf(ctx, "%s + %s", text_sum_operand(ctx, *xp), poly_str(ctx, xbase));
   p->by = COPY_BY_DEVICE;
   p->how = COPY_ROWS;
   p->dir = scatter ? COPY_H2D : COPY_D2H;

@@ -369,12 +369,13 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
     local = "pa_local";
   }
   if (!poly_is_value(p->xbase, 0))
-    local = ctx_printf(ctx, "%s + %s", local, poly_str(ctx, p->xbase));
+    local = ctx_printf(ctx, "%s + %s", text_sum_operand(ctx, local), poly_str(ctx, p->xbase));
   const CopyDigit *dg = p->dg;
   Poly *hpitch = scatter ? dg[0].s : dg[0].d, *lpitch = scatter ? dg[0].d : dg[0].s;
   /* the host pointer is cast to void *: its offset added first, in elements */
   const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
-                                                : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
+                                                : ctx_printf(ctx, "(%s + %s)", text_sum_operand(ctx, hp),
+                                                             poly_str(ctx, p->ybase));
   out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, %s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
           "sizeof(%s), %s, %d);\n", in, how_name(p->coll), p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()", host,
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
@@ -413,7 +414,8 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   Poly *hpitch = gather ? dg[0].d : dg[0].s, *lpitch = gather ? dg[0].s : dg[0].d;
   /* the host pointer is cast to void *: its offset added first, in elements */
   const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
-                                                : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
+                                                : ctx_printf(ctx, "(%s + %s)", text_sum_operand(ctx, hp),
+                                                             poly_str(ctx, p->ybase));
   /* the processes that hold a part: all, or the first parts */
   const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
   ipc_open(e, n, xp, blocks, at);
