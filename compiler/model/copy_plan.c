@@ -439,11 +439,26 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
 
 /* GPU to GPU among the threads: the peer kernel (hostc_peer_kernel),
  * in tiles where it transposes. */
+static int owner_digit(Ctx *ctx, CopySide *s);
+
+/* The holders of the walked side of a peer copy (the distributed
+ * destination, else the source): processes 0 .. its process digit's
+ * extent - 1, NULL when all (CopyPlan.parts). */
+static Poly *peer_parts(Ctx *ctx, CopyPlan *p)
+{
+  CopySide *X = p->side[1].procs ? &p->side[1] : &p->side[0];
+  int pk = owner_digit(ctx, X);
+  if (pk < 0 || poly_equal(X->dg[pk].extent, X->procs->root->extent))
+    return NULL;
+  return X->dg[pk].extent;
+}
+
 static void plan_peer(Ctx *ctx, CopyPlan *p)
 {
   p->by = COPY_BY_DEVICE;
   p->dir = COPY_D2D;
   p->peer = true;
+  p->parts = peer_parts(ctx, p);
   plan_peer_tiles(ctx, p);
 }
 
@@ -661,8 +676,10 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
    * #create's: each GPU reads the others' blocks through CUDA IPC (the
    * runtime decides; through the host otherwise) */
   p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
-  if (p->peer)
+  if (p->peer) {
+    p->parts = peer_parts(ctx, p);
     plan_peer_tiles(ctx, p);
+  }
   /* a scatter or gather of rows, a broadcast of a block: no element
    * loops (pa_mpi_rows) */
   if ((p->coll == COLL_SCATTER && !p->via_host[0]) || (p->coll == COLL_GATHER && !p->via_host[1]))

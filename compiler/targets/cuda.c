@@ -867,8 +867,14 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%s  const void *pa_one = %s;\n", in, T->procs ? p->sp : p->dp);
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(&pa_one, 1, %s);\n", in, where(e, n));
   }
-  out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_blocks, pa_tid%s);\n", in, kname, launch, T->procs ? p->dp : p->sp,
-          extra);
+  /* a thread past the holders of the walked side has no block to fill (read) */
+  const char *lin = ctx_printf(ctx, "%s  ", in);
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%s  if (pa_tid < %s) /* the threads that hold a block */\n", in, poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s    ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_tid%s);\n", lin, kname, launch,
+          T->procs ? p->dp : p->sp, extra);
   out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
   out_gen(e->out, n->loc, "%s}\n", in);
 }

@@ -562,7 +562,14 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   ipc_open(e, n, p->sp, "pa_mpi_size()", at);
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);
-  out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);
+  /* a process past the holders of the destination has no block to fill */
+  const char *lin = ctx_printf(ctx, "%s    ", in);
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%s    if (pa_rank < %s) /* the processes that hold a block */\n", in,
+            poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s      ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", lin, kname, launch, p->dp, extra);
   out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
