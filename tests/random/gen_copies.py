@@ -5,10 +5,10 @@
 
 writes a Parray program of N cases.  Each case declares two random layouts of
 one extent (natural, nested, padded, permuted such as column-major, tiled,
-split and sub-range views of a base type), fills a source buffer with
-distinct values and the destination with -1, copies, and compares every
-element of the destination's buffer with the answer this script computes
-from SPEC 2.4's offset rules (a plain table in the program).  host: on the
+split and sub-range views of a base type, views of such views), fills a
+source buffer with distinct values and the destination with -1, copies, and
+compares every element of the destination's buffer with the answer this
+script computes from SPEC 2.4's offset rules (a plain table in the program).  host: on the
 host; pthd, omp: in each thread of a 2-thread body (thread-local buffers);
 mpi: in a 2-process body, a local copy, or a scatter of process 0's array
 into a distributed type (a [#P] dimension, the local block padded or
