@@ -1,0 +1,2 @@
+/work/wt/drv32/tests/cli/explain.c: \
+ /work/wt/drv32/tests/cli/explain.pa
