@@ -474,6 +474,7 @@ struct Access {
   Dim *dim;            /* the type it indexes */
   Poly *off;           /* its offset */
   Type *threads;       /* the innermost detour's thread array, or NULL */
+  Node *detour;        /* that #detour, or NULL */
   Instance *instance;  /* the #insert being expanded, or NULL */
   Access *next;
 };

@@ -67,8 +67,9 @@ expect 1 "unrecognized command-line option '-MX'" -MX "$pa"
 expect 1 "'--build=yes' takes no value" --build=yes "$pa"
 expect 1 "'-ferror-limit' needs a value" -ferror-limit "$pa"
 # -MM is -M (a rule on standard output), not -MMD (which writes OUT.d and translates)
-(cd "$tmp" && "$parrayc" -MM "$pa" >mm.out 2>&1) && grep -q 'explain.pa' "$tmp/mm.out" &&
-  [ ! -e "$tmp/explain.c" ] && [ ! -e "$here/cli/explain.c" ] ||
+mkdir -p "$tmp/mm" && cp "$pa" "$tmp/mm/"
+(cd "$tmp/mm" && "$parrayc" -MM explain.pa >mm.out 2>&1) && grep -q '^explain.c: ' "$tmp/mm/mm.out" &&
+  [ ! -e "$tmp/mm/explain.c" ] && [ ! -e "$tmp/mm/explain.d" ] ||
   { echo "FAIL: -MM is not -M: $(cat "$tmp/mm.out")" >&2; failed=1; }
 # conflicting modes
 expect 1 "'--explain' and '--run' cannot be used together" --explain A --run "$pa"

@@ -1361,6 +1361,221 @@ static void print_lanes(FILE *out, Lane *ln, int lanes)
   }
 }
 
+/* ---- what the explainer cannot follow: values set in the detour ----
+ * A pointer or an index set in the detour's body may differ from thread to
+ * thread; the explainer takes an unknown name as 0 and an array pointer as
+ * the array's start, which is right only where the value is the same in
+ * every thread.  The body's text from the #detour to the access is read
+ * for assignments (NAME = ..., NAME += ..., declarations with an
+ * initialiser): a value that depends on the thread ($tid...$, threadIdx,
+ * pa_tid, omp_get_thread_num or another such value) makes the access
+ * unpredictable, except a pointer set once to ARRAY + $T[...]$ (or
+ * &ARRAY[$T[...]$]), whose offset is followed lane by lane. */
+
+typedef struct Region {
+  Ctx *ctx;
+  int from, to, tocol; /* lines from..to, the last up to column tocol */
+} Region;
+
+typedef struct Assign {
+  int line, col;       /* of the value */
+  const char *rhs;     /* its text */
+} Assign;
+
+/* the text of line k of the region (to its end, or to tocol on the last) */
+static const char *region_line(Region *r, int k, int *len)
+{
+  const char *s = r->ctx->lines[k - 1], *e = strchr(s, '\n');
+  int n = e ? (int)(e - s) : (int)strlen(s);
+  if (k == r->to && r->tocol - 1 < n)
+    n = r->tocol - 1 > 0 ? r->tocol - 1 : 0;
+  *len = n;
+  return s;
+}
+
+/* the assignments to name in the region (at most max; returns how many) */
+static int assignments(Region *r, const char *name, Assign *out, int max)
+{
+  size_t nl = strlen(name);
+  int n = 0;
+  for (int k = r->from; k <= r->to && k <= r->ctx->nlines; k++) {
+    int len;
+    const char *s = region_line(r, k, &len);
+    for (int i = 0; i + (int)nl <= len; i++) {
+      if (strncmp(s + i, name, nl) || (i > 0 && (is_ident_char(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '>')) ||
+          is_ident_char(s[i + nl]))
+        continue;
+      int j = i + (int)nl;
+      while (j < len && s[j] == ' ')
+        j++;
+      if (j + 1 < len && strchr("+-*/%&|^", s[j]) && s[j + 1] == '=')
+        j++;
+      else if (j + 2 < len && (s[j] == '<' || s[j] == '>') && s[j + 1] == s[j] && s[j + 2] == '=')
+        j += 2;
+      if (j >= len || s[j] != '=' || (j + 1 < len && s[j + 1] == '='))
+        continue;
+      int v = j + 1, e = v, depth = 0;
+      for (; e < len; e++) {
+        if (s[e] == '(' || s[e] == '[')
+          depth++;
+        else if ((s[e] == ')' || s[e] == ']') && --depth < 0)
+          break;
+        else if ((s[e] == ';' || s[e] == ',') && depth == 0)
+          break;
+      }
+      if (n < max)
+        out[n] = (Assign){k, v + 1, str_trim(r->ctx, ctx_strndup(r->ctx, s + v, e - v))};
+      n++;
+    }
+  }
+  return n;
+}
+
+static bool name_varies(Region *r, const char *name, int depth);
+
+/* does text depend on the thread: a thread index, or a name that does? */
+static bool text_varies(Region *r, const char *text, int depth)
+{
+  static const char *const marks[] = {"$tid", "threadIdx", "pa_tid", "pa_tx", "omp_get_thread_num", "laneid",
+                                      NULL};
+  for (int k = 0; marks[k]; k++)
+    if (strstr(text, marks[k]))
+      return true;
+  if (depth > 8)
+    return true;
+  for (const char *p = text; *p;) {
+    if (!is_ident_start((unsigned char)*p) || (p > text && (is_ident_char(p[-1]) || p[-1] == '.'))) {
+      p++;
+      continue;
+    }
+    const char *q = p;
+    while (is_ident_char(*q))
+      q++;
+    if (name_varies(r, ctx_strndup(r->ctx, p, q - p), depth + 1))
+      return true;
+    p = q;
+  }
+  return false;
+}
+
+static bool name_varies(Region *r, const char *name, int depth)
+{
+  Assign as[8];
+  int n = assignments(r, name, as, 8);
+  for (int k = 0; k < n && k < 8; k++)
+    if (text_varies(r, as[k].rhs, depth))
+      return true;
+  return false;
+}
+
+/* the access on line/columns of a value ARRAY + $T[...]$, or NULL */
+static Access *access_in(Ctx *ctx, Assign *as)
+{
+  for (Access *a = ctx->accesses; a; a = a->next)
+    if (a->node->loc.line == as->line && a->node->loc.col >= as->col &&
+        a->node->loc.col < as->col + (int)strlen(as->rhs) + 2)
+      return a;
+  return NULL;
+}
+
+/* rhs is ARRAY + $...$, $...$ + ARRAY or &ARRAY[$...$] with ARRAY never
+ * set in the region: ARRAY, else NULL */
+static const char *pointer_plus_access(Region *r, const char *rhs)
+{
+  const char *p = rhs;
+  char *name = NULL;
+  if (*p == '&') {
+    p++;
+    while (*p == ' ')
+      p++;
+    const char *q = p;
+    while (is_ident_char(*q))
+      q++;
+    if (q == p || *q != '[' || q[1] != '$')
+      return NULL;
+    name = ctx_strndup(r->ctx, p, q - p);
+  } else if (is_ident_start((unsigned char)*p)) {
+    const char *q = p;
+    while (is_ident_char(*q))
+      q++;
+    const char *t = q;
+    while (*t == ' ')
+      t++;
+    if (*t != '+' || !strchr(t, '$'))
+      return NULL;
+    t++;
+    while (*t == ' ')
+      t++;
+    if (*t != '$' || strchr(t + 1, '$') == NULL || strrchr(t, '$')[1] != 0)
+      return NULL;
+    name = ctx_strndup(r->ctx, p, q - p);
+  } else if (*p == '$') {
+    const char *e = strrchr(p, '$'), *t = e + 1;
+    while (*t == ' ')
+      t++;
+    if (*t != '+')
+      return NULL;
+    t++;
+    while (*t == ' ')
+      t++;
+    const char *q = t;
+    while (is_ident_char(*q))
+      q++;
+    if (q == t || *q)
+      return NULL;
+    name = ctx_strndup(r->ctx, t, q - t);
+  }
+  Assign as[1];
+  return name && !assignments(r, name, as, 1) ? name : NULL;
+}
+
+static int src_line(Ctx *ctx, int line)
+{
+  int l;
+  src_file(ctx, line, &l);
+  return l;
+}
+
+/* The array an access goes through, "pa" of pa[$M[0][k]$]: never set in the
+ * detour (the explainer takes it as the array's start), set once to
+ * ARRAY + $T[...]$ (followed: *via), set to the same value in every thread
+ * (a note: the pattern is the one at the array's start) or else not
+ * predicted (false, with the reason). */
+static bool resolvable(Ctx *ctx, Region *reg, Access *a, const char *text, AccessKind kind, Access **via, FILE *out)
+{
+  *via = NULL;
+  if (kind == ACC_OFFSET || !is_ident_start((unsigned char)text[0]))
+    return true;
+  const char *e = text;
+  while (is_ident_char(*e))
+    e++;
+  if (*e != '[')
+    return true;
+  char *base = ctx_strndup(ctx, text, e - text);
+  Assign as[8];
+  int n = assignments(reg, base, as, 8);
+  if (!n)
+    return true;
+  if (n == 1) {
+    const char *arr = pointer_plus_access(reg, as[0].rhs);
+    Access *d = arr ? access_in(ctx, &as[0]) : NULL;
+    if (d && d != a && d->dim->type == a->dim->type) {
+      fprintf(out, "    '%s' is %s (line %d), followed in each lane\n", base, as[0].rhs, src_line(ctx, as[0].line));
+      *via = d;
+      return true;
+    }
+  }
+  for (int k = 0; k < n && k < 8; k++)
+    if (text_varies(reg, as[k].rhs, 0)) {
+      fprintf(out, "    not predicted: '%s' is set to a value that differs from thread to thread (line %d: %s = %s), "
+              "and parrayc does not follow it\n", base, src_line(ctx, as[k].line), base, as[k].rhs);
+      return false;
+    }
+  fprintf(out, "    '%s' is set in the detour (line %d) to the same value in every thread: the pattern is the one "
+          "at the start of %s\n", base, src_line(ctx, as[0].line), a->dim->path);
+  return true;
+}
+
 /* one access: false when it is not one the explainer can predict */
 static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
 {
@@ -1406,15 +1621,29 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
     return false;
   }
   int lanes = block < WARP ? (int)block : WARP;
+  Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->node->loc.line, a->node->loc.col};
+  Access *via = NULL; /* the pointer's own $T[...]$, followed */
+  if (!resolvable(ctx, &reg, a, text, kind, &via, out))
+    return false;
   Lane ln[WARP];
   Binding b[16];
   for (int k = 0; k < lanes; k++) {
     bind_lane(&env, &l, k, b, &ln[k].who);
-    if (!eval_poly(&env, a->off, &ln[k].off)) {
+    long long base = 0;
+    if (!eval_poly(&env, a->off, &ln[k].off) || (via && !eval_poly(&env, via->off, &base))) {
       fputs("    the offsets cannot be evaluated\n", out);
       return false;
     }
+    ln[k].off += base;
     ln[k].addr = ln[k].off * size;
+  }
+  for (int k = 0; k < env.nzeroed; k++) {
+    Assign as[1];
+    if (name_varies(&reg, env.zeroed[k], 0) && assignments(&reg, env.zeroed[k], as, 1)) {
+      fprintf(out, "    not predicted: '%s' differs from thread to thread (line %d: %s = %s), and parrayc does not "
+              "follow it\n", env.zeroed[k], src_line(ctx, as[0].line), env.zeroed[k], as[0].rhs);
+      return false;
+    }
   }
   fprintf(out, "    warp 0 of block 0: lane 0 is %s, lane %d is %s\n", ln[0].who, lanes - 1, ln[lanes - 1].who);
   if (env.nzeroed) {
@@ -1444,7 +1673,10 @@ bool explain_access(Ctx *ctx, FILE *out)
     diag_error(ctx, (Loc){0, 0}, "cannot create a temporary file for --explain-access");
     return false;
   }
-  if (!ctx->accesses) {
+  bool any = false;
+  for (Access *a = ctx->accesses; a; a = a->next)
+    any |= a->node->loc.line == ctx->opt.access_line;
+  if (!any) {
     diag_error(ctx, (Loc){ctx->opt.access_line, 1}, "no '$T[...]$' access on line %d to explain", ctx->opt.access_line);
     if (text != out)
       fclose(text);
@@ -1455,7 +1687,8 @@ bool explain_access(Ctx *ctx, FILE *out)
   char *notes[16];
   int npics = 0;
   for (Access *a = ctx->accesses; a; a = a->next)
-    if (explain_one(ctx, a, text, &pics[npics], &notes[npics]) && npics < 15)
+    if (a->node->loc.line == ctx->opt.access_line && explain_one(ctx, a, text, &pics[npics], &notes[npics]) &&
+        npics < 15)
       npics++;
   if (fmt == FMT_TEXT)
     return true;

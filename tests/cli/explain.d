@@ -1,2 +1,0 @@
-/work/wt/drv32/tests/cli/explain.c: \
- /work/wt/drv32/tests/cli/explain.pa
