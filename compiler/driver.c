@@ -528,7 +528,7 @@ static bool translate(Cli *cli, Unit *u)
     .input = u->input, .display = from_stdin ? "<stdin>" : u->input,
     .line_directives = cli->line_directives, .explain = cli->explain,
     .explain_format = cli->format, .defines = cli->defines, .ndefines = cli->ndefines,
-    .access_line = cli->access_line,
+    .access_line = cli->access_line, .thread_map = cli->thread_map,
     .error_limit = cli->error_limit, .no_warnings = cli->no_warnings, .werror = cli->werror,
     .color = use_color(cli->color),
     .include_dirs = (const char **)cli->incdirs.v, .ninclude_dirs = cli->incdirs.n,

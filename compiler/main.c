@@ -32,12 +32,18 @@ static void usage(FILE *f)
         "  --explain TYPE   print TYPE's dimension tree, extents and offset functions\n"
         "                   and a grid: each element's physical offset (or owner),\n"
         "                   each thread's block and thread (or rank)\n"
-        "  --format=F       --explain's output: text (default), svg (a picture) or html\n"
+        "  --format=F       --explain's output: text (default), svg (a picture), html\n"
         "                   (a self-contained page; hover a cell for its index path)\n"
+        "                   or tex (a standalone LaTeX document with a TikZ picture)\n"
         "  --explain-access FILE.pa:LINE\n"
         "                   for the $T[...]$ of dmem and smem on LINE of a cuda detour,\n"
         "                   one warp's offsets, its 32-byte sectors (dmem) or bank\n"
-        "                   conflicts (smem); --format and -D apply\n"
+        "                   conflicts (smem); --format and -D apply.  A pointer or\n"
+        "                   index that differs per thread in a way parrayc does not\n"
+        "                   follow is reported as not predicted\n"
+        "  --thread-map     with --explain-access: also draw which thread touches\n"
+        "                   which element (cuda: block 0, or every block of a grid\n"
+        "                   of at most 1024 threads; pthd and omp detours: always)\n"
         "  -M, -MM          print the make rule of the inputs' dependencies, nothing else\n"
         "  --print-backends print the back ends the program uses (cuda mpi omp pthd)\n"
         "\n"
@@ -109,7 +115,7 @@ enum {
   OPT_BUILD = 256, OPT_RUN, OPT_COMPILE, OPT_EXPLAIN, OPT_NO_LINE, OPT_NP, OPT_VERSION, OPT_HELP,
   OPT_VERBOSE, OPT_ARCH, OPT_M, OPT_MD, OPT_MF, OPT_MT, OPT_MP, OPT_WALL, OPT_WERROR, OPT_NOWARN,
   OPT_COLOR, OPT_ERROR_LIMIT, OPT_DIAG_FORMAT, OPT_PRINT_BACKENDS, OPT_FORMAT, OPT_EXPLAIN_ACCESS,
-  OPT_FORCE, OPT_NVCC, OPT_XCOMPILER, OPT_XPTXAS, OPT_MAXRREG, OPT_STD, OPT_PTHREAD,
+  OPT_FORCE, OPT_THREAD_MAP, OPT_NVCC, OPT_XCOMPILER, OPT_XPTXAS, OPT_MAXRREG, OPT_STD, OPT_PTHREAD,
 };
 
 /* How an option takes its value: none; VALUE (--name V, --name=V); EQ
@@ -126,7 +132,7 @@ static const struct Opt {
   {"build", OPT_BUILD, NONE}, {"run", OPT_RUN, NONE}, {"c", OPT_COMPILE, NONE},
   {"explain", OPT_EXPLAIN, VALUE}, {"explain-access", OPT_EXPLAIN_ACCESS, VALUE},
   {"format", OPT_FORMAT, VALUE}, {"print-backends", OPT_PRINT_BACKENDS, NONE},
-  {"no-line", OPT_NO_LINE, NONE}, {"np", OPT_NP, VALUE}, {"force", OPT_FORCE, NONE},
+  {"thread-map", OPT_THREAD_MAP, NONE}, {"no-line", OPT_NO_LINE, NONE}, {"np", OPT_NP, VALUE}, {"force", OPT_FORCE, NONE},
   {"v", OPT_VERBOSE, NONE}, {"verbose", OPT_VERBOSE, NONE},
   {"h", OPT_HELP, NONE}, {"help", OPT_HELP, NONE}, {"version", OPT_VERSION, NONE},
   {"arch", OPT_ARCH, VALUE},
@@ -184,6 +190,7 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
   case OPT_NO_LINE: cli->line_directives = false; break;
   case OPT_VERBOSE: cli->verbose = true; break;
   case OPT_FORCE: cli->force = true; break;
+  case OPT_THREAD_MAP: cli->thread_map = true; break;
   case 'o': cli->output = v; break;
   case OPT_ARCH: cli->arch = v; break;
   case OPT_MD: cli->deps = true; break;
@@ -391,6 +398,9 @@ static int parse_cli(int argc, char **argv, Cli *cli)
   argv_free(&operands);
   if (rc)
     return rc;
+  if (cli->thread_map && !cli->access_file)
+    return cli_error("'--thread-map' draws the threads of --explain-access: give --explain-access FILE.pa:LINE%s%s",
+                     "", "");
   if (cli->access_file) {
     /* the file of --explain-access is the input */
     if (cli->inputs.n > 1 || (cli->inputs.n == 1 && strcmp(cli->inputs.v[0], cli->access_file)))

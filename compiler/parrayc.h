@@ -417,6 +417,7 @@ typedef struct Options {
   int ninclude_dirs;
   int access_line;        /* --explain-access FILE:LINE: the line; 0: none */
   DiagLog *log;           /* non-NULL: diagnostics go here, not to stderr */
+  bool thread_map;        /* --thread-map: --explain-access draws who touches what */
 } Options;
 
 /* Line `line` of the spliced source and those after it, up to the next

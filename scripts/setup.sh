@@ -24,8 +24,8 @@ fi
 # fuzzer and sanitizer runtimes (the libFuzzer test), LLVM's libomp with the
 # Archer tool (omp programs under ThreadSanitizer), lcov (scripts/coverage.sh),
 # lintian (the .deb checked by package_release), jsonschema (the JSON and SARIF
-# diagnostics checked against their schemas).
-tools=(clang libclang-rt-dev libomp-dev lcov lintian python3-jsonschema)
+# diagnostics checked against their schemas), pdflatex and TikZ (--format=tex).
+tools=(clang libclang-rt-dev libomp-dev lcov lintian python3-jsonschema texlive-latex-base texlive-pictures)
 missing=()
 for p in "${tools[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -85,6 +85,10 @@ expect 0 "-fno-fast-math -O3 -std=c11" --build -v -Xcompiler -fno-fast-math,-O3 
 expect 0 "'-lineinfo' is not passed on: it is nvcc's" --build -lineinfo "$here/cli/args.pa" -o "$tmp/args"
 "$parrayc" --build -v -lineinfo "$here/cli/args.pa" -o "$tmp/args" 2>&1 | grep -q 'ineinfo .*-o ' &&
   { echo "FAIL: -lineinfo reached cc" >&2; failed=1; }
+# --thread-map goes with --explain-access; --format=tex is a format
+expect 1 "'--thread-map' draws the threads of --explain-access" --thread-map "$pa"
+expect 0 "\\begin{tikzpicture}" --explain A --format=tex "$pa"
+expect 1 "the format is text, svg, html or tex" --explain A --format=pdf "$pa"
 # the output kind by content: CUDA never into a .c file
 expect 1 "its translation is CUDA C++, not C: not writing it to '$tmp/cu.c'; name the output '$tmp/cu.cu'" "$cu" -o "$tmp/cu.c"
 [ ! -e "$tmp/cu.c" ] || { echo "FAIL: CUDA written to cu.c" >&2; failed=1; }
