@@ -86,7 +86,12 @@ function(_parray_backends file dirs out)
   execute_process(COMMAND "${exe}" --print-backends ${iflags} "${file}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE words ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "parray_add_sources: parrayc --print-backends ${file} failed:\n${err}")
+    # a program with errors: the build reports them; choose as the #parray lines say
+    message(STATUS "parray_add_sources: parrayc --print-backends ${file} failed; "
+                   "the #parray lines decide C or CUDA until it translates")
+    _parray_backends_scan("${file}" "${dirs}" words)
+    set(${out} "${words}" PARENT_SCOPE)
+    return()
   endif()
   string(STRIP "${words}" words)
   separate_arguments(words UNIX_COMMAND "${words}")
