@@ -306,8 +306,13 @@ static const char *value_of(int argc, char **argv, int *i, const struct Opt *o, 
       *rc = cli_error("'%s' takes no value (see parrayc --help)%s", argv[*i], "");
     return NULL;
   case EQ:
-    if (!eq || !*eq)
-      *rc = cli_error("'%s' needs a value: %s=VALUE (see parrayc --help)", argv[*i], argv[*i]);
+    if (!eq || !*eq) {
+      char *word = strdup(argv[*i]), *at = strchr(word, '=');
+      if (at)
+        *at = 0;
+      *rc = cli_error("'%s' needs a value: %s=VALUE (see parrayc --help)", argv[*i], word);
+      free(word);
+    }
     return eq;
   case OPTEQ:
     return eq;
