@@ -193,6 +193,8 @@ static struct {
     int *node;       /* node number of each process (by host name) */
     char (*host)[MPI_MAX_PROCESSOR_NAME];
     int one_node;    /* every process on one node */
+    int see;         /* every process sees the GPUs of the others of its node (CUDA IPC can map them) */
+    int blind, blind_of; /* else: a process that does not, and the one whose GPU it misses */
     int forced;      /* -1, or the PA_VIA_* of PARRAY_TRANSPORT */
     int verbose;
     int nccl;        /* built with NCCL and libnccl loads, on every process */
@@ -237,6 +239,31 @@ static void transport_init(const char *file, int line)
             tp.node[p] = nodes++;
     }
     tp.one_node = nodes == 1;
+    /* CUDA IPC maps a block only on a process that sees its GPU: not where
+     * CUDA_VISIBLE_DEVICES gives each process its own (srun
+     * --gpus-per-task=1).  The PCI bus id of each process's GPU; without
+     * one (no GPU yet) nothing is known and IPC is assumed. */
+    char bus[32];
+    int dev = -1;
+    memset(bus, 0, sizeof bus);
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetPCIBusId(bus, (int)sizeof bus - 1, dev) != cudaSuccess)
+        bus[0] = 0;
+    cudaGetLastError();
+    char (*buses)[32] = (char (*)[32])pa_mpi_allgather(bus, sizeof bus, file, line);
+    int mine_blind = -1;
+    for (int q = 0; q < tp.n && bus[0] && mine_blind < 0; q++) {
+        int d = -1;
+        if (q != tp.me && tp.node[q] == tp.node[tp.me] && buses[q][0] &&
+            cudaDeviceGetByPCIBusId(&d, buses[q]) != cudaSuccess)
+            mine_blind = q;
+        cudaGetLastError();
+    }
+    int me_and_q[2] = {mine_blind >= 0 ? tp.me : tp.n, mine_blind}, first[2];
+    MPI_Allreduce(me_and_q, first, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
+    tp.see = first[0] == tp.n;
+    tp.blind = first[0];
+    tp.blind_of = first[1];
+    free(buses);
     /* NCCL on every process, or on none */
     int have = 0;
 #if PARRAY_HAVE_NCCL
@@ -271,17 +298,24 @@ static void transport_init(const char *file, int line)
         fail_all(file, line, "PARRAY_TRANSPORT=ipc, but process 0 (on %s) and process %d (on %s) are on different "
                  "nodes: CUDA IPC maps GPU memory within one node only", tp.host[0], p, tp.host[p]);
     }
+    if (tp.forced == PA_VIA_IPC && !tp.see)
+        fail_all(file, line, "PARRAY_TRANSPORT=ipc, but process %d does not see the GPU of process %d, on its node "
+                 "(CUDA_VISIBLE_DEVICES gives each process its own GPU, as srun --gpus-per-task=1 does): CUDA IPC "
+                 "maps only the blocks of GPUs a process sees", tp.blind, tp.blind_of);
     if (tp.forced == PA_VIA_NCCL && !tp.nccl)
         fail_all(file, line, "PARRAY_TRANSPORT=nccl, but %s", tp.why_no_nccl);
     if (tp.verbose) {
         /* once per pair, by the lower process of the pair */
         for (int q = tp.me + 1; q < tp.n; q++) {
-            int same = tp.node[q] == tp.node[tp.me];
+            int same = tp.node[q] == tp.node[tp.me] && tp.see;
             int via = tp.forced >= 0 ? tp.forced : same ? PA_VIA_IPC : tp.nccl ? PA_VIA_NCCL : PA_VIA_HOST;
             fprintf(stderr, "parray: transport between process %d (%s) and process %d (%s): %s (%s)\n", tp.me,
                     tp.host[tp.me], q, tp.host[q], via_names[via],
                     tp.forced >= 0 ? "PARRAY_TRANSPORT"
                     : same         ? "same node: CUDA IPC"
+                    : tp.node[q] == tp.node[tp.me]
+                        ? (tp.nccl ? "same node, GPUs not visible to each other: NCCL"
+                                   : "same node, GPUs not visible to each other, no NCCL: pinned host memory and MPI")
                     : tp.nccl      ? "different nodes: NCCL"
                                    : "different nodes, no NCCL: pinned host memory and MPI");
         }
@@ -310,7 +344,7 @@ extern "C" pa_via pa_gpu_transport(const void *exports, long long n, int rows, c
     for (long long i = 0; i < n; i++)
         blocks &= all[i].usable;
     blocks &= n <= PA_CUDA_MAX_BLOCKS;
-    int ipc = tp.one_node && blocks;
+    int ipc = tp.one_node && tp.see && blocks;
     int nccl = tp.nccl && !rows && n <= PA_CUDA_MAX_BLOCKS;
     pa_via via;
     const char *why;
@@ -338,9 +372,12 @@ extern "C" pa_via pa_gpu_transport(const void *exports, long long n, int rows, c
     default:
         via = ipc ? PA_VIA_IPC : nccl ? PA_VIA_NCCL : PA_VIA_HOST;
         why = ipc            ? "one node"
-              : nccl         ? (tp.one_node ? "one node, but a block was not made by #create" : "several nodes")
+              : nccl         ? (!tp.one_node ? "several nodes"
+                                : !tp.see      ? "one node, but the processes do not see each other's GPUs"
+                                               : "one node, but a block was not made by #create")
               : rows && tp.nccl ? "host memory on one side: MPI"
-              : tp.one_node  ? "a block was not made by #create, and no NCCL"
+              : tp.one_node  ? (tp.see ? "a block was not made by #create, and no NCCL"
+                                      : "the processes do not see each other's GPUs, and no NCCL")
                              : "several nodes, and no NCCL";
     }
     if (tp.verbose && tp.me == 0 && !said_before(file, line)) {

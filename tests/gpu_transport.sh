@@ -11,7 +11,9 @@
 #    NVLink), nccl with NCCL_P2P_DISABLE=1 (shared memory), nccl with
 #    NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 (sockets over
 #    loopback: the network transport), and auto on two made-up nodes
-#    (PARRAY_FAKE_NODES=2: must pick nccl); each checks every element, says
+#    (PARRAY_FAKE_NODES=2: must pick nccl), and auto with each process
+#    seeing only its own GPU (CUDA_VISIBLE_DEVICES, as srun
+#    --gpus-per-task=1 sets it: must pick nccl); each checks every element, says
 #    which transport it took (PARRAY_VERBOSE) and, for NCCL, which NCCL
 #    transport (NCCL_DEBUG=INFO);
 #  - the mpi x cuda end-to-end tests and the transpose and FFT samples with
@@ -64,7 +66,16 @@ host|host||PARRAY_TRANSPORT=host
 nccl_p2p|nccl|via P2P|PARRAY_TRANSPORT=nccl
 nccl_shm|nccl|via SHM|PARRAY_TRANSPORT=nccl NCCL_P2P_DISABLE=1
 nccl_net|nccl|via NET/Socket|PARRAY_TRANSPORT=nccl $net
-two_nodes|nccl|via NET/Socket|PARRAY_FAKE_NODES=2 $net"
+two_nodes|nccl|via NET/Socket|PARRAY_FAKE_NODES=2 $net
+isolated|nccl||PARRAY_GPU_SHARE=1 ISOLATE=1"
+# isolated: each process sees only its own GPU (CUDA_VISIBLE_DEVICES, as
+# srun --gpus-per-task=1 sets it): CUDA IPC cannot map the others' blocks,
+# so the copies between GPUs must go through NCCL on one node too
+cat >isolate.sh <<'SH'
+#!/bin/sh
+CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0} exec "$@"
+SH
+chmod +x isolate.sh
 
 # xfer NP N CASE-LINE: runs, checks, leaves the TIMES line in $times
 xfer() {
@@ -76,8 +87,10 @@ xfer() {
   if [ "$name" = two_nodes ] && [ "$np" -lt 4 ]; then return; fi
   local share=""
   [ "$gpus" -lt "$np" ] && share="PARRAY_GPU_SHARE=1"
+  local wrap=""
+  case " $envs " in *" ISOLATE=1 "*) wrap=./isolate.sh ;; esac
   # shellcheck disable=SC2086
-  env $envs $share PARRAY_VERBOSE=1 NCCL_DEBUG=INFO timeout 300 $mpirun_np "$np" "./xfer${np}_$n" >"$log" 2>&1
+  env $envs $share PARRAY_VERBOSE=1 NCCL_DEBUG=INFO timeout 300 $mpirun_np "$np" $wrap "./xfer${np}_$n" >"$log" 2>&1
   local st=$? why=""
   [ $st -eq 124 ] && why="timed out"
   [ "$(grep -c ': correct (0 wrong)' "$log")" = 3 ] || { st=1; why="${why:-not every element right}"; }
@@ -155,7 +168,7 @@ while IFS= read -r c; do
     sc=$(sed 's/.*scatter_ms=\([0-9.]*\).*/\1/' <<<"$times")
     ga=$(sed 's/.*gather_ms=\([0-9.]*\).*/\1/' <<<"$times")
     ref="" ratio=""
-    if [ "$want" = nccl ]; then
+    if [ "$want" = nccl ] && [ "$name" != isolated ]; then
       # shellcheck disable=SC2086
       ref=$(env $envs timeout 120 $mpirun_np "$np" ./nccl_ref "$TN" 5 2>/dev/null | sed -n 's/^NCCL_REF.*ms=//p')
       [ -n "$ref" ] && ratio=$(awk -v r="$ref" -v a="$a" 'BEGIN { printf "%.3f", r / a }')
