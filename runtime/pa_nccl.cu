@@ -195,6 +195,7 @@ static struct {
     int one_node;    /* every process on one node */
     int see;         /* every process sees the GPUs of the others of its node (CUDA IPC can map them) */
     int blind, blind_of; /* else: a process that does not, and the one whose GPU it misses */
+    int share_a, share_b; /* two processes on one GPU (PARRAY_GPU_SHARE), which NCCL refuses; -1 none */
     int forced;      /* -1, or the PA_VIA_* of PARRAY_TRANSPORT */
     int verbose;
     int nccl;        /* built with NCCL and libnccl loads, on every process */
@@ -263,6 +264,13 @@ static void transport_init(const char *file, int line)
     tp.see = first[0] == tp.n;
     tp.blind = first[0];
     tp.blind_of = first[1];
+    tp.share_a = tp.share_b = -1;
+    for (int p = 0; p < tp.n && tp.share_a < 0; p++)
+        for (int q = p + 1; q < tp.n && tp.share_a < 0; q++)
+            if (buses[p][0] && tp.node[p] == tp.node[q] && !strcmp(buses[p], buses[q])) {
+                tp.share_a = p;
+                tp.share_b = q;
+            }
     free(buses);
     /* NCCL on every process, or on none */
     int have = 0;
@@ -279,6 +287,11 @@ static void transport_init(const char *file, int line)
     tp.nccl = all;
     if (!all && have)
         snprintf(tp.why_no_nccl, sizeof tp.why_no_nccl, "libnccl does not load on every process");
+    if (tp.nccl && tp.share_a >= 0) {
+        snprintf(tp.why_no_nccl, sizeof tp.why_no_nccl, "processes %d and %d share a GPU (PARRAY_GPU_SHARE), "
+                 "which NCCL refuses: one GPU a process", tp.share_a, tp.share_b);
+        tp.nccl = 0;
+    }
     /* PARRAY_TRANSPORT; PARRAY_NO_IPC=1 is the older spelling of host */
     const char *t = getenv("PARRAY_TRANSPORT");
     tp.forced = -1;
