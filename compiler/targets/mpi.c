@@ -386,16 +386,59 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 }
 
 /* The opening of a copy through CUDA IPC: each process exports its block
- * at ptr and all gather the exports; then the branch every process takes
- * alike, on one node with the first `blocks` blocks exportable (closed by the caller,
- * with an else through the host and free(pa_all)). */
-static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at)
+ * at ptr and all gather the exports; the runtime picks the transport
+ * (pa_gpu_transport: CUDA IPC on one node with the first `blocks` blocks
+ * exportable, else NCCL between GPU blocks, else the host), alike on every
+ * process; then the branch through CUDA IPC (closed by the caller, with
+ * the other transports' branches and free(pa_all)).  rows: process 0's
+ * host memory on one side (no NCCL). */
+static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at, bool rows)
 {
   const char *in = indent_of(n);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, ptr, at);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, %s)) {\n", in, blocks);
+  if (rows) {
+    out_gen(e->out, n->loc, "%s  if (pa_gpu_transport(pa_all, %s, 1, %s) == PA_VIA_IPC) {\n", in, blocks, at);
+    return;
+  }
+  out_gen(e->out, n->loc, "%s  const pa_via pa_way = pa_gpu_transport(pa_all, %s, 0, %s);\n", in, blocks, at);
+  out_gen(e->out, n->loc, "%s  if (pa_way == PA_VIA_IPC) {\n", in);
+}
+
+/* The branch of a peer all-to-all through NCCL (pa_nccl.cu): the first
+ * copy at the site runs the peer kernel over marked blocks to map which
+ * element comes from where (pa_nccl_probe), then the runtime moves the
+ * elements packed, pair by pair.  The sizes the kernel captures key the
+ * map. */
+static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *launch,
+                        const char *extra, const char *at)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  const char *elem = p->dst->type->elem;
+  Buf key = {0};
+  for (const char *s = extra; s && *s;) {
+    s += strspn(s, ", ");
+    size_t len = strcspn(s, ",");
+    if (len)
+      buf_printf(&key, "%s(long long)%.*s", key.len ? ", " : "", (int)len, s);
+    s += len;
+  }
+  out_gen(e->out, n->loc, "%s  } else if (pa_way == PA_VIA_NCCL) {\n", in);
+  if (key.len)
+    out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* the sizes the kernel takes */\n", in, key.data);
+  out_gen(e->out, n->loc, "%s    pa_nccl_xchg *pa_n = pa_nccl_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, %s);\n",
+          in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst), elem,
+          key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "NULL, 0", at);
+  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks;\n", in);
+  out_gen(e->out, n->loc, "%s    void *pa_probe;\n", in);
+  out_gen(e->out, n->loc, "%s    while (pa_nccl_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy here: where each element comes from */\n", in);
+  out_gen(e->out, n->loc, "%s      %s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", in, kname, launch, elem, extra);
+  out_gen(e->out, n->loc, "%s      pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
+  out_gen(e->out, n->loc, "%s    }\n", in);
+  out_gen(e->out, n->loc, "%s    pa_nccl_run(pa_n);\n", in);
+  buf_free(&key);
 }
 
 /* Rows between process 0's host memory and every process's GPU block
@@ -418,7 +461,7 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
                                                              poly_str(ctx, p->ybase));
   /* the processes that hold a part: all, or the first parts */
   const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
-  ipc_open(e, n, xp, blocks, at);
+  ipc_open(e, n, xp, blocks, at, true);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
   out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, %s, 0, %s, %s);\n", in, blocks,
           xp, at);
@@ -544,8 +587,9 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
 
 /* An all-to-all between the GPUs of the processes (CopyPlan.peer): on one
  * node, each process maps the others' blocks (CUDA IPC) and its GPU runs
- * the peer kernel; across nodes (or with blocks #create did not make) the
- * collective through the host.  Every process takes the same branch. */
+ * the peer kernel; across nodes (or with blocks #create did not make)
+ * through NCCL where the runtime has it, else the collective through the
+ * host.  Every process takes the same branch (pa_gpu_transport). */
 static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
@@ -559,7 +603,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs */\n", in, copy_title(ctx, n, p->sp, p->dp));
-  ipc_open(e, n, p->sp, "pa_mpi_size()", at);
+  ipc_open(e, n, p->sp, "pa_mpi_size()", at, false);
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);
   /* a process past the holders of the destination has no block to fill */
@@ -572,6 +616,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", lin, kname, launch, p->dp, extra);
   out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
+  nccl_branch(e, n, p, kname, launch, extra, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
   inner.text = ctx_printf(ctx, "%s    ", in);
