@@ -61,13 +61,19 @@ static void print_copy(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 
+/* The innermost detour runs on a GPU (its target says so). */
+static bool detour_on_gpu(Emitter *e)
+{
+  return e->detour && pick_backend(e, e->detour->type->kind, MEM_NONE)->gpu;
+}
+
 /* Directive n does work on a GPU (memory, a copy, a kernel).  Inside a
  * pthd, omp or mpi body each thread or process then binds a GPU of its own
  * (SPEC 6.5): the innermost such detour is marked, and its backend prints
  * the binding. */
 static void note_gpu_work(Emitter *e)
 {
-  if (e->detour && e->detour->type->kind != TK_CUDA)
+  if (e->detour && !detour_on_gpu(e))
     e->detour->gpu_work = true;
 }
 
@@ -96,69 +102,30 @@ static const char *parray_pragma_words(const char *s)
   return s + strspn(s, " \t");
 }
 
-typedef enum PragmaForm { PRAGMA_OTHER, PRAGMA_NOT_NUMBER, PRAGMA_MIN_BLOCKS } PragmaForm;
-
-/* "min_blocks(K)" (blanks allowed around each part): K in *k; the text
- * between the parentheses in *arg when it is not a decimal number */
-static PragmaForm parse_min_blocks(Ctx *ctx, const char *words, long *k, const char **arg)
-{
-  static const char name[] = "min_blocks";
-  if (strncmp(words, name, sizeof name - 1) != 0)
-    return PRAGMA_OTHER;
-  const char *p = words + sizeof name - 1;
-  p += strspn(p, " \t");
-  if (*p++ != '(')
-    return PRAGMA_OTHER;
-  const char *close = strrchr(p, ')');
-  if (!close || close[1 + strspn(close + 1, " \t\r\n")] != '\0')
-    return PRAGMA_OTHER;
-  char *end;
-  *k = strtol(p, &end, 10);
-  if (end == p || end + strspn(end, " \t") != close) {
-    *arg = str_trim(ctx, ctx_strndup(ctx, p, (size_t)(close - p)));
-    return PRAGMA_NOT_NUMBER;
-  }
-  return PRAGMA_MIN_BLOCKS;
-}
-
-/* "#pragma parray min_blocks(K)": a property of the kernel of the innermost
- * cuda detour, which the backend prints as __launch_bounds__(threads, K).
- * In a subprogram, K may be a parameter: the words are substituted first. */
+/* "#pragma parray WORDS": the targets that have pragmas are asked in
+ * order; the first whose words they are handles them (and reports their
+ * errors).  In a subprogram the words are substituted first. */
 static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
 {
-  Loc at = n->loc; /* at the '#' */
-  at.col += (int)strspn(n->text, " \t");
   const char *written = words;
   words = substitute(e->ctx, words);
-  long k;
-  const char *arg;
-  switch (parse_min_blocks(e->ctx, words, &k, &arg)) {
-  case PRAGMA_OTHER:
-    diag_error(e->ctx, at, "unknown '#pragma parray %s': the one parray pragma is 'min_blocks(K)'",
-               str_trim(e->ctx, words));
-    return;
-  case PRAGMA_NOT_NUMBER:
-    diag_error(e->ctx, at, "'#pragma parray %s': K must be a decimal number%s, not '%s'", str_trim(e->ctx, written),
-               strcmp(written, words) ? " after the subprogram's parameters are substituted" : "", arg);
-    return;
-  case PRAGMA_MIN_BLOCKS:
-    break;
+  Buf known = {0};
+  int nknown = 0;
+  for (const Backend *const *b = e->targets; *b; b++) {
+    if (!(*b)->pragma)
+      continue;
+    if ((*b)->pragma(e, n, words, written)) {
+      buf_free(&known);
+      return;
+    }
+    buf_printf(&known, "%s'%s'", nknown++ ? ", " : "", (*b)->pragma_words);
   }
-  if (k < 1 || k > 32) {
-    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': K must be between 1 and 32", k);
-    return;
-  }
-  Detour *dt = e->detour;
-  if (!dt || dt->type->kind != TK_CUDA) {
-    diag_error(e->ctx, at, "'#pragma parray min_blocks' belongs in the body of a cuda detour");
-    return;
-  }
-  if (dt->min_blocks && dt->min_blocks != k) {
-    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': detour '%s' already asked for %d", k,
-               dt->type->name, dt->min_blocks);
-    return;
-  }
-  dt->min_blocks = (int)k;
+  Loc at = n->loc; /* at the '#' */
+  at.col += (int)strspn(n->text, " \t");
+  diag_error(e->ctx, at, "unknown '#pragma parray %s': %s %s", str_trim(e->ctx, words),
+             nknown == 1 ? "the one parray pragma is" : nknown ? "the parray pragmas are" : "there are no parray pragmas",
+             known.data ? known.data : "");
+  buf_free(&known);
 }
 
 static void emit_text(Emitter *e, Node *n)
@@ -226,7 +193,7 @@ static bool mem_allowed(Emitter *e, Node *n, Dim *d)
 {
   MemKind m = d->type->mem;
   Ctx *ctx = e->ctx;
-  if (m == MEM_SMEM && (!e->detour || e->detour->type->kind != TK_CUDA)) {
+  if (m == MEM_SMEM && !detour_on_gpu(e)) {
     diag_error(ctx, n->name_loc, "'%s' is in smem (GPU shared memory), which exists only inside a cuda detour",
                n->name);
     return false;

@@ -70,6 +70,7 @@ typedef struct CudaDetour {
   SmemArray *smem;
   int nsmem;
   const char *smem_bytes; /* C text: the size of the dynamic buffer; NULL: static arrays */
+  int min_blocks;     /* #pragma parray min_blocks(K) in the body; 0: none */
 } CudaDetour;
 
 /* "file.pa", line: the place a run-time failure names */
@@ -530,9 +531,9 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   long long threads = cd->sh.tile;
   const char *bounds = "";
   if ((cd->sh.tiled && threads > 0) || (!cd->sh.tiled && poly_is_const(cd->sh.lv[1].dim->extent, &threads)))
-    bounds = cd->dt.min_blocks ? ctx_printf(ctx, "__launch_bounds__(%lld, %d) ", threads, cd->dt.min_blocks)
+    bounds = cd->min_blocks ? ctx_printf(ctx, "__launch_bounds__(%lld, %d) ", threads, cd->min_blocks)
                                : ctx_printf(ctx, "__launch_bounds__(%lld) ", threads);
-  else if (cd->dt.min_blocks)
+  else if (cd->min_blocks)
     diag_error(ctx, n->loc, "'#pragma parray min_blocks' in detour '%s' needs a block size known at translation time",
                t->name);
   hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s%s(%s)", bounds, name, params),
@@ -562,6 +563,70 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   out_gen(e->out, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
   out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
   buf_free(&args);
+}
+
+/* ---- #pragma parray min_blocks(K) ---- */
+
+typedef enum PragmaForm { PRAGMA_OTHER, PRAGMA_NOT_NUMBER, PRAGMA_MIN_BLOCKS } PragmaForm;
+
+/* "min_blocks(K)" (blanks allowed around each part): K in *k; the text
+ * between the parentheses in *arg when it is not a decimal number */
+static PragmaForm parse_min_blocks(Ctx *ctx, const char *words, long *k, const char **arg)
+{
+  static const char name[] = "min_blocks";
+  if (strncmp(words, name, sizeof name - 1) != 0)
+    return PRAGMA_OTHER;
+  const char *p = words + sizeof name - 1;
+  p += strspn(p, " \t");
+  if (*p++ != '(')
+    return PRAGMA_OTHER;
+  const char *close = strrchr(p, ')');
+  if (!close || close[1 + strspn(close + 1, " \t\r\n")] != '\0')
+    return PRAGMA_OTHER;
+  char *end;
+  *k = strtol(p, &end, 10);
+  if (end == p || end + strspn(end, " \t") != close) {
+    *arg = str_trim(ctx, ctx_strndup(ctx, p, (size_t)(close - p)));
+    return PRAGMA_NOT_NUMBER;
+  }
+  return PRAGMA_MIN_BLOCKS;
+}
+
+/* "#pragma parray min_blocks(K)": a property of the kernel of the innermost
+ * cuda detour, printed as __launch_bounds__(threads, K) (detour_close). */
+static bool pragma(Emitter *e, Node *n, const char *words, const char *written)
+{
+  Loc at = n->loc; /* at the '#' */
+  at.col += (int)strspn(n->text, " \t");
+  long k;
+  const char *arg;
+  switch (parse_min_blocks(e->ctx, words, &k, &arg)) {
+  case PRAGMA_OTHER:
+    return false;
+  case PRAGMA_NOT_NUMBER:
+    diag_error(e->ctx, at, "'#pragma parray %s': K must be a decimal number%s, not '%s'", str_trim(e->ctx, written),
+               strcmp(written, words) ? " after the subprogram's parameters are substituted" : "", arg);
+    return true;
+  case PRAGMA_MIN_BLOCKS:
+    break;
+  }
+  if (k < 1 || k > 32) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': K must be between 1 and 32", k);
+    return true;
+  }
+  Detour *dt = e->detour;
+  if (!dt || dt->type->kind != TK_CUDA) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks' belongs in the body of a cuda detour");
+    return true;
+  }
+  CudaDetour *cd = (CudaDetour *)dt;
+  if (cd->min_blocks && cd->min_blocks != k) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': detour '%s' already asked for %d", k, dt->type->name,
+               cd->min_blocks);
+    return true;
+  }
+  cd->min_blocks = (int)k;
+  return true;
 }
 
 /* ---- #sync ---- */
@@ -1007,6 +1072,8 @@ const Backend backend_cuda = {
   .takes = takes,
   .needed = needed,
   .gpu = true,
+  .pragma = pragma,
+  .pragma_words = "min_blocks(K)",
   .create = create,
   .destroy = destroy,
   .copy = copy,
