@@ -40,7 +40,7 @@ typedef struct Emitter {
   bool mpi;
   int mpi_detours;     /* numbers the mpi detours of the program */
   Node *mainhost;      /* the program's #mainhost, once seen */
-  struct CopyKernel *copy_kernels; /* the cuda copy kernels written so far (targets/cuda.c) */
+  struct CopyKernel *copy_kernels; /* the CUDA copy kernels written so far (emit/kernels.c) */
   const struct Backend *const *targets; /* NULL-terminated, asked in order */
 } Emitter;
 

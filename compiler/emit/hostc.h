@@ -49,13 +49,4 @@ char *hostc_block_bytes(Ctx *ctx, Dim *d);
  * bytes[k] bytes; stage_close copies the destination's back and frees. */
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes);
 void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes);
-/* The host variables that kernel text k uses (its sizes: locals of the
- * enclosing function, globals) become its parameters after the others;
- * *extra receives the matching launch arguments.  NULL after an error. */
-const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra);
-/* The kernel of an all-to-all between GPUs (CopyPlan.peer), written to
- * e->hoist: its name, launch configuration (*launch) and extra arguments
- * (*extra), or NULL after an error. */
-const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra);
-
 #endif

@@ -10,6 +10,7 @@
  * program's own object-like #defines and -D NAME=VALUE; nothing here changes
  * the translation. */
 #include "explain/explain.h"
+#include "model/launch.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -630,47 +631,15 @@ static void memory_cells(View *v)
 
 /* ---- thread arrays: who each index is ---- */
 
-typedef struct Launch {
-  bool tiled;
-  long long tile;      /* threads per block when tiled */
-  Dim *lv[2];          /* grid and block levels */
-  Dim *ax[2][3];       /* their axes, outermost first; the last is x */
-  int nax[2];
-} Launch;
-
-/* The launch shape of a cuda array, as emit_cuda.c builds it: [n] is tiled
- * in blocks of 256 (or n up to 1024), [grid][block] maps each level's one
- * to three children onto z, y, x (more or none: x alone). */
-static bool launch_of(Env *env, Dim *root, Launch *l)
+/* The launch shape of a cuda array (model/launch.c), its [n] sized with
+ * the program's macros. */
+static bool launch_of(Env *env, Dim *root, LaunchShape *l)
 {
-  memset(l, 0, sizeof *l);
-  int m = dim_nkids(root);
-  if (m == 1) {
-    long long n = size_of(env, root->extent);
-    l->tiled = true;
-    l->tile = n > 0 && n <= 1024 ? n : 256;
-    return true;
-  }
-  if (m != 2)
-    return false;
-  for (int w = 0; w < 2; w++) {
-    Dim *lv = dim_kid(root, w);
-    int k = dim_nkids(lv);
-    l->lv[w] = lv;
-    l->nax[w] = k >= 1 && k <= 3 ? k : 1;
-    for (int j = 0; j < l->nax[w]; j++)
-      l->ax[w][j] = l->nax[w] == k ? dim_kid(lv, j) : lv;
-  }
-  return true;
-}
-
-static char axis_letter(Launch *l, int w, int j)
-{
-  return "zyx"[3 - l->nax[w] + j];
+  return launch_shape(root, dim_nkids(root) == 1 ? size_of(env, root->extent) : 0, l);
 }
 
 /* the coordinates of linear index i of a level, "(y,x)" */
-static char *level_coords(Env *env, Launch *l, int w, long long i, long long *digits)
+static char *level_coords(Env *env, LaunchShape *l, int w, long long i, long long *digits)
 {
   Buf b = {0};
   long long rest = i;
@@ -696,7 +665,7 @@ static bool thread_cells(View *v)
   long long rows, cols;
   if (!start_grid(v, &rows, &cols, &rdim, &cdim))
     return false;
-  Launch l;
+  LaunchShape l;
   bool cuda = t->kind == TK_CUDA && d == t->root && launch_of(env, d, &l);
   long long block = cuda && !l.tiled ? size_of(env, l.lv[1]->extent) : cuda ? l.tile : 0;
   if (cuda && block <= 0)
@@ -727,7 +696,7 @@ static bool thread_cells(View *v)
     buf_printf(&info, "%s: block %lld, thread %lld;", path, b, th);
     for (int w = 0; w < 2; w++)
       for (int j = 0; j < l.nax[w]; j++)
-        buf_printf(&info, " %s.%c %lld", w ? "threadIdx" : "blockIdx", axis_letter(&l, w, j), w ? td[j] : bd[j]);
+        buf_printf(&info, " %s.%c %lld", w ? "threadIdx" : "blockIdx", launch_axis_letter(&l, w, j), w ? td[j] : bd[j]);
     cell->info = ctx_strdup(ctx, info.data);
     buf_free(&info);
   }
@@ -735,7 +704,7 @@ static bool thread_cells(View *v)
     for (int w = 0; w < 2; w++)
       for (int j = 0; j < l.nax[w]; j++)
         add_note(v, ctx_printf(ctx, "%s (extent %lld) -> %s.%c", l.ax[w][j]->path, size_of(env, l.ax[w][j]->extent),
-                               w ? "threadIdx" : "blockIdx", axis_letter(&l, w, j)));
+                               w ? "threadIdx" : "blockIdx", launch_axis_letter(&l, w, j)));
   if (cuda && l.tiled)
     add_note(v, ctx_printf(ctx, "%s is tiled: blocks of %lld threads on x", d->path, l.tile));
   g->title = cuda ? ctx_printf(ctx, "%s: the block (b) and the thread in it (t) of each index", d->path)
@@ -832,7 +801,7 @@ static void text_grid(View *v, FILE *out)
             cuda ? "block.thread (linear in each)" : d->type->kind == TK_MPI ? "ranks" : "threads ($tid$)", d->path,
             g->rows_name, g->cols_name);
   int w = 5;
-  Launch l;
+  LaunchShape l;
   long long block = 0;
   if (cuda && launch_of(v->env, d, &l))
     block = l.tiled ? l.tile : size_of(v->env, l.lv[1]->extent);
@@ -1172,7 +1141,7 @@ typedef struct Lane {
 } Lane;
 
 /* Binds the thread indices of lane t of block 0: pa_tx... (and pa_tid). */
-static void bind_lane(Env *env, Launch *l, long long t, Binding *b, char **who)
+static void bind_lane(Env *env, LaunchShape *l, long long t, Binding *b, char **who)
 {
   Ctx *ctx = env->ctx;
   int n = 0;
@@ -1185,13 +1154,13 @@ static void bind_lane(Env *env, Launch *l, long long t, Binding *b, char **who)
     long long digits[3] = {0};
     level_coords(env, l, 1, t, digits);
     for (int j = 0; j < l->nax[1]; j++) {
-      char c = axis_letter(l, 1, j);
+      char c = launch_axis_letter(l, 1, j);
       b[n++] = (Binding){ctx_printf(ctx, "pa_t%c", c), digits[j]};
       b[n++] = (Binding){ctx_printf(ctx, "threadIdx.%c", c), digits[j]};
       buf_printf(&w, "%sthreadIdx.%c %lld", j ? ", " : "", c, digits[j]);
     }
     for (int j = 0; j < l->nax[0]; j++) {
-      char c = axis_letter(l, 0, j);
+      char c = launch_axis_letter(l, 0, j);
       b[n++] = (Binding){ctx_printf(ctx, "pa_b%c", c), 0};
       b[n++] = (Binding){ctx_printf(ctx, "blockIdx.%c", c), 0};
     }
@@ -1397,7 +1366,7 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
     return false;
   }
   Env env = {.ctx = ctx, .unknown_is_zero = true};
-  Launch l;
+  LaunchShape l;
   if (!launch_of(&env, a->threads->root, &l))
     return false;
   long long block = l.tiled ? l.tile : size_of(&env, l.lv[1]->extent);

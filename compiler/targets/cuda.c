@@ -13,15 +13,13 @@
 #include <ctype.h>
 #include "print/capture.h"
 #include "emit/hostc.h"
+#include "emit/kernels.h"
+#include "model/launch.h"
 #include "targets/all.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define TILE_BLOCK 256      /* threads per block of a tiled [n] array */
-#define MAX_BLOCK 1024      /* threads per block */
-#define TILE_COLS 32        /* the transpose kernel's block: TILE_COLS x TILE_ROWS threads */
-#define TILE_ROWS 8
 #define SMEM_STATIC (48 * 1024)  /* static __shared__ bytes a block may declare */
 #define SMEM_MAX (227 * 1024)    /* dynamic shared memory a block may opt in to (sm_80, sm_90) */
 #define SMEM_ALIGN 16
@@ -85,20 +83,18 @@ static const char *num(Emitter *e, Poly *p)
   return poly_str(e->ctx, p);
 }
 
-/* the C name of a type path: private subprogram types get their cname */
-static void set_level(Ctx *ctx, Level *lv, Dim *dim, int which)
+/* the axes of a level of the launch shape (model/launch.c) as pa_bz...,
+ * blockIdx.z... */
+static void set_level(Ctx *ctx, Level *lv, const LaunchShape *l, int which)
 {
-  static const char *letters = "zyx";
   const char *prefix = which ? "pa_t" : "pa_b";
   const char *builtin = which ? "threadIdx" : "blockIdx";
-  int m = dim_nkids(dim);
-  lv->dim = dim;
-  /* a leaf level, or one of more than three children, is linear on x */
-  lv->n = m >= 1 && m <= 3 ? m : 1;
+  lv->dim = l->lv[which];
+  lv->n = l->nax[which];
   for (int k = 0; k < lv->n; k++) {
-    char c = letters[3 - lv->n + k];
+    char c = launch_axis_letter(l, which, k);
     Axis *a = &lv->ax[k];
-    a->node = lv->n == m ? dim_kid(dim, k) : dim;
+    a->node = l->ax[which][k];
     a->name = ctx_printf(ctx, "%s%c", prefix, c);
     a->builtin = ctx_printf(ctx, "%s.%c", builtin, c);
     a->var = poly_var(ctx, a->name, a->node->extent);
@@ -122,28 +118,27 @@ static bool shape_of(Emitter *e, Node *n, Type *t, Shape *sh)
   Ctx *ctx = e->ctx;
   Dim *root = t->root;
   memset(sh, 0, sizeof *sh);
-  if (root->nkids == 1) {
+  long long v;
+  LaunchShape l;
+  if (!launch_shape(root, poly_is_const(root->extent, &v) ? v : 0, &l)) {
+    diag_error(ctx, n->name_loc,
+               "cuda thread array '%s' has %d top-level dimensions; it needs one ([n], tiled into blocks) or two "
+               "([grid][block])",
+               t->name, dim_nkids(root));
+    diag_note(ctx, t->loc, "'%s' was declared here", t->name);
+    return false;
+  }
+  if (l.tiled) {
     /* [n]: tiled like a C++ AMP extent */
-    long long v;
     sh->tiled = true;
-    sh->tile = TILE_BLOCK;
-    if (poly_is_const(root->extent, &v) && v <= MAX_BLOCK)
-      sh->tile = v;
+    sh->tile = l.tile;
     sh->guard = !(poly_is_const(root->extent, &v) && v % sh->tile == 0);
     sh->tid = poly_var(ctx, "pa_tid", root->extent);
     return true;
   }
-  if (root->nkids != 2) {
-    diag_error(ctx, n->name_loc,
-               "cuda thread array '%s' has %d top-level dimensions; it needs one ([n], tiled into blocks) or two "
-               "([grid][block])",
-               t->name, root->nkids);
-    diag_note(ctx, t->loc, "'%s' was declared here", t->name);
-    return false;
-  }
-  set_level(ctx, &sh->lv[0], root->kids[0], 0);
-  set_level(ctx, &sh->lv[1], root->kids[1], 1);
-  bool ok = limit_ok(e, n, t, root->kids[1], "the block size", MAX_BLOCK);
+  set_level(ctx, &sh->lv[0], &l, 0);
+  set_level(ctx, &sh->lv[1], &l, 1);
+  bool ok = limit_ok(e, n, t, l.lv[1], "the block size", LAUNCH_MAX_BLOCK);
   static const long long grid_max[3] = {65535, 65535, 2147483647LL};
   static const long long block_max[3] = {64, 1024, 1024};
   static const char *grid_what[3] = {"gridDim.z", "gridDim.y", "gridDim.x"};
@@ -422,15 +417,6 @@ static const char *dim3_text(Emitter *e, Level *lv)
   return s;
 }
 
-/* ceil(n / k) as C text */
-static const char *blocks_for(Emitter *e, Poly *n, long long k)
-{
-  long long v;
-  if (poly_is_const(n, &v))
-    return ctx_printf(e->ctx, "%lld", (v + k - 1) / k);
-  return ctx_printf(e->ctx, "(%s + %lld) / %lld", num(e, n), k - 1, k);
-}
-
 /* Writes kernel text (header line, prologue, translated body) to hoist,
  * keeping #line right: the body text starts on the detour's line. */
 static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pro, int npro, Out *body)
@@ -547,7 +533,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     buf_printf(&args, "%s%s", args.len ? ", " : "", caps[i].name);
   const char *grid, *block;
   if (cd->sh.tiled) {
-    grid = blocks_for(e, t->root->extent, cd->sh.tile);
+    grid = launch_blocks(ctx, t->root->extent, cd->sh.tile);
     block = ctx_printf(ctx, "%lld", cd->sh.tile);
   } else {
     grid = dim3_text(e, &cd->sh.lv[0]);
@@ -723,188 +709,6 @@ static const char *kind_name(CopyDir dir)
   return names[dir];
 }
 
-/* offsets of digits given their index variables */
-static Poly *digit_offset(Ctx *ctx, CopyDigit *dg, Poly **v, int nd, bool dst)
-{
-  Poly *sum = poly_const(ctx, 0);
-  for (int k = 0; k < nd; k++)
-    if (v[k])
-      sum = poly_add(ctx, sum, poly_mul(ctx, v[k], dst ? dg[k].d : dg[k].s));
-  return sum;
-}
-
-/* The transpose kernel's tile edge: 64 for elements of at most 8 bytes
- * (the tile, 64 x 65 of them, fits the 48 KB of static shared memory),
- * 32 for larger ones and for types parrayc cannot size (elem_bytes).
- * A 64 x 64 tile keeps twice the bytes in flight per
- * thread: the 32 x 32 tile reached 0.944 of a device-to-device copy at
- * N = 8192 on the H100, the 64 x 64 one 0.965 (doc/performance.md). */
-static int tile_edge(const char *elem)
-{
-  int size = elem_bytes(elem);
-  return size > 0 && size <= 8 ? 64 : 32;
-}
-
-/* The transpose kernel: two digits, A (unit stride in the source) and B
- * (unit stride in the destination), are walked in square tiles staged in
- * shared memory, so that both the reads and the writes are coalesced;
- * the other digits are enumerated by blockIdx.z. */
-static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *kname, const char *elem,
-                                     const char **grid)
-{
-  Ctx *ctx = e->ctx;
-  CopyDigit *dg = p->dg;
-  int nd = p->nd, A = p->a, B = p->b, edge = tile_edge(elem);
-  Poly *batch = p->batch;
-  long long nb, ea, eb;
-  poly_is_const(batch, &nb);
-  bool guard = !(poly_is_const(dg[A].extent, &ea) && ea % edge == 0 && poly_is_const(dg[B].extent, &eb) &&
-                 eb % edge == 0);
-  /* the batch digits of blockIdx.z */
-  Poly **v = ctx_alloc(ctx, sizeof(Poly *) * nd);
-  Poly *z = poly_var(ctx, "pa_z", batch), *place = poly_const(ctx, 1);
-  for (int k = nd - 1; k >= 0; k--) {
-    if (k == A || k == B)
-      continue;
-    v[k] = poly_mod(ctx, poly_div(ctx, z, place), dg[k].extent);
-    place = poly_mul(ctx, place, dg[k].extent);
-  }
-  Poly *so = digit_offset(ctx, dg, v, nd, false), *doff = digit_offset(ctx, dg, v, nd, true);
-  Poly *a = poly_var(ctx, "pa_a", dg[A].extent), *b = poly_var(ctx, "pa_b", dg[B].extent);
-  Poly *sread = poly_add(ctx, a, poly_mul(ctx, b, dg[B].s));      /* dg[A].s == 1 */
-  Poly *dwrite = poly_add(ctx, b, poly_mul(ctx, a, dg[A].d));     /* dg[B].d == 1 */
-  Buf k = {0};
-  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
-  buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, edge, edge + 1);
-  buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", edge, edge);
-  if (nb > 1) {
-    buf_puts(&k, "  const int pa_z = blockIdx.z;\n");
-    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_text(e->ctx, so), poly_text(e->ctx, doff));
-  }
-  const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n        ", num(e, dg[A].extent),
-                                      num(e, dg[B].extent))
-                         : "";
-  /* each thread: edge / TILE_ROWS rows of edge / TILE_COLS elements */
-  for (int pass = 0; pass < 2; pass++) {
-    buf_printf(&k, "  #pragma unroll\n  for (int pa_r = 0; pa_r < %d; pa_r += %d)\n", edge, TILE_ROWS);
-    buf_printf(&k, "    #pragma unroll\n    for (int pa_c = 0; pa_c < %d; pa_c += %d) {\n", edge, TILE_COLS);
-    buf_puts(&k, "      const int pa_k = threadIdx.y + pa_r, pa_j = threadIdx.x + pa_c;\n");
-    if (pass == 0) {
-      buf_puts(&k, "      const int pa_a = pa_a0 + pa_j, pa_b = pa_b0 + pa_k;\n");
-      buf_printf(&k, "      %spa_tile[pa_k][pa_j] = pa_src[%s];\n    }\n", ga, poly_str(ctx, sread));
-      buf_puts(&k, "  __syncthreads();\n");
-    } else {
-      buf_puts(&k, "      const int pa_a = pa_a0 + pa_k, pa_b = pa_b0 + pa_j;\n");
-      buf_printf(&k, "      %spa_dst[%s] = pa_tile[pa_j][pa_k];\n    }\n}\n\n", ga, poly_str(ctx, dwrite));
-    }
-  }
-  *grid = ctx_printf(ctx, "dim3(%s, %s, %lld), dim3(%d, %d)", blocks_for(e, dg[A].extent, edge),
-                     blocks_for(e, dg[B].extent, edge), nb, TILE_COLS, TILE_ROWS);
-  char *s = ctx_strdup(ctx, k.data);
-  buf_free(&k);
-  return s;
-}
-
-/* The element kernel: one thread per element, dst[off_D(i)] = src[off_S(i)],
- * correct for every pair of layouts.  With strided views the index is
- * decomposed so that the destination's unit-stride digit is fastest. */
-static const char *element_copy_kernel(Emitter *e, const char *kname, const char *elem, Dim *src, Dim *dst,
-                                       CopyDigit *dg, int nd, const char **grid)
-{
-  Ctx *ctx = e->ctx;
-  Poly *total = src->extent;
-  Poly *i = poly_var(ctx, "pa_i", total);
-  Poly *so, *doff;
-  if (dg) {
-    CopyDigit *sorted = copy_loop_order(ctx, dg, nd);
-    Poly **v = ctx_alloc(ctx, sizeof(Poly *) * (nd + 1));
-    Poly *place = poly_const(ctx, 1);
-    for (int k = nd - 1; k >= 0; k--) {
-      v[k] = k ? poly_mod(ctx, poly_div(ctx, i, place), sorted[k].extent) : poly_div(ctx, i, place);
-      place = poly_mul(ctx, place, sorted[k].extent);
-    }
-    so = digit_offset(ctx, sorted, v, nd, false);
-    doff = digit_offset(ctx, sorted, v, nd, true);
-  } else {
-    so = dim_offset(ctx, src, i);
-    doff = dim_offset(ctx, dst, i);
-  }
-  bool wide = !poly_fits_int(total) || !poly_fits_int(so) || !poly_fits_int(doff);
-  const char *ity = wide ? "long long" : "int";
-  Buf k = {0};
-  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
-  buf_printf(&k, "  const %s pa_i = %sblockIdx.x * %d + threadIdx.x;\n", ity, wide ? "(long long)" : "", TILE_BLOCK);
-  long long v;
-  if (!(poly_is_const(total, &v) && v % TILE_BLOCK == 0))
-    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", poly_text(e->ctx, total));
-  buf_printf(&k, "  pa_dst[%s] = pa_src[%s];\n}\n\n", poly_str(ctx, doff), poly_str(ctx, so));
-  *grid = ctx_printf(ctx, "%s, %d", blocks_for(e, total, TILE_BLOCK), TILE_BLOCK);
-  char *s = ctx_strdup(ctx, k.data);
-  buf_free(&k);
-  return s;
-}
-
-/* A copy kernel written: its text after the name (what it does, for the
- * layouts and element type it copies), its name, and the name it was
- * derived from. */
-typedef struct CopyKernel {
-  struct CopyKernel *next;
-  const char *body, *name, *base;
-} CopyKernel;
-
-/* The name of the kernel that body already has, or a new one from base
- * (numbered when another kernel took base); *fresh says which. */
-static const char *kernel_for(Emitter *e, const char *base, const char *body, bool *fresh)
-{
-  int same_base = 0;
-  for (CopyKernel *k = e->copy_kernels; k; k = k->next) {
-    if (!strcmp(k->body, body)) {
-      *fresh = false;
-      return k->name;
-    }
-    same_base += !strcmp(k->base, base);
-  }
-  CopyKernel *k = ctx_alloc(e->ctx, sizeof *k);
-  k->next = e->copy_kernels;
-  k->body = body;
-  k->base = base;
-  k->name = same_base ? ctx_printf(e->ctx, "%s_%d", base, same_base + 1) : base;
-  e->copy_kernels = k;
-  *fresh = true;
-  return k->name;
-}
-
-/* Generates (into hoist) a device kernel copying src's layout to dst's,
- * unless one copying the same layouts of the same element type is already
- * there; returns its name and launch configuration, and in *extra the
- * launch arguments after the two pointers; NULL after an error. */
-static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
-{
-  Ctx *ctx = e->ctx;
-  Dim *src = p->src, *dst = p->dst;
-  const char *elem = dst->type->elem;
-  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, src), dim_cname(ctx, dst)), NULL);
-  const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, base, elem, launch)
-                                              : element_copy_kernel(e, base, elem, src, dst, p->dg, p->nd, launch);
-  text = hostc_kernel_captures(e, n, text, extra);
-  if (!text)
-    return NULL;
-  size_t head = strlen("__global__ void ") + strlen(base); /* the text starts with it */
-  bool fresh;
-  const char *kname = kernel_for(e, base, text + head, &fresh);
-  if (!fresh)
-    return kname;
-  Out k = out_new(e->ctx, -1);
-  Out *saved = e->out;
-  e->out = &k;
-  out_gen(e->out, n->loc, "/* #copy %s to %s (%s:%d) and every copy between the same layouts */\n"
-          "__global__ void %s%s", src->path, dst->path, loc_file(ctx, n->loc), loc_line(ctx, n->loc), kname, text + head);
-  e->out = saved;
-  out_append(&e->hoist, &k);
-  out_free(&k);
-  return kname;
-}
-
 /* dmem distributed over the threads of a pthd or omp detour, copied to
  * another distribution, from one GPU's array or into it (plan_threads):
  * each thread's GPU runs the peer kernel (hostc.c) over the blocks
@@ -916,7 +720,7 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   const CopySide *S = &p->side[0], *T = &p->side[1];
   Type *team = (T->procs ? T : S)->procs;
   const char *launch, *extra;
-  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  const char *kname = kernel_peer(e, n, p, &launch, &extra);
   if (!kname)
     return;
   if (p->check_extent)
@@ -998,7 +802,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     return;
   }
   const char *launch, *extra;
-  const char *kname = copy_kernel(e, n, p, &launch, &extra);
+  const char *kname = kernel_copy(e, n, p, &launch, &extra);
   if (!kname)
     return;
   if (!p->staged) {

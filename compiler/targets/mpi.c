@@ -22,6 +22,7 @@
  * broadcast), and the receiver unpacks in the same order. */
 #include "print/capture.h"
 #include "emit/hostc.h"
+#include "emit/kernels.h"
 #include "targets/all.h"
 
 #include <stdlib.h>
@@ -507,7 +508,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   const char *in = indent_of(n);
   const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *launch, *extra;
-  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  const char *kname = kernel_peer(e, n, p, &launch, &extra);
   if (!kname)
     return;
   if (p->check_extent)
