@@ -3,6 +3,7 @@
  * memory (no files, no C compiler), and the first type it declares is
  * explained, as parrayc --explain would.  Diagnostics go to stderr, which
  * the runner closes (-close_fd_mask=2).  Built and run by libfuzzer.sh. */
+#include "emit/emit.h"
 #include "explain/explain.h"
 #include "parrayc.h"
 #include "targets/all.h"
