@@ -10,6 +10,7 @@
  * program's own object-like #defines and -D NAME=VALUE; nothing here changes
  * the translation. */
 #include "explain/explain.h"
+#include "model/ceval.h"
 #include "model/launch.h"
 
 #include <ctype.h>
@@ -99,205 +100,41 @@ static const char *macro_text(Ctx *ctx, const char *name, const char **from)
   return found;
 }
 
-/* A C integer expression over numbers and names (the sizes and index
- * texts parrayc keeps as text): + - * / % << >> comparisons && || ?: and
- * casts to integer types. */
-typedef struct TextParser {
-  Env *env;
-  const char *p;
-  bool ok;
-} TextParser;
-
-static long long tp_cond(TextParser *tp);
-
-static void tp_skip(TextParser *tp)
+/* The value of a name in a size or index text: a thread index of the
+ * lane, else a macro (-D, then the program's #define), else 0 for the
+ * access explainer's loop variables; names without one are noted. */
+static bool name_value(void *arg, const char *name, long long *v)
 {
-  while (isspace((unsigned char)*tp->p))
-    tp->p++;
-}
-
-static bool tp_eat(TextParser *tp, const char *op)
-{
-  tp_skip(tp);
-  size_t n = strlen(op);
-  if (strncmp(tp->p, op, n))
-    return false;
-  /* "<" is not the start of "<<" or "<=", "&" not of "&&" */
-  if (n == 1 && strchr("<>&|", op[0]) && (tp->p[1] == op[0] || tp->p[1] == '='))
-    return false;
-  if (n == 1 && strchr("=!", op[0]) && tp->p[1] == '=')
-    return false;
-  tp->p += n;
-  return true;
-}
-
-static bool tp_cast(TextParser *tp)
-{
-  static const char *words[] = {"int", "long", "unsigned", "signed", "short", "char", "size_t", "const", NULL};
-  const char *p = tp->p;
-  while (*p == ' ')
-    p++;
-  bool any = false;
-  for (;;) {
-    while (*p == ' ')
-      p++;
-    int k = 0;
-    while (words[k] && !(strncmp(p, words[k], strlen(words[k])) == 0 && !is_ident_char(p[strlen(words[k])])))
-      k++;
-    if (!words[k])
-      break;
-    p += strlen(words[k]);
-    any = true;
-  }
-  if (!any || *p != ')')
-    return false;
-  tp->p = p + 1;
-  return true;
-}
-
-static long long tp_name(TextParser *tp)
-{
-  const char *s = tp->p;
-  while (is_ident_char(*tp->p) || (*tp->p == '.' && is_ident_start(tp->p[1])))
-    tp->p++;
-  char *name = ctx_strndup(tp->env->ctx, s, tp->p - s);
-  for (int i = 0; i < tp->env->nbind; i++)
-    if (!strcmp(tp->env->bind[i].name, name))
-      return tp->env->bind[i].value;
+  Env *env = arg;
+  for (int i = 0; i < env->nbind; i++)
+    if (!strcmp(env->bind[i].name, name)) {
+      *v = env->bind[i].value;
+      return true;
+    }
   const char *from;
-  const char *text = macro_text(tp->env->ctx, name, &from);
-  long long v;
-  if (text && tp->env->depth < MAX_DEPTH) {
-    tp->env->depth++;
-    bool ok = eval_text(tp->env, text, &v);
-    tp->env->depth--;
+  const char *text = macro_text(env->ctx, name, &from);
+  if (text && env->depth < MAX_DEPTH) {
+    env->depth++;
+    bool ok = eval_text(env, text, v);
+    env->depth--;
     if (ok) {
-      note_name(tp->env, &tp->env->used, &tp->env->nused, ctx_printf(tp->env->ctx, "%s = %lld", name, v));
-      return v;
+      note_name(env, &env->used, &env->nused, ctx_printf(env->ctx, "%s = %lld", name, *v));
+      return true;
     }
   }
-  if (tp->env->unknown_is_zero) {
-    note_name(tp->env, &tp->env->zeroed, &tp->env->nzeroed, name);
-    return 0;
+  if (env->unknown_is_zero) {
+    note_name(env, &env->zeroed, &env->nzeroed, name);
+    *v = 0;
+    return true;
   }
-  note_name(tp->env, &tp->env->missing, &tp->env->nmissing, name);
-  tp->ok = false;
-  return 0;
+  note_name(env, &env->missing, &env->nmissing, name);
+  return false;
 }
 
-static long long tp_unary(TextParser *tp)
-{
-  tp_skip(tp);
-  if (tp_eat(tp, "-")) {
-    long long v = tp_unary(tp);
-    if (v == LLONG_MIN)
-      tp->ok = false;
-    return v == LLONG_MIN ? 0 : -v;
-  }
-  if (tp_eat(tp, "+"))
-    return tp_unary(tp);
-  if (tp_eat(tp, "!"))
-    return !tp_unary(tp);
-  if (tp_eat(tp, "~"))
-    return ~tp_unary(tp);
-  if (tp_eat(tp, "(")) {
-    if (tp_cast(tp))
-      return tp_unary(tp);
-    long long v = tp_cond(tp);
-    if (!tp_eat(tp, ")"))
-      tp->ok = false;
-    return v;
-  }
-  if (isdigit((unsigned char)*tp->p)) {
-    char *end;
-    long long v = strtoll(tp->p, &end, 0);
-    tp->p = end;
-    while (*tp->p && strchr("uUlL", *tp->p))
-      tp->p++;
-    return v;
-  }
-  if (is_ident_start(*tp->p))
-    return tp_name(tp);
-  tp->ok = false;
-  return 0;
-}
-
-/* binary operators by precedence, loosest first */
-static const char *levels[][5] = {
-    {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
-};
-#define NLEVELS (int)(sizeof levels / sizeof levels[0])
-
-static long long apply(TextParser *tp, const char *op, long long a, long long b)
-{
-  long long r;
-  bool over = false;
-  switch (op[0]) {
-  case '+': over = __builtin_add_overflow(a, b, &r); break;
-  case '-': over = __builtin_sub_overflow(a, b, &r); break;
-  case '*': over = op[1] == 0 && __builtin_mul_overflow(a, b, &r); break;
-  case '<': case '>': over = op[1] == op[0] && (b < 0 || b > 62 || a < 0); break;
-  case '/': case '%': over = b == -1 && a == LLONG_MIN; break;
-  }
-  if (over) { /* beyond 64 bits: no value */
-    tp->ok = false;
-    return 0;
-  }
-  switch (op[0]) {
-  case '|': return op[1] ? a || b : a | b;
-  case '&': return op[1] ? a && b : a & b;
-  case '^': return a ^ b;
-  case '=': return a == b;
-  case '!': return a != b;
-  case '<': return op[1] == '=' ? a <= b : op[1] ? a << b : a < b;
-  case '>': return op[1] == '=' ? a >= b : op[1] ? a >> b : a > b;
-  case '+': return a + b;
-  case '-': return a - b;
-  case '*': return a * b;
-  }
-  if (b == 0) {
-    tp->ok = false;
-    return 0;
-  }
-  return op[0] == '/' ? a / b : a % b;
-}
-
-static long long tp_binary(TextParser *tp, int level)
-{
-  if (level == NLEVELS)
-    return tp_unary(tp);
-  long long v = tp_binary(tp, level + 1);
-  for (;;) {
-    const char *op = NULL;
-    for (int k = 0; k < 5 && levels[level][k]; k++)
-      if (tp_eat(tp, levels[level][k])) {
-        op = levels[level][k];
-        break;
-      }
-    if (!op)
-      return v;
-    v = apply(tp, op, v, tp_binary(tp, level + 1));
-  }
-}
-
-static long long tp_cond(TextParser *tp)
-{
-  long long c = tp_binary(tp, 0);
-  if (!tp_eat(tp, "?"))
-    return c;
-  long long a = tp_cond(tp);
-  if (!tp_eat(tp, ":"))
-    tp->ok = false;
-  long long b = tp_cond(tp);
-  return c ? a : b;
-}
-
+/* a size or index text, evaluated (model/ceval.c) */
 static bool eval_text(Env *env, const char *text, long long *out)
 {
-  TextParser tp = {env, text, true};
-  *out = tp_cond(&tp);
-  tp_skip(&tp);
-  return tp.ok && !*tp.p;
+  return ceval(text, name_value, env, out, NULL);
 }
 
 static bool eval_poly(Env *env, const Poly *p, long long *out);
