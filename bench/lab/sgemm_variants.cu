@@ -2,8 +2,8 @@
 // one process, interleaved (issue 15 item 1: which structure reaches 1.00 of cuBLAS at
 // N = 2048, 4096, 8192, row-major, with column-major within 3 %?).
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 bench/sgemm_variants.cu -lcublas -o sv && ./sv [N ...]
-//   (or bench/sgemm_variants.sh [OUTDIR]: the same, plus ptxas's report and loop summaries)
+//   nvcc -O3 -arch=sm_90 -std=c++17 bench/lab/sgemm_variants.cu -lcublas -o sv && ./sv [N ...]
+//   (or bench/lab/sgemm_variants.sh [OUTDIR]: the same, plus ptxas's report and loop summaries)
 //
 // N: 2048 4096 8192 (the default; each is a template instance, as k_fast's N is a
 // compile-time constant). Square N x N, C = A B, A, B and C all in one layout: row-major,
@@ -82,19 +82,19 @@
 #pragma GCC diagnostic ignored "-Wunused-function" /* the header's other launchers */
 namespace n2048 {
 #define N 2048
-#include "kernels.cuh"
+#include "../kernels.cuh"
 #undef N
 #undef BENCH_KERNELS_CUH
 } // namespace n2048
 namespace n4096 {
 #define N 4096
-#include "kernels.cuh"
+#include "../kernels.cuh"
 #undef N
 #undef BENCH_KERNELS_CUH
 } // namespace n4096
 namespace n8192 {
 #define N 8192
-#include "kernels.cuh"
+#include "../kernels.cuh"
 #undef N
 #undef BENCH_KERNELS_CUH
 } // namespace n8192

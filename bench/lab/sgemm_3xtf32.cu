@@ -22,7 +22,7 @@
 // Every variant is checked against float64 on 4096 sampled elements with bench.cu's
 // FP32 limit (relative RMS error 1e-5), and the same error is printed for cuBLAS
 // (pedantic FP32, the reference of the timings) and cuBLAS TF32.
-//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -std=c++17 -Xptxas -v bench/sgemm_3xtf32.cu -lcublas -o x3 && ./x3 2048 4096 8192
+//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -std=c++17 -Xptxas -v bench/lab/sgemm_3xtf32.cu -lcublas -o x3 && ./x3 2048 4096 8192
 // Results: bench/results/x3_1_variants.txt (BP 128, KC 1: error 6.1e-7 to 6.5e-7,
 // 1.71 to 1.84 of cuBLAS FP32; KC 2: 8.4e-7 to 8.5e-7, 1.90 to 1.97).
 #include <cstdio>
@@ -31,7 +31,7 @@
 #include <vector>
 #include <algorithm>
 #include <cublas_v2.h>
-#include "sgemm_3xtf32.cuh"
+#include "../sgemm_3xtf32.cuh"
 
 typedef void (*fn_t)(const float *, const float *, float *, int);
 struct V { const char *name; fn_t f; };

@@ -8,7 +8,7 @@
 // the 128-byte swizzle (SW), and WAITD: 0 waits for each slice's wgmmas before the
 // next, 1 lets one slice's run on (its register fragments kept live in fr0/fr1).
 // Every variant is checked on 4096 sampled elements against float64 (TF32 bound).
-//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -std=c++17 bench/tf32_wgmma_variants.cu -lcublas -o wv && ./wv 4096 8192
+//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -std=c++17 bench/lab/tf32_wgmma_variants.cu -lcublas -o wv && ./wv 4096 8192
 // Results: bench/results/tf32_3_variants.txt (the unswizzled layouts 0.29-0.35 of
 // cuBLAS, the swizzled 0.65-0.70, and 0.81-0.84 with WAITD = 1: the sample's kernel).
 #include <cstdio>
@@ -17,7 +17,7 @@
 #include <vector>
 #include <algorithm>
 #include <cublas_v2.h>
-#include "wgmma.cuh"
+#include "../wgmma.cuh"
 
 // BP = 256 (wgmma N), BQ = 64 * WG (wgmma M per warpgroup), BK deep, STG stages.
 // SWAP: LBO/SBO roles swapped (core matrices adjacent in k 128 B apart => LBO = 128 unless SWAP)

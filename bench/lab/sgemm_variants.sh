@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/sgemm_variants.sh [OUTDIR [N ...]]: on the GPU machine, build sgemm_variants.cu
+# bench/lab/sgemm_variants.sh [OUTDIR [N ...]]: on the GPU machine, build sgemm_variants.cu
 # (ptxas's register and spill report kept), summarise the kernels' main loops when
 # cuobjdump is there, and run it: OUTDIR/sv.md (the tables), ptxas.txt, loops.txt,
 # machine.txt. SV_ONLY and SV_ROUNDS pass through (see the header of sgemm_variants.cu).
@@ -17,6 +17,6 @@ nvcc -O3 -arch=sm_90 -std=c++17 -Xcompiler -Wall -Xptxas -v "$here/sgemm_variant
   -o "$bin" 2> "$out/ptxas.txt"
 grep -E -i "warning|[1-9][0-9]* bytes spill" "$out/ptxas.txt" || true
 if command -v cuobjdump > /dev/null; then
-  cuobjdump -sass "$bin" | python3 "$here/sass_loop.py" k_fast k_async > "$out/loops.txt" || true
+  cuobjdump -sass "$bin" | python3 "$here/../sass_loop.py" k_fast k_async > "$out/loops.txt" || true
 fi
 "$bin" "$@" | tee "$out/sv.md"

@@ -2,7 +2,7 @@
 // at N = 4096 and 8192 (issue 15 item 3: which tile shape reaches 0.95 of the
 // device copy?).  Each variant is checked element by element and timed as the
 // median of 30 calls after 3 warm-up calls (CUDA events); prints a table.
-//   nvcc -O3 -arch=sm_90 -std=c++17 bench/transpose_variants.cu -o tv && ./tv
+//   nvcc -O3 -arch=sm_90 -std=c++17 bench/lab/transpose_variants.cu -o tv && ./tv
 // Run 15 (bench/results/run15_transpose_variants.md) chose the 64 x 64 tile:
 // float4 for samples/perf_transpose.pa and its twin, scalar for #copy.
 #include <cstdio>
