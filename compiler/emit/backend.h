@@ -40,6 +40,8 @@ typedef struct Emitter {
   bool mpi;
   int mpi_detours;     /* numbers the mpi detours of the program */
   Node *mainhost;      /* the program's #mainhost, once seen */
+  const char *insert_indent; /* inside an #insert: its indentation (emit_insert) */
+  Detour *insert_detour;     /* the detour the #insert stands in */
   struct CopyKernel *copy_kernels; /* the CUDA copy kernels written so far (emit/kernels.c) */
   const struct Backend *const *targets; /* NULL-terminated, asked in order */
 } Emitter;

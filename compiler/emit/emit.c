@@ -51,7 +51,7 @@ static void print_copy(Emitter *e, Node *n, const CopyPlan *p)
   }
   const char *in = indent_of(n);
   Node inner = *n;
-  inner.text = ctx_printf(e->ctx, "%s  ", in);
+  inner.out_indent = ctx_printf(e->ctx, "%s  ", in);
   CopyPlan fast = *p;
   fast.nguard = 0;
   out_gen(e->out, n->loc, "%sif (%s) { /* the sizes let the digits line up */\n", in, copy_guard_text(e->ctx, p));
@@ -545,7 +545,13 @@ static void emit_insert(Emitter *e, Node *n)
   }
   in->parent = ctx->instance;
   ctx->instance = in;
+  const char *saved_indent = e->insert_indent;
+  Detour *saved_detour = e->insert_detour;
+  e->insert_indent = n->text ? n->text : ""; /* as written: the text around it is */
+  e->insert_detour = e->detour;
   emit_nodes(e, sp->body);
+  e->insert_indent = saved_indent;
+  e->insert_detour = saved_detour;
   ctx->instance = in->parent;
   /* the next source text needs a #line again */
   e->out->line = -1;
@@ -595,12 +601,21 @@ static bool brace_directive(Emitter *e, Node *n)
 
 static void emit_directive(Emitter *e, Node *n)
 {
+  if (e->insert_indent && *e->insert_indent && e->detour == e->insert_detour) {
+    /* a directive of an inserted subprogram: its code at the #insert's
+     * indentation plus its own (not inside a detour the subprogram
+     * opened: its body goes into a function of its own) */
+    Node *c = ctx_alloc(e->ctx, sizeof *c);
+    *c = *n;
+    c->out_indent = ctx_printf(e->ctx, "%s%s", e->insert_indent, n->text ? n->text : "");
+    n = c;
+  }
   bool braced = brace_directive(e, n);
   const char *indent = indent_of(n);
   Node inner;
   if (braced && (n->kind == N_COPY || n->kind == N_SYNC || n->kind == N_DESTROY)) {
     inner = *n; /* printed one level deeper, inside the braces */
-    inner.text = ctx_printf(e->ctx, "%s  ", indent_of(n));
+    inner.out_indent = ctx_printf(e->ctx, "%s  ", indent_of(n));
     n = &inner;
   }
   switch (n->kind) {
@@ -639,7 +654,10 @@ static void emit_node(Emitter *e, Node *n)
     emit_block(e, n);
     break;
   case N_DOLLAR: {
-    char *t = dollar_text(e->ctx, here(e), n);
+    /* without parentheses where the text around makes it whole */
+    Buf *before = &e->scope->text;
+    char *t = text_bare_operand(e->ctx, dollar_text(e->ctx, here(e), n), before->data, before->len,
+                                n->next && n->next->kind == N_TEXT ? n->next->text : NULL);
     buf_puts(&e->scope->text, t);
     out_src(e->out, t, n->loc);
     break;

@@ -239,7 +239,7 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   if (!plain_c_type(d->type->elem))
     out_gen(e->out, d->type->loc, "%s(void)sizeof(%s);\n", indent_of(n), d->type->elem);
   if (k == 0)
-    return poly_text(ctx, span);
+    return poly_whole(ctx, span);
   Buf b = {0};
   buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
              c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc), bound, k);
@@ -252,7 +252,7 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   out_gen(e->out, d->type->loc, "%s", b.data);
   buf_free(&b);
   poly_print(&b, span, true);
-  char *text = ctx_printf(ctx, "(%s)", b.data);
+  char *text = ctx_strdup(ctx, b.data);
   buf_free(&b);
   return text;
 }
@@ -333,7 +333,7 @@ Detour *hostc_detour(Emitter *e, Node *n, Type *t, const char *fname, const char
 
 char *hostc_outlined(Ctx *ctx, Node *n, Out *body)
 {
-  return dedent(ctx, tidy_body(ctx, body->b.data ? body->b.data : ""), indent_of(n), true);
+  return dedent(ctx, tidy_body(ctx, body->b.data ? body->b.data : ""), n->text ? n->text : "", true);
 }
 
 void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
@@ -354,11 +354,11 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
       if (!here || (!g->proc && !locals))
         continue;
       const char *v = g->var->t[0].f[0]->text;
-      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_text(e->ctx, g->extent), v);
+      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_whole(e->ctx, g->extent), v);
       buf_puts(&ind, "  ");
     }
     if (own && pass == 0) {
-      out_gen(e->out, n->loc, "%sif (%s == %s)\n", ind.data, poly_text(e->ctx, side_owner(ctx, s, NULL, true)), rank);
+      out_gen(e->out, n->loc, "%sif (%s == %s)\n", ind.data, poly_whole(e->ctx, side_owner(ctx, s, NULL, true)), rank);
       buf_puts(&ind, "  ");
     }
   }

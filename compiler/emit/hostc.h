@@ -22,7 +22,8 @@ void hostc_type_checks(Emitter *e, Node *n, Type *t);
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt);
 void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt);
 /* the span of d for #create n, in 64 bits, after a run-time check of the
- * sizes only the program knows (written before it) */
+ * sizes only the program knows (written before it); C text for a whole
+ * argument or index, without outer parentheses */
 char *checked_span(Emitter *e, Node *n, Dim *d);
 /* `static int pa_main(int argc, char **argv)` around #mainhost's body */
 void hostc_main_head(Emitter *e, Node *n);

@@ -106,7 +106,7 @@ static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *
   buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", edge, edge);
   if (nb > 1) {
     buf_puts(&k, "  const int pa_z = blockIdx.z;\n");
-    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_text(e->ctx, so), poly_text(e->ctx, doff));
+    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_whole(e->ctx, so), poly_whole(e->ctx, doff));
   }
   const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n        ", poly_str(ctx, dg[A].extent),
                                       poly_str(ctx, dg[B].extent))
@@ -163,7 +163,7 @@ static const char *element_copy_kernel(Emitter *e, const char *kname, const char
   buf_printf(&k, "  const %s pa_i = %sblockIdx.x * %d + threadIdx.x;\n", ity, wide ? "(long long)" : "", ELEMENT_BLOCK);
   long long v;
   if (!(poly_is_const(total, &v) && v % ELEMENT_BLOCK == 0))
-    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", poly_text(e->ctx, total));
+    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", poly_whole(e->ctx, total));
   buf_printf(&k, "  pa_dst[%s] = pa_src[%s];\n}\n\n", poly_str(ctx, doff), poly_str(ctx, so));
   *grid = ctx_printf(ctx, "%s, %d", launch_blocks(ctx, total, ELEMENT_BLOCK), ELEMENT_BLOCK);
   char *s = ctx_strdup(ctx, k.data);
@@ -279,13 +279,13 @@ static void peer_digits(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const 
 static void peer_tile_body(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const char *elem, const char *from,
                            const char *to)
 {
-  const char *ea = poly_text(ctx, X->dg[p->a].extent), *eb = poly_text(ctx, X->dg[p->b].extent);
+  const char *ea = poly_whole(ctx, X->dg[p->a].extent), *eb = poly_whole(ctx, X->dg[p->b].extent);
   buf_printf(k, "  __shared__ %s pa_tile[32][33]; /* padded: no bank conflicts */\n", elem);
   buf_printf(k, "  const long long pa_a0 = blockIdx.x * 32LL;\n");
   if (poly_is_value(p->batch, 1))
     buf_printf(k, "  {\n");
   else
-    buf_printf(k, "  for (long long pa_z = blockIdx.z; pa_z < %s; pa_z += gridDim.z)\n", poly_text(ctx, p->batch));
+    buf_printf(k, "  for (long long pa_z = blockIdx.z; pa_z < %s; pa_z += gridDim.z)\n", poly_whole(ctx, p->batch));
   buf_printf(k, "    for (long long pa_b0 = blockIdx.y * 32LL; pa_b0 < %s; pa_b0 += gridDim.y * 32LL) {\n", eb);
   for (int pass = 0; pass < 2; pass++) {
     buf_printf(k, "      for (int pa_k = threadIdx.y; pa_k < 32; pa_k += 8) {\n");
@@ -317,8 +317,8 @@ static const char *peer_tile_launch(Ctx *ctx, const CopyPlan *p, CopySide *X)
                                     poly_text(ctx, eb), poly_text(ctx, eb));
   const char *gz = poly_is_const(p->batch, &vz)
                        ? ctx_printf(ctx, "%lld", vz < 65535 ? vz : 65535)
-                       : ctx_printf(ctx, "(unsigned)(%s < 65535 ? %s : 65535)", poly_text(ctx, p->batch),
-                                    poly_text(ctx, p->batch));
+                       : ctx_printf(ctx, "(unsigned)(%s < 65535 ? %s : 65535)", poly_whole(ctx, p->batch),
+                                    poly_whole(ctx, p->batch));
   return ctx_printf(ctx, "dim3(%s, %s, %s), dim3(32, 8)", gx, gy, gz);
 }
 
@@ -354,7 +354,7 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
     peer_tile_body(ctx, &k, p, X, elem, from, to);
   } else {
     buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", THREADS);
-    buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, X->local));
+    buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_whole(ctx, X->local));
     const char *stmt = ctx_printf(ctx, "%s = %s;", to, from);
     peer_digits(ctx, &k, p, X, "  ", stmt);
     buf_printf(&k, "  %s\n", stmt);

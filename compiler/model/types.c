@@ -733,19 +733,11 @@ static bool check_count(Ctx *ctx, Dim *d, Index *ix)
   return false;
 }
 
-/* "(x)" -> "x" when the parentheses enclose the whole text: a nested $...$
- * arrives parenthesised, and printing it inside another offset would add
- * a second pair */
-static char *strip_outer_parens(Ctx *ctx, char *text)
-{
-  for (const char *close; text[0] == '(' && (close = ctext_close(text, NULL)) && !close[1];)
-    text = str_trim(ctx, ctx_strndup(ctx, text + 1, strlen(text) - 2));
-  return text;
-}
-
 static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
 {
-  char *text = strip_outer_parens(ctx, str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
+  /* a nested $...$ arrives parenthesised: inside another offset, a
+   * second pair */
+  char *text = text_strip_parens(ctx, str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
   long long v;
   if (ceval(text, NULL, NULL, &v, NULL) && v >= 0)
     return poly_const(ctx, v);

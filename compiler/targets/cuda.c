@@ -11,6 +11,7 @@
  * launched directly or staged; a #copy inside a kernel, the loop each
  * thread runs alone (hostc.c). */
 #include <ctype.h>
+#include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
 #include "emit/kernels.h"
@@ -77,10 +78,11 @@ static const char *where(Emitter *e, Node *n)
   return ctx_printf(e->ctx, "%s, %d", c_string(e->ctx, loc_file(e->ctx, n->loc)), loc_line(e->ctx, n->loc));
 }
 
-/* C text of an extent or stride without the outer parentheses */
+/* C text of an extent or stride without the outer parentheses, for a
+ * whole argument or operand of a comparison */
 static const char *num(Emitter *e, Poly *p)
 {
-  return poly_str(e->ctx, p);
+  return text_strip_parens(e->ctx, poly_str(e->ctx, p));
 }
 
 /* the axes of a level of the launch shape (model/launch.c) as pa_bz...,
@@ -311,7 +313,7 @@ static bool smem_plan(Emitter *e, Node *n, CudaDetour *cd)
 static const char *smem_decl(Emitter *e, CudaDetour *cd, SmemArray *a)
 {
   if (!cd->smem_bytes)
-    return ctx_printf(e->ctx, "__shared__ %s %s[%s];", a->elem, a->name, poly_text(e->ctx, a->span));
+    return ctx_printf(e->ctx, "__shared__ %s %s[%s];", a->elem, a->name, poly_whole(e->ctx, a->span));
   return ctx_printf(e->ctx, "%s *const %s = (%s *)(pa_smem + %s);", a->elem, a->name, a->elem, a->offset);
 }
 
@@ -379,7 +381,7 @@ static void prologue(Emitter *e, CudaDetour *cd, Buf *lines, int *nlines)
     ++*nlines;
     if (sh->guard) {
       buf_printf(lines, "\n  if (pa_tid >= %s)\n    return; /* the ragged end of the last block */",
-                 poly_text(e->ctx, t->root->extent));
+                 poly_whole(e->ctx, t->root->extent));
       *nlines += 2;
     }
     return;
@@ -441,7 +443,7 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
   } else {
     buf_puts(&k.b, pro);
   }
-  const char *text = dedent(ctx, body->b.data ? body->b.data : "", indent_of(n), false);
+  const char *text = dedent(ctx, body->b.data ? body->b.data : "", n->text ? n->text : "", false);
   if (text[0] && text[0] != '\n' && !strchr(text, '\n')) {
     /* a one-line body ("#detour T(p) { x[$tid$] = 0; }") gets its own line */
     if (npro > 0)
@@ -731,7 +733,7 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
           team->name, what);
   if (S->procs && T->procs) {
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
-            in, p->sp, poly_text(ctx, team->root->extent), where(e, n));
+            in, p->sp, poly_whole(ctx, team->root->extent), where(e, n));
   } else { /* one GPU's array: one block */
     out_gen(e->out, n->loc, "%s  const void *pa_one = %s;\n", in, T->procs ? p->sp : p->dp);
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(&pa_one, 1, %s);\n", in, where(e, n));
@@ -820,7 +822,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s{ /* #copy %s to %s, staged through device memory */\n", in, src->path, dst->path);
   out_gen(e->out, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == COPY_H2D ? "const " : "", elem, hp);
   out_gen(e->out, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
-          span, elem, c_string(ctx, host->path), where(e, n));
+          poly_whole(ctx, dim_span(ctx, host)), elem, c_string(ctx, host->path), where(e, n));
   const char *bytes = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem);
   if (dir == COPY_H2D || !host_cnt)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
