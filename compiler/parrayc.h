@@ -164,6 +164,8 @@ struct Node {
   Loc loc;
   Node *next;
   char *text;    /* N_TEXT: the text; directives: leading indentation */
+  char *out_indent; /* directives: the indentation of their output when not
+                     * text's (inside an #insert: the #insert's plus text) */
   char *name;    /* type, subprogram or sync suffix */
   Loc name_loc;
   char *name2;   /* #copy destination type */
@@ -381,6 +383,9 @@ void view_note_used(Ctx *ctx, ThreadView *v, Type *t);
  * (v NULL: anywhere but in a detour body)? */
 bool type_declared_outside(const Type *a, const ThreadView *v);
 char *poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
+/* the same where the text around makes it whole: an index, an argument,
+ * a right-hand side, a condition (no outer parentheses) */
+char *poly_whole(Ctx *ctx, Poly *p);
 char *dollar_text(Ctx *ctx, ThreadView *here, Node *n);
 /* C text with the parameters of the current #insert replaced */
 char *substitute(Ctx *ctx, const char *text);

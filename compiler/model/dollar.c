@@ -100,6 +100,11 @@ char *poly_text(Ctx *ctx, Poly *p)
   return print_once(ctx, p, ctx->natoms);
 }
 
+char *poly_whole(Ctx *ctx, Poly *p)
+{
+  return text_strip_parens(ctx, print_once(ctx, p, ctx->natoms));
+}
+
 /* ---- $tid...$ ---- */
 
 void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var)

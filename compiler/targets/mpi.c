@@ -23,6 +23,7 @@
 #include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
+#include "emit/kernels.h"
 #include "targets/all.h"
 
 #include <stdlib.h>
@@ -252,7 +253,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                 caps[i].name);
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
-          send ? "sizeof pa_args" : "0", poly_text(e->ctx, t->root->extent), c_string(ctx, t->name),
+          send ? "sizeof pa_args" : "0", poly_whole(e->ctx, t->root->extent), c_string(ctx, t->name),
           c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
@@ -338,7 +339,7 @@ static void count(Emitter *e, Node *n, CopySide *s, bool own, const char *cond, 
   bool locals = side_uses_locals(s, bucket);
   Poly *inc = locals ? poly_const(ctx, 1) : s->local;
   hostc_side_nest(e, n, s, own, locals, cond,
-       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_text(e->ctx, bucket), poly_text(e->ctx, inc)), "pa_rank");
+       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_whole(e->ctx, bucket), poly_whole(e->ctx, inc)), "pa_rank");
 }
 
 static const char *how_name(Collective how)
@@ -473,7 +474,7 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
-  inner.text = ctx_printf(ctx, "%s  ", in);
+  inner.out_indent = ctx_printf(ctx, "%s  ", in);
   rows(e, &inner, p, bytes);
   out_gen(e->out, n->loc, "%s  }\n", in);
   out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
@@ -551,14 +552,14 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_BCAST:
     hostc_side_nest(e, n, w, false, true, root,
-         ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iw, true)),
-                    poly_text(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
+         ctx_printf(ctx, sb, poly_whole(e->ctx, side_owner(ctx, &T, iw, true)),
+                    poly_whole(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
     break;
   case COLL_GATHER:
   case COLL_ALLTOALL:
     hostc_side_nest(e, n, &S, true, true, NULL,
-         ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iS, false)),
-                    poly_text(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
+         ctx_printf(ctx, sb, poly_whole(e->ctx, side_owner(ctx, &T, iS, false)),
+                    poly_whole(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  const %s *pa_rbuf = (const %s *)pa_mpi_xchg_run(pa_x, %s, %s, %d);\n", in, elem, elem,
@@ -567,17 +568,17 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_ALLTOALL:
     hostc_side_nest(e, n, &T, true, true, NULL,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iT)),
-                    poly_text(e->ctx, side_owner(ctx, &S, iT, false))), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iT)),
+                    poly_whole(e->ctx, side_owner(ctx, &S, iT, false))), "pa_rank");
     break;
   case COLL_GATHER:
     hostc_side_nest(e, n, &S, false, true, root,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)),
-                    poly_text(e->ctx, side_owner(ctx, &S, iS, true))), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iS)),
+                    poly_whole(e->ctx, side_owner(ctx, &S, iS, true))), "pa_rank");
     break;
   case COLL_BCAST:
     hostc_side_nest(e, n, &S, false, true, NULL,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg_end(pa_x);\n", in);
@@ -596,7 +597,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   const char *in = indent_of(n);
   const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *launch, *extra;
-  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  const char *kname = kernel_peer(e, n, p, &launch, &extra);
   if (!kname)
     return;
   if (p->check_extent)
@@ -619,7 +620,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   nccl_branch(e, n, p, kname, launch, extra, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
-  inner.text = ctx_printf(ctx, "%s    ", in);
+  inner.out_indent = ctx_printf(ctx, "%s    ", in);
   CopyPlan staged = *p;
   staged.check_extent = false;
   collective(e, &inner, &staged);
