@@ -2,6 +2,7 @@
 #include "ctext.h"
 #include "parrayc.h"
 
+#include <ctype.h>
 #include <string.h>
 
 CText ctext(const char *s, const char *end, unsigned flags)
@@ -292,4 +293,61 @@ char *text_sum_operand(Ctx *ctx, const char *s)
       return ctx_printf(ctx, "(%s)", s);
   }
   return ctx_strdup(ctx, s);
+}
+
+/* ---- parentheses a sum or product does not need ---- */
+
+/* the text ends in a token after which an operand of + or * stands alone */
+static bool bare_after(const char *s, size_t n)
+{
+  while (n > 0 && isspace((unsigned char)s[n - 1]))
+    n--;
+  if (n == 0)
+    return false;
+  char c = s[n - 1], b = n > 1 ? s[n - 2] : 0;
+  if (strchr("[(,{;?=", c))
+    return true;
+  if (c == ':')
+    return b != ':';
+  if (c == '<' || c == '>') /* a comparison, not a shift or -> */
+    return b != c && !(c == '>' && b == '-');
+  if (c == '&' || c == '|')
+    return b == c;
+  size_t w = n;
+  while (w > 0 && is_ident_char((unsigned char)s[w - 1]))
+    w--;
+  return n - w == 6 && !strncmp(s + w, "return", 6) && (w == 0 || !is_ident_char((unsigned char)s[w - 1]));
+}
+
+/* the text starts with a token before which an operand of + or * stands
+ * alone */
+static bool bare_before(const char *s)
+{
+  s += strspn(s, " \t\r\n");
+  char c = s[0], d = c ? s[1] : 0;
+  if (strchr("]),;}?", c) && c)
+    return true;
+  if (c == ':')
+    return d != ':';
+  if (c == '=' || c == '!')
+    return d == '=';
+  if (c == '<' || c == '>')
+    return d != c;
+  if (c == '&' || c == '|')
+    return d == c;
+  return false;
+}
+
+char *text_strip_parens(Ctx *ctx, char *text)
+{
+  for (const char *close; text[0] == '(' && (close = ctext_close(text, NULL)) && !close[1];)
+    text = str_trim(ctx, ctx_strndup(ctx, text + 1, strlen(text) - 2));
+  return text;
+}
+
+char *text_bare_operand(Ctx *ctx, char *text, const char *before, size_t nbefore, const char *after)
+{
+  if (text[0] != '(' || !before || !after || !bare_after(before, nbefore) || !bare_before(after))
+    return text;
+  return text_strip_parens(ctx, text);
 }

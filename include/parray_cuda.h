@@ -30,9 +30,10 @@ void pa_cuda_bind(long long k, const char *file, int line);
 int pa_cuda_gpu_count(const char **why);
 
 /* A distributed #copy whose GPU side moves through host memory: stage_out
- * copies `bytes` of the block at dev (NULL: nothing to copy) into new
- * pinned host memory and returns it; stage_in copies host back to dev
- * (NULL: none) and frees host. */
+ * copies `bytes` of the block at dev (NULL: nothing to copy) into pinned
+ * host memory and returns it; stage_in copies host back to dev (NULL:
+ * none) and gives host back.  The pinned buffers are kept for later
+ * copies (up to 4, each used for requests of half its size or more). */
 void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line);
 void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int line);
 
@@ -81,7 +82,9 @@ pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long m
  * node, the blocks mapped by pa_cuda_ipc_open): block q's rows start at
  * element xbase of b->p[q], lpitch elements apart, and host's at element
  * q * step (step 0: every block the same rows), pitch apart; rows x width
- * elements of elem bytes each.  The copies to the n GPUs run at once. */
+ * elements of elem bytes each.  The copies to the n GPUs run at once,
+ * each by the GPU that holds the block where it can be mapped there (its
+ * own copy engine and PCIe link), else by this process's GPU. */
 void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
                          long long step, const pa_cuda_blocks *b, long long n, long long xbase, long long lpitch,
                          size_t elem, const char *file, int line);

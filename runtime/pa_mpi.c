@@ -528,3 +528,19 @@ void pa_mpi_rows(pa_mpi_how how, long long parts, void *host, long long rows, lo
   free(counts);
   free(displs);
 }
+
+/* ---- a failure every process sees (pa_nccl.cu's transport checks) ---- */
+
+void pa_mpi_fail_all(const char *msg)
+{
+  if (pa.rank == 0) {
+    fflush(stdout);
+    fprintf(stderr, "%s\n", msg);
+    fflush(stderr);
+  }
+  /* every process took this branch: no one waits for a stop message */
+  pa.stopped = 1;
+  MPI_Finalize();
+  pa.finalized = 1;
+  exit(1);
+}

@@ -22,7 +22,8 @@ void hostc_type_checks(Emitter *e, Node *n, Type *t);
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt);
 void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt);
 /* the span of d for #create n, in 64 bits, after a run-time check of the
- * sizes only the program knows (written before it) */
+ * sizes only the program knows (written before it); C text for a whole
+ * argument or index, without outer parentheses */
 char *checked_span(Emitter *e, Node *n, Dim *d);
 /* `static int pa_main(int argc, char **argv)` around #mainhost's body */
 void hostc_main_head(Emitter *e, Node *n);
@@ -54,13 +55,4 @@ bool hostc_written_whole(Ctx *ctx, CopySide *s);
  * bytes[k] bytes; stage_close copies the destination's back and frees. */
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes);
 void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes);
-/* The host variables that kernel text k uses (its sizes: locals of the
- * enclosing function, globals) become its parameters after the others;
- * *extra receives the matching launch arguments.  NULL after an error. */
-const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra);
-/* The kernel of an all-to-all between GPUs (CopyPlan.peer), written to
- * e->hoist: its name, launch configuration (*launch) and extra arguments
- * (*extra), or NULL after an error. */
-const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra);
-
 #endif

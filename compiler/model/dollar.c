@@ -100,6 +100,11 @@ char *poly_text(Ctx *ctx, Poly *p)
   return print_once(ctx, p, ctx->natoms);
 }
 
+char *poly_whole(Ctx *ctx, Poly *p)
+{
+  return text_strip_parens(ctx, print_once(ctx, p, ctx->natoms));
+}
+
 /* ---- $tid...$ ---- */
 
 void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var)
@@ -255,11 +260,12 @@ static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
 
 /* ---- $...$ and fragments ---- */
 
-/* --explain-access: an access on the line asked about, in the order met */
+/* --explain-access: an access on the line asked about, or before it (what
+ * a pointer used there was set to), in the order met */
 static void note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
 {
   Access *a = ctx_alloc(ctx, sizeof *a);
-  *a = (Access){n, d, off, here ? here->type : NULL, ctx->instance, NULL};
+  *a = (Access){n, d, off, here ? here->type : NULL, here ? here->node : NULL, ctx->instance, NULL};
   if (!ctx->accesses_tail)
     ctx->accesses_tail = &ctx->accesses;
   *ctx->accesses_tail = a;
@@ -298,7 +304,7 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
     }
     check_thread_indices(ctx, here, d, dx->index);
     Poly *p = dim_eval(ctx, d, dx->index, here);
-    if (p && ctx->opt.access_line && n->loc.line == ctx->opt.access_line)
+    if (p && ctx->opt.access_line && n->loc.line <= ctx->opt.access_line)
       note_access(ctx, here, n, d, p);
     return p ? print_once(ctx, p, first) : "0";
   }

@@ -23,6 +23,7 @@
 #include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
+#include "emit/kernels.h"
 #include "targets/all.h"
 
 #include <stdlib.h>
@@ -252,7 +253,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                 caps[i].name);
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
-          send ? "sizeof pa_args" : "0", poly_text(e->ctx, t->root->extent), c_string(ctx, t->name),
+          send ? "sizeof pa_args" : "0", poly_whole(e->ctx, t->root->extent), c_string(ctx, t->name),
           c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
@@ -338,7 +339,7 @@ static void count(Emitter *e, Node *n, CopySide *s, bool own, const char *cond, 
   bool locals = side_uses_locals(s, bucket);
   Poly *inc = locals ? poly_const(ctx, 1) : s->local;
   hostc_side_nest(e, n, s, own, locals, cond,
-       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_text(e->ctx, bucket), poly_text(e->ctx, inc)), "pa_rank");
+       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_whole(e->ctx, bucket), poly_whole(e->ctx, inc)), "pa_rank");
 }
 
 static const char *how_name(Collective how)
@@ -386,16 +387,64 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 }
 
 /* The opening of a copy through CUDA IPC: each process exports its block
- * at ptr and all gather the exports; then the branch every process takes
- * alike, on one node with the first `blocks` blocks exportable (closed by the caller,
- * with an else through the host and free(pa_all)). */
-static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at)
+ * at ptr and all gather the exports; the runtime picks the transport
+ * (pa_gpu_transport: CUDA IPC on one node with the first `blocks` blocks
+ * exportable, else NCCL between GPU blocks, else the host), alike on every
+ * process; then the branch through CUDA IPC (closed by the caller, with
+ * the other transports' branches and free(pa_all)).  rows: process 0's
+ * host memory on one side (no NCCL). */
+static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at, bool rows)
 {
   const char *in = indent_of(n);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, ptr, at);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, %s)) {\n", in, blocks);
+  if (rows) {
+    out_gen(e->out, n->loc, "%s  if (pa_gpu_transport(pa_all, %s, 1, %s) == PA_VIA_IPC) {\n", in, blocks, at);
+    return;
+  }
+  out_gen(e->out, n->loc, "%s  const pa_via pa_way = pa_gpu_transport(pa_all, %s, 0, %s);\n", in, blocks, at);
+  out_gen(e->out, n->loc, "%s  if (pa_way == PA_VIA_IPC) {\n", in);
+}
+
+/* The branch of a peer all-to-all through NCCL (pa_nccl.cu): the first
+ * copy at the site runs the peer kernel over marked blocks to map which
+ * element comes from where (pa_nccl_probe), then the runtime moves the
+ * elements packed, pair by pair.  The sizes the kernel captures key the
+ * map. */
+static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *launch,
+                        const char *extra, const char *at)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = indent_of(n);
+  const char *elem = p->dst->type->elem;
+  Buf key = {0};
+  for (const char *s = extra; s && *s;) {
+    s += strspn(s, ", ");
+    size_t len = strcspn(s, ",");
+    if (len)
+      buf_printf(&key, "%s(long long)%.*s", key.len ? ", " : "", (int)len, s);
+    s += len;
+  }
+  out_gen(e->out, n->loc, "%s  } else if (pa_way == PA_VIA_NCCL) {\n", in);
+  if (key.len)
+    out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* the sizes the kernel takes */\n", in, key.data);
+  out_gen(e->out, n->loc, "%s    pa_nccl_xchg *pa_n = pa_nccl_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, %s);\n",
+          in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst), elem,
+          key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "NULL, 0", at);
+  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks;\n", in);
+  out_gen(e->out, n->loc, "%s    void *pa_probe;\n", in);
+  out_gen(e->out, n->loc, "%s    while (pa_nccl_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy here: where each element comes from */\n", in);
+  const char *lin = ctx_printf(ctx, "%s      ", in);
+  if (p->parts) { /* a process past the holders of the destination has no block to map */
+    out_gen(e->out, n->loc, "%s      if (pa_rank < %s)\n", in, poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s        ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", lin, kname, launch, elem, extra);
+  out_gen(e->out, n->loc, "%s      pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
+  out_gen(e->out, n->loc, "%s    }\n", in);
+  out_gen(e->out, n->loc, "%s    pa_nccl_run(pa_n);\n", in);
+  buf_free(&key);
 }
 
 /* Rows between process 0's host memory and every process's GPU block
@@ -418,7 +467,7 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
                                                              poly_str(ctx, p->ybase));
   /* the processes that hold a part: all, or the first parts */
   const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
-  ipc_open(e, n, xp, blocks, at);
+  ipc_open(e, n, xp, blocks, at, true);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
   out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, %s, 0, %s, %s);\n", in, blocks,
           xp, at);
@@ -430,7 +479,7 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
-  inner.text = ctx_printf(ctx, "%s  ", in);
+  inner.out_indent = ctx_printf(ctx, "%s  ", in);
   rows(e, &inner, p, bytes);
   out_gen(e->out, n->loc, "%s  }\n", in);
   out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
@@ -508,14 +557,14 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_BCAST:
     hostc_side_nest(e, n, w, false, true, root,
-         ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iw, true)),
-                    poly_text(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
+         ctx_printf(ctx, sb, poly_whole(e->ctx, side_owner(ctx, &T, iw, true)),
+                    poly_whole(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
     break;
   case COLL_GATHER:
   case COLL_ALLTOALL:
     hostc_side_nest(e, n, &S, true, true, NULL,
-         ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iS, false)),
-                    poly_text(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
+         ctx_printf(ctx, sb, poly_whole(e->ctx, side_owner(ctx, &T, iS, false)),
+                    poly_whole(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  const %s *pa_rbuf = (const %s *)pa_mpi_xchg_run(pa_x, %s, %s, %d);\n", in, elem, elem,
@@ -524,17 +573,17 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_ALLTOALL:
     hostc_side_nest(e, n, &T, true, true, NULL,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iT)),
-                    poly_text(e->ctx, side_owner(ctx, &S, iT, false))), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iT)),
+                    poly_whole(e->ctx, side_owner(ctx, &S, iT, false))), "pa_rank");
     break;
   case COLL_GATHER:
     hostc_side_nest(e, n, &S, false, true, root,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)),
-                    poly_text(e->ctx, side_owner(ctx, &S, iS, true))), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iS)),
+                    poly_whole(e->ctx, side_owner(ctx, &S, iS, true))), "pa_rank");
     break;
   case COLL_BCAST:
     hostc_side_nest(e, n, &S, false, true, NULL,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg_end(pa_x);\n", in);
@@ -544,22 +593,23 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
 
 /* An all-to-all between the GPUs of the processes (CopyPlan.peer): on one
  * node, each process maps the others' blocks (CUDA IPC) and its GPU runs
- * the peer kernel; across nodes (or with blocks #create did not make) the
- * collective through the host.  Every process takes the same branch. */
+ * the peer kernel; across nodes (or with blocks #create did not make)
+ * through NCCL where the runtime has it, else the collective through the
+ * host.  Every process takes the same branch (pa_gpu_transport). */
 static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
   const char *in = indent_of(n);
   const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *launch, *extra;
-  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  const char *kname = kernel_peer(e, n, p, &launch, &extra);
   if (!kname)
     return;
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs */\n", in, copy_title(ctx, n, p->sp, p->dp));
-  ipc_open(e, n, p->sp, "pa_mpi_size()", at);
+  ipc_open(e, n, p->sp, "pa_mpi_size()", at, false);
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);
   /* a process past the holders of the destination has no block to fill */
@@ -572,9 +622,10 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", lin, kname, launch, p->dp, extra);
   out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
+  nccl_branch(e, n, p, kname, launch, extra, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
-  inner.text = ctx_printf(ctx, "%s    ", in);
+  inner.out_indent = ctx_printf(ctx, "%s    ", in);
   CopyPlan staged = *p;
   staged.check_extent = false;
   collective(e, &inner, &staged);
