@@ -75,6 +75,11 @@ bool is_ident_start(int c);
 bool is_ident_char(int c);
 char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
 bool text_is_simple(const char *s);       /* an identifier or a number */
+/* s as an operand of a cast or an operator: parenthesised unless simple */
+char *text_operand(Ctx *ctx, const char *s);
+/* s as the left operand of '+': parenthesised when an operator of lower
+ * precedence stands at its top level ("f ? p : q", "p = q", "a, b") */
+char *text_sum_operand(Ctx *ctx, const char *s); /* ctext.c */
 bool text_has_side_effects(const char *s); /* ctext.c */
 int edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
 /* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */
@@ -159,6 +164,8 @@ struct Node {
   Loc loc;
   Node *next;
   char *text;    /* N_TEXT: the text; directives: leading indentation */
+  char *out_indent; /* directives: the indentation of their output when not
+                     * text's (inside an #insert: the #insert's plus text) */
   char *name;    /* type, subprogram or sync suffix */
   Loc name_loc;
   char *name2;   /* #copy destination type */
@@ -198,6 +205,7 @@ struct Atom {
   Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
   Poly *num, *den;
   int slot;      /* A_VAR: >= 0 when printed through a temporary */
+  bool printed;  /* A_VAR: in the text of a nested $...$ already printed (its effects are there, once) */
   Atom *next;    /* ctx list of atoms */
 };
 
@@ -375,6 +383,9 @@ void view_note_used(Ctx *ctx, ThreadView *v, Type *t);
  * (v NULL: anywhere but in a detour body)? */
 bool type_declared_outside(const Type *a, const ThreadView *v);
 char *poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
+/* the same where the text around makes it whole: an index, an argument,
+ * a right-hand side, a condition (no outer parentheses) */
+char *poly_whole(Ctx *ctx, Poly *p);
 char *dollar_text(Ctx *ctx, ThreadView *here, Node *n);
 /* C text with the parameters of the current #insert replaced */
 char *substitute(Ctx *ctx, const char *text);

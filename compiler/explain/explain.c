@@ -10,6 +10,8 @@
  * program's own object-like #defines and -D NAME=VALUE; nothing here changes
  * the translation. */
 #include "explain/explain.h"
+#include "model/ceval.h"
+#include "model/launch.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -98,205 +100,41 @@ static const char *macro_text(Ctx *ctx, const char *name, const char **from)
   return found;
 }
 
-/* A C integer expression over numbers and names (the sizes and index
- * texts parrayc keeps as text): + - * / % << >> comparisons && || ?: and
- * casts to integer types. */
-typedef struct TextParser {
-  Env *env;
-  const char *p;
-  bool ok;
-} TextParser;
-
-static long long tp_cond(TextParser *tp);
-
-static void tp_skip(TextParser *tp)
+/* The value of a name in a size or index text: a thread index of the
+ * lane, else a macro (-D, then the program's #define), else 0 for the
+ * access explainer's loop variables; names without one are noted. */
+static bool name_value(void *arg, const char *name, long long *v)
 {
-  while (isspace((unsigned char)*tp->p))
-    tp->p++;
-}
-
-static bool tp_eat(TextParser *tp, const char *op)
-{
-  tp_skip(tp);
-  size_t n = strlen(op);
-  if (strncmp(tp->p, op, n))
-    return false;
-  /* "<" is not the start of "<<" or "<=", "&" not of "&&" */
-  if (n == 1 && strchr("<>&|", op[0]) && (tp->p[1] == op[0] || tp->p[1] == '='))
-    return false;
-  if (n == 1 && strchr("=!", op[0]) && tp->p[1] == '=')
-    return false;
-  tp->p += n;
-  return true;
-}
-
-static bool tp_cast(TextParser *tp)
-{
-  static const char *words[] = {"int", "long", "unsigned", "signed", "short", "char", "size_t", "const", NULL};
-  const char *p = tp->p;
-  while (*p == ' ')
-    p++;
-  bool any = false;
-  for (;;) {
-    while (*p == ' ')
-      p++;
-    int k = 0;
-    while (words[k] && !(strncmp(p, words[k], strlen(words[k])) == 0 && !is_ident_char(p[strlen(words[k])])))
-      k++;
-    if (!words[k])
-      break;
-    p += strlen(words[k]);
-    any = true;
-  }
-  if (!any || *p != ')')
-    return false;
-  tp->p = p + 1;
-  return true;
-}
-
-static long long tp_name(TextParser *tp)
-{
-  const char *s = tp->p;
-  while (is_ident_char(*tp->p) || (*tp->p == '.' && is_ident_start(tp->p[1])))
-    tp->p++;
-  char *name = ctx_strndup(tp->env->ctx, s, tp->p - s);
-  for (int i = 0; i < tp->env->nbind; i++)
-    if (!strcmp(tp->env->bind[i].name, name))
-      return tp->env->bind[i].value;
+  Env *env = arg;
+  for (int i = 0; i < env->nbind; i++)
+    if (!strcmp(env->bind[i].name, name)) {
+      *v = env->bind[i].value;
+      return true;
+    }
   const char *from;
-  const char *text = macro_text(tp->env->ctx, name, &from);
-  long long v;
-  if (text && tp->env->depth < MAX_DEPTH) {
-    tp->env->depth++;
-    bool ok = eval_text(tp->env, text, &v);
-    tp->env->depth--;
+  const char *text = macro_text(env->ctx, name, &from);
+  if (text && env->depth < MAX_DEPTH) {
+    env->depth++;
+    bool ok = eval_text(env, text, v);
+    env->depth--;
     if (ok) {
-      note_name(tp->env, &tp->env->used, &tp->env->nused, ctx_printf(tp->env->ctx, "%s = %lld", name, v));
-      return v;
+      note_name(env, &env->used, &env->nused, ctx_printf(env->ctx, "%s = %lld", name, *v));
+      return true;
     }
   }
-  if (tp->env->unknown_is_zero) {
-    note_name(tp->env, &tp->env->zeroed, &tp->env->nzeroed, name);
-    return 0;
+  if (env->unknown_is_zero) {
+    note_name(env, &env->zeroed, &env->nzeroed, name);
+    *v = 0;
+    return true;
   }
-  note_name(tp->env, &tp->env->missing, &tp->env->nmissing, name);
-  tp->ok = false;
-  return 0;
+  note_name(env, &env->missing, &env->nmissing, name);
+  return false;
 }
 
-static long long tp_unary(TextParser *tp)
-{
-  tp_skip(tp);
-  if (tp_eat(tp, "-")) {
-    long long v = tp_unary(tp);
-    if (v == LLONG_MIN)
-      tp->ok = false;
-    return v == LLONG_MIN ? 0 : -v;
-  }
-  if (tp_eat(tp, "+"))
-    return tp_unary(tp);
-  if (tp_eat(tp, "!"))
-    return !tp_unary(tp);
-  if (tp_eat(tp, "~"))
-    return ~tp_unary(tp);
-  if (tp_eat(tp, "(")) {
-    if (tp_cast(tp))
-      return tp_unary(tp);
-    long long v = tp_cond(tp);
-    if (!tp_eat(tp, ")"))
-      tp->ok = false;
-    return v;
-  }
-  if (isdigit((unsigned char)*tp->p)) {
-    char *end;
-    long long v = strtoll(tp->p, &end, 0);
-    tp->p = end;
-    while (*tp->p && strchr("uUlL", *tp->p))
-      tp->p++;
-    return v;
-  }
-  if (is_ident_start(*tp->p))
-    return tp_name(tp);
-  tp->ok = false;
-  return 0;
-}
-
-/* binary operators by precedence, loosest first */
-static const char *levels[][5] = {
-    {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
-};
-#define NLEVELS (int)(sizeof levels / sizeof levels[0])
-
-static long long apply(TextParser *tp, const char *op, long long a, long long b)
-{
-  long long r;
-  bool over = false;
-  switch (op[0]) {
-  case '+': over = __builtin_add_overflow(a, b, &r); break;
-  case '-': over = __builtin_sub_overflow(a, b, &r); break;
-  case '*': over = op[1] == 0 && __builtin_mul_overflow(a, b, &r); break;
-  case '<': case '>': over = op[1] == op[0] && (b < 0 || b > 62 || a < 0); break;
-  case '/': case '%': over = b == -1 && a == LLONG_MIN; break;
-  }
-  if (over) { /* beyond 64 bits: no value */
-    tp->ok = false;
-    return 0;
-  }
-  switch (op[0]) {
-  case '|': return op[1] ? a || b : a | b;
-  case '&': return op[1] ? a && b : a & b;
-  case '^': return a ^ b;
-  case '=': return a == b;
-  case '!': return a != b;
-  case '<': return op[1] == '=' ? a <= b : op[1] ? a << b : a < b;
-  case '>': return op[1] == '=' ? a >= b : op[1] ? a >> b : a > b;
-  case '+': return a + b;
-  case '-': return a - b;
-  case '*': return a * b;
-  }
-  if (b == 0) {
-    tp->ok = false;
-    return 0;
-  }
-  return op[0] == '/' ? a / b : a % b;
-}
-
-static long long tp_binary(TextParser *tp, int level)
-{
-  if (level == NLEVELS)
-    return tp_unary(tp);
-  long long v = tp_binary(tp, level + 1);
-  for (;;) {
-    const char *op = NULL;
-    for (int k = 0; k < 5 && levels[level][k]; k++)
-      if (tp_eat(tp, levels[level][k])) {
-        op = levels[level][k];
-        break;
-      }
-    if (!op)
-      return v;
-    v = apply(tp, op, v, tp_binary(tp, level + 1));
-  }
-}
-
-static long long tp_cond(TextParser *tp)
-{
-  long long c = tp_binary(tp, 0);
-  if (!tp_eat(tp, "?"))
-    return c;
-  long long a = tp_cond(tp);
-  if (!tp_eat(tp, ":"))
-    tp->ok = false;
-  long long b = tp_cond(tp);
-  return c ? a : b;
-}
-
+/* a size or index text, evaluated (model/ceval.c) */
 static bool eval_text(Env *env, const char *text, long long *out)
 {
-  TextParser tp = {env, text, true};
-  *out = tp_cond(&tp);
-  tp_skip(&tp);
-  return tp.ok && !*tp.p;
+  return ceval(text, name_value, env, out, NULL);
 }
 
 static bool eval_poly(Env *env, const Poly *p, long long *out);
@@ -630,47 +468,15 @@ static void memory_cells(View *v)
 
 /* ---- thread arrays: who each index is ---- */
 
-typedef struct Launch {
-  bool tiled;
-  long long tile;      /* threads per block when tiled */
-  Dim *lv[2];          /* grid and block levels */
-  Dim *ax[2][3];       /* their axes, outermost first; the last is x */
-  int nax[2];
-} Launch;
-
-/* The launch shape of a cuda array, as emit_cuda.c builds it: [n] is tiled
- * in blocks of 256 (or n up to 1024), [grid][block] maps each level's one
- * to three children onto z, y, x (more or none: x alone). */
-static bool launch_of(Env *env, Dim *root, Launch *l)
+/* The launch shape of a cuda array (model/launch.c), its [n] sized with
+ * the program's macros. */
+static bool launch_of(Env *env, Dim *root, LaunchShape *l)
 {
-  memset(l, 0, sizeof *l);
-  int m = dim_nkids(root);
-  if (m == 1) {
-    long long n = size_of(env, root->extent);
-    l->tiled = true;
-    l->tile = n > 0 && n <= 1024 ? n : 256;
-    return true;
-  }
-  if (m != 2)
-    return false;
-  for (int w = 0; w < 2; w++) {
-    Dim *lv = dim_kid(root, w);
-    int k = dim_nkids(lv);
-    l->lv[w] = lv;
-    l->nax[w] = k >= 1 && k <= 3 ? k : 1;
-    for (int j = 0; j < l->nax[w]; j++)
-      l->ax[w][j] = l->nax[w] == k ? dim_kid(lv, j) : lv;
-  }
-  return true;
-}
-
-static char axis_letter(Launch *l, int w, int j)
-{
-  return "zyx"[3 - l->nax[w] + j];
+  return launch_shape(root, dim_nkids(root) == 1 ? size_of(env, root->extent) : 0, l);
 }
 
 /* the coordinates of linear index i of a level, "(y,x)" */
-static char *level_coords(Env *env, Launch *l, int w, long long i, long long *digits)
+static char *level_coords(Env *env, LaunchShape *l, int w, long long i, long long *digits)
 {
   Buf b = {0};
   long long rest = i;
@@ -696,7 +502,7 @@ static bool thread_cells(View *v)
   long long rows, cols;
   if (!start_grid(v, &rows, &cols, &rdim, &cdim))
     return false;
-  Launch l;
+  LaunchShape l;
   bool cuda = t->kind == TK_CUDA && d == t->root && launch_of(env, d, &l);
   long long block = cuda && !l.tiled ? size_of(env, l.lv[1]->extent) : cuda ? l.tile : 0;
   if (cuda && block <= 0)
@@ -727,7 +533,7 @@ static bool thread_cells(View *v)
     buf_printf(&info, "%s: block %lld, thread %lld;", path, b, th);
     for (int w = 0; w < 2; w++)
       for (int j = 0; j < l.nax[w]; j++)
-        buf_printf(&info, " %s.%c %lld", w ? "threadIdx" : "blockIdx", axis_letter(&l, w, j), w ? td[j] : bd[j]);
+        buf_printf(&info, " %s.%c %lld", w ? "threadIdx" : "blockIdx", launch_axis_letter(&l, w, j), w ? td[j] : bd[j]);
     cell->info = ctx_strdup(ctx, info.data);
     buf_free(&info);
   }
@@ -735,7 +541,7 @@ static bool thread_cells(View *v)
     for (int w = 0; w < 2; w++)
       for (int j = 0; j < l.nax[w]; j++)
         add_note(v, ctx_printf(ctx, "%s (extent %lld) -> %s.%c", l.ax[w][j]->path, size_of(env, l.ax[w][j]->extent),
-                               w ? "threadIdx" : "blockIdx", axis_letter(&l, w, j)));
+                               w ? "threadIdx" : "blockIdx", launch_axis_letter(&l, w, j)));
   if (cuda && l.tiled)
     add_note(v, ctx_printf(ctx, "%s is tiled: blocks of %lld threads on x", d->path, l.tile));
   g->title = cuda ? ctx_printf(ctx, "%s: the block (b) and the thread in it (t) of each index", d->path)
@@ -832,7 +638,7 @@ static void text_grid(View *v, FILE *out)
             cuda ? "block.thread (linear in each)" : d->type->kind == TK_MPI ? "ranks" : "threads ($tid$)", d->path,
             g->rows_name, g->cols_name);
   int w = 5;
-  Launch l;
+  LaunchShape l;
   long long block = 0;
   if (cuda && launch_of(v->env, d, &l))
     block = l.tiled ? l.tile : size_of(v->env, l.lv[1]->extent);
@@ -1286,7 +1092,7 @@ typedef struct Lane {
 } Lane;
 
 /* Binds the thread indices of lane t of block 0: pa_tx... (and pa_tid). */
-static void bind_lane(Env *env, Launch *l, long long t, Binding *b, char **who)
+static void bind_lane(Env *env, LaunchShape *l, long long t, Binding *b, char **who)
 {
   Ctx *ctx = env->ctx;
   int n = 0;
@@ -1299,13 +1105,13 @@ static void bind_lane(Env *env, Launch *l, long long t, Binding *b, char **who)
     long long digits[3] = {0};
     level_coords(env, l, 1, t, digits);
     for (int j = 0; j < l->nax[1]; j++) {
-      char c = axis_letter(l, 1, j);
+      char c = launch_axis_letter(l, 1, j);
       b[n++] = (Binding){ctx_printf(ctx, "pa_t%c", c), digits[j]};
       b[n++] = (Binding){ctx_printf(ctx, "threadIdx.%c", c), digits[j]};
       buf_printf(&w, "%sthreadIdx.%c %lld", j ? ", " : "", c, digits[j]);
     }
     for (int j = 0; j < l->nax[0]; j++) {
-      char c = axis_letter(l, 0, j);
+      char c = launch_axis_letter(l, 0, j);
       b[n++] = (Binding){ctx_printf(ctx, "pa_b%c", c), 0};
       b[n++] = (Binding){ctx_printf(ctx, "blockIdx.%c", c), 0};
     }
@@ -1682,7 +1488,7 @@ typedef struct Toucher {
 } Toucher;
 
 /* binds thread th of block blk (cuda; blk is 0 for pthd and omp) */
-static void bind_thread(Env *env, Launch *l, Type *t, long long blk, long long th, Binding *b)
+static void bind_thread(Env *env, LaunchShape *l, Type *t, long long blk, long long th, Binding *b)
 {
   Ctx *ctx = env->ctx;
   if (t->kind != TK_CUDA) {
@@ -1703,7 +1509,7 @@ static void bind_thread(Env *env, Launch *l, Type *t, long long blk, long long t
     level_coords(env, l, 0, blk, digits);
     for (int k = 0; k < n; k++)
       for (int j = 0; j < l->nax[0]; j++) {
-        char c = axis_letter(l, 0, j);
+        char c = launch_axis_letter(l, 0, j);
         if (!strcmp(b[k].name, ctx_printf(ctx, "pa_b%c", c)) || !strcmp(b[k].name, ctx_printf(ctx, "blockIdx.%c", c)))
           b[k].value = digits[j];
       }
@@ -1790,7 +1596,7 @@ static bool touch_map(Ctx *ctx, Access *a, Via *via, Grid *g, int *ng, FILE *out
 {
   Type *t = a->threads;
   Env env = {.ctx = ctx, .unknown_is_zero = true};
-  Launch l = {0};
+  LaunchShape l = {0};
   long long block, nblocks;
   if (t->kind == TK_CUDA) {
     if (!launch_of(&env, t->root, &l))
@@ -2052,7 +1858,7 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes
     return false;
   }
   Env env = {.ctx = ctx, .unknown_is_zero = true};
-  Launch l;
+  LaunchShape l;
   if (!launch_of(&env, a->threads->root, &l))
     return false;
   long long block = l.tiled ? l.tile : size_of(&env, l.lv[1]->extent);

@@ -63,7 +63,7 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
   Buf b = {0};
   int slots = 0;
   for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-    if (a->kind == A_VAR && text_has_side_effects(a->text) && count_atom(p, a) != 1)
+    if (a->kind == A_VAR && !a->printed && text_has_side_effects(a->text) && count_atom(p, a) != 1)
       a->slot = slots++;
   if (slots) {
     buf_puts(&b, "__extension__ ({ ");
@@ -86,6 +86,10 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
     poly_print(&b, p, wide);
     buf_putc(&b, ')');
   }
+  /* a $...$ nested in an index expression of another is text there: the
+   * outer one must not evaluate its index expressions again */
+  for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
+    a->printed = true;
   char *s = ctx_strdup(ctx, b.data);
   buf_free(&b);
   return s;
@@ -94,6 +98,11 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
 char *poly_text(Ctx *ctx, Poly *p)
 {
   return print_once(ctx, p, ctx->natoms);
+}
+
+char *poly_whole(Ctx *ctx, Poly *p)
+{
+  return text_strip_parens(ctx, print_once(ctx, p, ctx->natoms));
 }
 
 /* ---- $tid...$ ---- */
