@@ -520,7 +520,12 @@ static bool translate(Cli *cli, Unit *u)
   size_t len;
   char *src = file_read(u->input, &len);
   if (!src) {
-    fprintf(stderr, "parrayc: error: cannot read '%s': %s\n", u->input, strerror(errno));
+    char msg[PATH_MAX + 128];
+    snprintf(msg, sizeof msg, "cannot read '%s': %s", u->input, strerror(errno));
+    if (cli->diag_format && strcmp(cli->diag_format, "text")) /* a tool reads it, with the rest */
+      diag_log_add(&u->log, "error", u->input, 0, 0, msg);
+    else
+      fprintf(stderr, "parrayc: error: %s\n", msg);
     return false;
   }
   bool from_stdin = !strcmp(u->input, "-");
