@@ -505,19 +505,30 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   Ctx *ctx = e->ctx;
   const char *in = indent_of(n);
   const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
-  const char *launch, *extra;
-  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  const char *launch, *extra, *grid_yz = NULL;
+  const char *kname = p->packets ? hostc_packet_kernel(e, n, p, &grid_yz, &extra)
+                                 : hostc_peer_kernel(e, n, p, &launch, &extra);
   if (!kname)
     return;
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
-  out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs */\n", in, copy_title(ctx, n, p->sp, p->dp));
-  ipc_open(e, n, p->sp, at);
-  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
-          in, p->sp, at);
-  out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);
-  out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
+  out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs%s */\n", in, copy_title(ctx, n, p->sp, p->dp),
+          p->packets ? ", in packets: each GPU packs what it sends each GPU and the copy engines move it" : "");
+  if (p->packets) {
+    /* the destination's blocks, written by the others' copy engines */
+    out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_rank", "pa_mpi_size()", at));
+    ipc_open(e, n, p->dp, at);
+    out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
+            in, p->dp, at);
+    hostc_packets(e, n, p, kname, grid_yz, extra, "pa_rank", at, ctx_printf(ctx, "%s    ", in));
+  } else {
+    ipc_open(e, n, p->sp, at);
+    out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
+            in, p->sp, at);
+    out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);
+    out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
+  }
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;

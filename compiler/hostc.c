@@ -543,6 +543,97 @@ const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char
   return kname;
 }
 
+/* The packing kernel of an all-to-all in packets (CopyPlan.packets): rows
+ * pa_lo .. pa_hi of the rectangle this GPU (pa_tid) sends GPU pa_q, read
+ * from its block of the source along digit pk_a and written to pa_out
+ * (pa_pitch elements a row) along pk_b, in 32 x 32 tiles through shared
+ * memory.  *grid_yz is the launch grid's y and z; its x covers the rows
+ * of each step (hostc_packets). */
+const char *hostc_packet_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **grid_yz, const char **extra)
+{
+  Ctx *ctx = e->ctx;
+  CopySide S = p->side[0];
+  const char *elem = p->dst->type->elem;
+  Poly *i = side_linear(ctx, &S);
+  const char *kname =
+    gen_name(ctx, "pack", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, p->src), dim_cname(ctx, p->dst)), n);
+  const char *so = poly_str(ctx, dim_offset(ctx, p->src, i));
+  const char *eb = poly_text(ctx, S.dg[p->pk_b].extent);
+  Buf k = {0};
+  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_out, long long pa_pitch, int pa_tid, int pa_q, "
+             "long long pa_lo, long long pa_hi)\n{\n", kname, elem, elem);
+  buf_printf(&k, "  __shared__ %s pa_tile[32][33]; /* padded: no bank conflicts */\n", elem);
+  buf_printf(&k, "  const long long pa_a0 = pa_lo + blockIdx.x * 32LL;\n");
+  buf_printf(&k, "  for (long long pa_b0 = blockIdx.y * 32LL; pa_b0 < %s; pa_b0 += gridDim.y * 32LL) {\n", eb);
+  for (int pass = 0; pass < 2; pass++) {
+    buf_printf(&k, "    for (int pa_k = threadIdx.y; pa_k < 32; pa_k += 8) {\n");
+    buf_printf(&k, "      const long long pa_a = pa_a0 + %s, pa_b = pa_b0 + %s;\n", pass ? "pa_k" : "threadIdx.x",
+               pass ? "threadIdx.x" : "pa_k");
+    buf_printf(&k, "      if (pa_a < pa_hi && pa_b < %s) {\n", eb);
+    const char *stmt = pass ? "pa_out[pa_a * pa_pitch + pa_b] = pa_tile[threadIdx.x][pa_k];"
+                            : ctx_printf(ctx, "pa_tile[pa_k][threadIdx.x] = pa_src[%s];", so);
+    for (int d = 0; d < S.n; d++) {
+      SideDigit *g = &S.dg[d];
+      const char *v = g->var->t[0].f[0]->text;
+      if (!mentions(stmt, v))
+        continue;
+      const char *val = g->proc ? "pa_tid" : d == p->pk_o ? "pa_q" : d == p->pk_a ? "pa_a" : d == p->pk_b ? "pa_b" : "0";
+      buf_printf(&k, "        const long long %s = %s;\n", v, val);
+    }
+    buf_printf(&k, "        %s\n", stmt);
+    buf_printf(&k, "      }\n    }\n    __syncthreads();\n");
+  }
+  buf_printf(&k, "  }\n}\n\n");
+  const char *text = hostc_kernel_captures(e, n, ctx_strdup(ctx, k.data), extra);
+  buf_free(&k);
+  if (!text)
+    return NULL;
+  Out ko = out_new(ctx, -1);
+  Out *saved = e->out;
+  e->out = &ko;
+  out_gen(e->out, n->loc, "/* #copy %s to %s (%s:%d): each GPU packs, from its block of %s, the rectangle it sends "
+          "each GPU, transposed in 32 x 32 tiles through shared memory */\n%s", n->name, n->name2,
+          loc_file(ctx, n->loc), loc_line(ctx, n->loc), n->name, text);
+  /* loaded on each GPU where a distributed block is created, not at the first copy (lazy loading) */
+  out_gen(e->out, n->loc, "__attribute__((constructor)) static void %s_preload(void)\n{\n  pa_cuda_preload((const void *)%s);\n}\n\n",
+          kname, kname);
+  e->out = saved;
+  out_append(&e->hoist, &ko);
+  out_free(&ko);
+  long long vb;
+  *grid_yz = poly_is_const(S.dg[p->pk_b].extent, &vb)
+               ? ctx_printf(ctx, "%lld, 1", (vb + 31) / 32 < 65535 ? (vb + 31) / 32 : 65535)
+               : ctx_printf(ctx, "(unsigned)((%s + 31) / 32 < 65535 ? (%s + 31) / 32 : 65535), 1", eb, eb);
+  return kname;
+}
+
+/* The steps of an all-to-all in packets (CopyPlan.packets), after
+ * hostc_packets_begin's pa_pk and the destination's blocks in pa_blocks,
+ * for this GPU's thread or process me: pack and send each step
+ * (pa_cuda_packets_step), then wait for every packet to land. */
+void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
+                   const char *me, const char *at, const char *in)
+{
+  out_gen(e->out, n->loc, "%sfor (int pa_s = 0; pa_s < pa_pk.steps; pa_s++) {\n", in);
+  out_gen(e->out, n->loc, "%s  const pa_cuda_step pa_st = pa_cuda_packets_step(&pa_pk, &pa_blocks, pa_s);\n", in);
+  out_gen(e->out, n->loc, "%s  %s<<<dim3((unsigned)((pa_st.hi - pa_st.lo + 31) / 32), %s), dim3(32, 8), 0, "
+          "pa_pk.stream>>>(%s, (%s *)pa_st.out, pa_st.pitch, %s, pa_st.q, pa_st.lo, pa_st.hi%s);\n", in, kname,
+          grid_yz, p->sp, p->dst->type->elem, me, extra);
+  out_gen(e->out, n->loc, "%s  pa_cuda_packets_sent(&pa_pk, pa_s, %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s}\n", in);
+  out_gen(e->out, n->loc, "%spa_cuda_packets_end(&pa_pk, \"%s\", %s);\n", in, kname, at);
+}
+
+const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at)
+{
+  Ctx *ctx = e->ctx;
+  CopySide S = p->side[0];
+  Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
+  return ctx_printf(ctx, "pa_cuda_packets pa_pk = pa_cuda_packets_begin(%s, %s, %s, %s, %s, %s, sizeof(%s), %s);",
+                    nprocs, me, poly_text(ctx, S.dg[p->pk_a].extent), poly_text(ctx, S.dg[p->pk_b].extent),
+                    poly_text(ctx, p->pk_pitch), poly_text(ctx, base), p->dst->type->elem, at);
+}
+
 char *hostc_block_bytes(Ctx *ctx, Dim *d)
 {
   return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, d)), d->type->elem);

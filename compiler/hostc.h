@@ -56,6 +56,14 @@ const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char
 /* The kernel of an all-to-all between GPUs (CopyPlan.peer), written to
  * e->hoist: its name, launch configuration (*launch) and extra arguments
  * (*extra), or NULL after an error. */
+/* The packing kernel of an all-to-all in packets (CopyPlan.packets), its
+ * grid's y and z in *grid_yz; the copy's begin (a declaration of pa_pk) and
+ * its steps, for thread or process me (C text) of nprocs, with the
+ * destination's blocks in pa_blocks. */
+const char *hostc_packet_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **grid_yz, const char **extra);
+const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
+void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
+                   const char *me, const char *at, const char *in);
 const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra);
 
 #endif
