@@ -150,3 +150,23 @@ const char *ctext_close(const char *open, const char *end)
   }
   return NULL;
 }
+
+/* Conservative: calls, increments and assignments may have effects; a
+ * literal has none. */
+bool text_has_side_effects(const char *s)
+{
+  CText c = ctext(s, NULL, 0);
+  CTok prev = {CT_END, s, 0, false};
+  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c)) {
+    if (t.kind != CT_PUNCT)
+      continue;
+    const char *p = t.s;
+    if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
+      return true;
+    if (*p == '=' && p[1] != '=' && (p == s || !strchr("=!<>", p[-1])))
+      return true;
+    if (*p == '(' && (prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']')))
+      return true; /* a call */
+  }
+  return false;
+}

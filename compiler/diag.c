@@ -106,3 +106,25 @@ void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...)
   else
     ctx->warnings++;
 }
+
+const char *src_file(Ctx *ctx, int line, int *file_line)
+{
+  int i = ctx->nsegs;
+  while (i > 0 && ctx->segs[i - 1].line > line)
+    i--;
+  if (i == 0) {
+    *file_line = line;
+    return ctx->opt.display;
+  }
+  SrcSeg *s = &ctx->segs[i - 1];
+  *file_line = s->file_line + (line - s->line);
+  return s->file;
+}
+
+bool src_seg_start(Ctx *ctx, int line)
+{
+  for (int i = 0; i < ctx->nsegs; i++)
+    if (ctx->segs[i].line == line)
+      return true;
+  return false;
+}

@@ -75,7 +75,7 @@ bool is_ident_start(int c);
 bool is_ident_char(int c);
 char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
 bool text_is_simple(const char *s);       /* an identifier or a number */
-bool text_has_side_effects(const char *s);
+bool text_has_side_effects(const char *s); /* ctext.c */
 int edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
 /* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */
 const char *nearest_word(const char *w, const char *const *words);
@@ -159,6 +159,7 @@ struct Node {
   bool has_params;
   DimSyn **dims;
   int ndims;
+  bool failed;   /* a directive that did not parse (reported) */
 };
 
 Node *node_new(Ctx *ctx, NodeKind kind, Loc loc);
@@ -286,7 +287,6 @@ struct Type {
 Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl);
 Type *type_lookup(Ctx *ctx, const char *name);
 /* name's declaration failed (reported): its uses report nothing more */
-void type_poison(Ctx *ctx, const char *name);
 /* Resolves "A_1_0" (or a subprogram parameter bound to a path); reports
  * errors at loc and returns NULL when it cannot. */
 Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc);
@@ -441,7 +441,23 @@ struct Ctx {
   const char **deps;      /* files read for this input, for -M (include.c) */
   int ndeps;
   Access *accesses;       /* --explain-access: what the walk met on its line */
+  Access **accesses_tail; /* where the next one goes */
+  /* The C text of a fragment holding $...$ (dollar.c's fragment_text, which
+   * the walk attaches): the type model needs it for sizes, parameters and
+   * indices, and lies below the translator of $...$. */
+  char *(*fragment_text)(Ctx *ctx, ThreadView *here, Node *list);
   struct Arena *arena;
+};
+
+/* An access $T[...]$ on the line --explain-access asks about, as the walk
+ * met it (dollar.c notes it; explain.c draws it). */
+struct Access {
+  Node *node;          /* the $...$ */
+  Dim *dim;            /* the type it indexes */
+  Poly *off;           /* its offset */
+  Type *threads;       /* the innermost detour's thread array, or NULL */
+  Instance *instance;  /* the #insert being expanded, or NULL */
+  Access *next;
 };
 
 Ctx *ctx_new(const Options *opt, const char *src, size_t len);
@@ -453,16 +469,12 @@ void ctx_set_source(Ctx *ctx, const char *src, size_t len); /* replaces src and 
  * then in opt.include_dirs; each header once) into src, and lists in deps
  * the input, the headers and every `#include "..."` file found. */
 bool include_headers(Ctx *ctx);
-/* The file and line in it of line `line` of src. */
+/* diag.c: the file and line in it of line `line` of src (as spliced by
+ * include_headers, which records the segments) */
 const char *src_file(Ctx *ctx, int line, int *file_line);
 bool src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at line */
 
 /* ---- front end (lexer.l, parser.y) ---- */
 Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */
-
-/* ---- back end (emit.c) ---- */
-/* Translates ctx->tree; returns the generated text (malloc'd) or NULL. */
-char *emit_program(Ctx *ctx);
-bool program_uses_cuda(Ctx *ctx, Node *tree);
 
 #endif

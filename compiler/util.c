@@ -1,5 +1,4 @@
 /* util.c: the compilation context, its arena, strings and buffers. */
-#include "ctext.h"
 #include "parrayc.h"
 
 #include <ctype.h>
@@ -293,26 +292,6 @@ bool text_is_simple(const char *s)
     if (!isalnum((unsigned char)*s) && *s != '.')
       return false;
   return true;
-}
-
-/* Conservative: calls, increments and assignments may have effects; a
- * literal has none. */
-bool text_has_side_effects(const char *s)
-{
-  CText c = ctext(s, NULL, 0);
-  CTok prev = {CT_END, s, 0, false};
-  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c)) {
-    if (t.kind != CT_PUNCT)
-      continue;
-    const char *p = t.s;
-    if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
-      return true;
-    if (*p == '=' && p[1] != '=' && (p == s || !strchr("=!<>", p[-1])))
-      return true;
-    if (*p == '(' && (prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']')))
-      return true; /* a call */
-  }
-  return false;
 }
 
 /* Levenshtein distance of a and b, counted up to limit + 1: enough to say

@@ -7,8 +7,8 @@
  * brackets. */
 #include "ctext.h"
 #include "pa_test.h"
-#include "scope.h"
-#include "text.h"
+#include "print/scope.h"
+#include "print/text.h"
 
 /* the identifiers of t that are not member names, space-separated */
 static char *idents(const char *t, unsigned flags)

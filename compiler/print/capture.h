@@ -5,7 +5,7 @@
 #define PARRAYC_CAPTURE_H
 
 #include "parrayc.h"
-#include "scope.h"
+#include "print/scope.h"
 
 typedef struct Capture {
   const char *name;

@@ -15,17 +15,6 @@ bool type_explain(Ctx *ctx, Dim *d, FILE *out);
 /* ---- --explain-access FILE.pa:LINE ---- */
 
 /* An offset expression met on the explained line. */
-struct Access {
-  Node *node;          /* the $...$ */
-  Dim *dim;            /* the type it indexes */
-  Poly *off;           /* its offset */
-  Type *threads;       /* the innermost detour's thread array, or NULL */
-  Instance *instance;  /* the #insert being expanded, or NULL */
-  Access *next;
-};
-
-/* Called by the walk for each $T[...]$ on opt.access_line. */
-void explain_note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off);
 /* Reports, for one warp, what each access met does; false if none. */
 bool explain_access(Ctx *ctx, FILE *out);
 

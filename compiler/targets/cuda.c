@@ -11,8 +11,9 @@
  * launched directly or staged; a #copy inside a kernel, the loop each
  * thread runs alone (hostc.c). */
 #include <ctype.h>
-#include "capture.h"
-#include "hostc.h"
+#include "print/capture.h"
+#include "emit/hostc.h"
+#include "targets/all.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1044,9 +1045,26 @@ Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d)
   return view_index(ctx, &cd->dt.view, d);
 }
 
+/* cuda thread arrays; on the host, GPU memory and the pinned memory of
+ * CUDA programs */
+static bool takes(ThreadKind threads, MemKind mem, bool cuda)
+{
+  if (threads != TK_NONE)
+    return threads == TK_CUDA;
+  return mem == MEM_DMEM || mem == MEM_SMEM || (mem == MEM_PINNED && cuda);
+}
+
+static bool needed(const Ctx *ctx)
+{
+  return ctx->uses_cuda;
+}
+
 const Backend backend_cuda = {
   .name = "cuda",
   .include = "parray_cuda.h",
+  .takes = takes,
+  .needed = needed,
+  .gpu = true,
   .create = create,
   .destroy = destroy,
   .copy = copy,

@@ -20,8 +20,9 @@
  * walk the elements in increasing logical index, the sender packs bucket
  * by bucket, a collective moves them (scatter, gather, all-to-all or
  * broadcast), and the receiver unpacks in the same order. */
-#include "capture.h"
-#include "hostc.h"
+#include "print/capture.h"
+#include "emit/hostc.h"
+#include "targets/all.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -555,9 +556,24 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   }
 }
 
+/* mpi process arrays (and #mainhost of an mpi program, which the walk
+ * asks for as run by them) */
+static bool takes(ThreadKind threads, MemKind mem, bool cuda)
+{
+  (void)mem, (void)cuda;
+  return threads == TK_MPI;
+}
+
+static bool needed(const Ctx *ctx)
+{
+  return ctx->uses_mpi;
+}
+
 const Backend backend_mpi = {
   .name = "mpi",
   .include = "parray_mpi.h",
+  .takes = takes,
+  .needed = needed,
   .copy = copy,
   .detour_open = detour_open,
   .detour_close = detour_close,

@@ -5,7 +5,7 @@
  * check (names, types, extents) happens later. */
 %code requires {
 #include "parrayc.h"
-#include "front.h"
+#include "front/front.h"
 typedef void *yyscan_t;
 }
 
@@ -126,10 +126,15 @@ item: TEXT { $$ = list_of(text_node(ctx, $1.text, $1.loc)); }
   | dollar { $$ = list_of($1); }
   | directive { $$ = list_of($1); }
   | error EOL {
-      /* a #parray that failed to parse: its uses report nothing more */
-      if (ls->dir_kind == D_PARRAY && ls->dir_last_ident)
-        type_poison(ctx, ls->dir_last_ident);
+      /* a #parray that failed to parse stays, marked, for the type model
+         to poison its name: its uses report nothing more */
       $$ = list_empty();
+      if (ls->dir_kind == D_PARRAY && ls->dir_last_ident) {
+        Node *n = node_new(ctx, N_PARRAY, $2.loc);
+        n->name = ls->dir_last_ident;
+        n->failed = true;
+        $$ = list_of(n);
+      }
       yyerrok;
     }
   | error NL { $$ = list_of(text_node(ctx, $2.text, $2.loc)); yyerrok; } /* in C text: at the end of the line */
@@ -397,4 +402,34 @@ Node *text_node(Ctx *ctx, const char *text, Loc loc)
   Node *n = node_new(ctx, N_TEXT, loc);
   n->text = (char *)text;
   return n;
+}
+
+/* The lexer's functions (flex's lexer.h) come after the grammar's: the
+ * lexer reads the token kinds the grammar declares. */
+#include "lexer.h"
+
+Node *parse_source(Ctx *ctx)
+{
+  LexState ls = {0};
+  ls.ctx = ctx;
+  ls.line = 1;
+  ls.col = 1;
+  yyscan_t scanner;
+  if (yylex_init_extra(&ls, &scanner)) {
+    fputs("parrayc: cannot start the lexer\n", stderr);
+    return NULL;
+  }
+  YY_BUFFER_STATE b = yy_scan_bytes(ctx->src, (int)ctx->src_len, scanner);
+  int errors = ctx->errors;
+  int rc = yyparse(scanner, ctx, &ls);
+  yy_delete_buffer(b, scanner);
+  yylex_destroy(scanner);
+  buf_free(&ls.ws);
+  /* after errors the parser recovered from, the tree is still checked: the
+   * errors after the first are worth reporting */
+  if (rc != 0 || (ctx->errors > errors && !ctx->tree))
+    return NULL;
+  if (!ctx->tree) /* an empty file is a valid, empty program */
+    ctx->tree = text_node(ctx, "", (Loc){1, 1});
+  return ctx->tree;
 }

@@ -17,8 +17,9 @@
  * the calling thread, and hands the function to the runtime
  * (pa_pthd_run, or pa_omp_run from parray_cpu.h), which returns when every
  * thread has finished. */
-#include "capture.h"
-#include "hostc.h"
+#include "print/capture.h"
+#include "emit/hostc.h"
+#include "targets/all.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -267,9 +268,22 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     hostc_copy_loop(e, n, p, false);
 }
 
+static bool takes(ThreadKind threads, MemKind mem, bool cuda)
+{
+  (void)mem, (void)cuda;
+  return threads == TK_PTHD || threads == TK_OMP;
+}
+
+static bool needed(const Ctx *ctx)
+{
+  return ctx->uses_pthd || ctx->uses_omp;
+}
+
 const Backend backend_cpu = {
   .name = "cpu",
   .include = "parray_cpu.h",
+  .takes = takes,
+  .needed = needed,
   .copy = copy,
   .detour_open = detour_open,
   .detour_close = detour_close,

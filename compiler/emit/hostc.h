@@ -4,7 +4,7 @@
 #ifndef PARRAYC_HOSTC_H
 #define PARRAYC_HOSTC_H
 
-#include "backend.h"
+#include "emit/backend.h"
 
 const char *mem_enum(MemKind m); /* "PA_PAGED", ... */
 /* a COPY_NEST or COPY_ELEMENTS plan as a loop run by the calling thread,

@@ -13,7 +13,7 @@
  * (N by 32 for [N][N] against [[N/32][32]][N]), the plan keeps the nest (or
  * the rows, or the transpose kernel) under that run-time condition, with
  * the element plan as its fallback (guarded, below). */
-#include "copy_plan.h"
+#include "model/copy_plan.h"
 
 #include <stdlib.h>
 #include <string.h>

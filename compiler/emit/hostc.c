@@ -2,9 +2,9 @@
  * frame of pa_main, outlined detour bodies, the runtime's memory names,
  * the loop nest of a distributed copy, and the kernel of an all-to-all
  * between GPUs (pthd and mpi bodies both launch it). */
-#include "capture.h"
+#include "print/capture.h"
 #include "ctext.h"
-#include "hostc.h"
+#include "emit/hostc.h"
 
 #include <limits.h>
 #include <string.h>

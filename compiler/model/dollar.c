@@ -4,7 +4,6 @@
  * ThreadView), so this module, like types.c, knows nothing of the printer
  * or the targets. */
 #include "ctext.h"
-#include "explain.h"
 #include "parrayc.h"
 
 #include <string.h>
@@ -252,6 +251,17 @@ static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
 
 /* ---- $...$ and fragments ---- */
 
+/* --explain-access: an access on the line asked about, in the order met */
+static void note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
+{
+  Access *a = ctx_alloc(ctx, sizeof *a);
+  *a = (Access){n, d, off, here ? here->type : NULL, ctx->instance, NULL};
+  if (!ctx->accesses_tail)
+    ctx->accesses_tail = &ctx->accesses;
+  *ctx->accesses_tail = a;
+  ctx->accesses_tail = &a->next;
+}
+
 char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
 {
   Dx *dx = n->dx;
@@ -285,7 +295,7 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
     check_thread_indices(ctx, here, d, dx->index);
     Poly *p = dim_eval(ctx, d, dx->index, here);
     if (p && ctx->opt.access_line && n->loc.line == ctx->opt.access_line)
-      explain_note_access(ctx, here, n, d, p);
+      note_access(ctx, here, n, d, p);
     return p ? print_once(ctx, p, first) : "0";
   }
   default:

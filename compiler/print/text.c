@@ -1,6 +1,6 @@
 /* text.c: the output buffer with #line tracking, directive indentation,
  * dedent, C string literals and generated names. */
-#include "text.h"
+#include "print/text.h"
 #include "ctext.h"
 
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * type views beside it.  Sizes written with macros are evaluated with the
  * program's own object-like #defines and -D NAME=VALUE; nothing here changes
  * the translation. */
-#include "explain.h"
+#include "explain/explain.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -1111,16 +1111,6 @@ bool type_explain(Ctx *ctx, Dim *d, FILE *out)
 #define WARP 32
 #define SECTOR 32              /* bytes: the unit global memory moves in */
 #define BANKS 32               /* shared memory: 32 banks of 4-byte words */
-
-void explain_note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
-{
-  Access *a = ctx_alloc(ctx, sizeof *a);
-  *a = (Access){n, d, off, here ? here->type : NULL, ctx->instance, NULL};
-  Access **tail = &ctx->accesses;
-  while (*tail)
-    tail = &(*tail)->next;
-  *tail = a;
-}
 
 typedef enum AccessKind { ACC_LOAD, ACC_STORE, ACC_OFFSET } AccessKind;
 

@@ -131,28 +131,6 @@ static void scan_c_header(Ctx *ctx, const char *path)
   free(text);
 }
 
-const char *src_file(Ctx *ctx, int line, int *file_line)
-{
-  int i = ctx->nsegs;
-  while (i > 0 && ctx->segs[i - 1].line > line)
-    i--;
-  if (i == 0) {
-    *file_line = line;
-    return ctx->opt.display;
-  }
-  SrcSeg *s = &ctx->segs[i - 1];
-  *file_line = s->file_line + (line - s->line);
-  return s->file;
-}
-
-bool src_seg_start(Ctx *ctx, int line)
-{
-  for (int i = 0; i < ctx->nsegs; i++)
-    if (ctx->segs[i].line == line)
-      return true;
-  return false;
-}
-
 /* Replaces line `line` of src (the #include) with text, n lines ending in
  * '\n', that are lines 1.. of file. */
 static void splice(Ctx *ctx, int line, const char *text, int n, const char *file)

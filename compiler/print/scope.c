@@ -1,6 +1,6 @@
 /* scope.c: names declared by the C text (a light reading of declarations,
  * function headers, comments and preprocessor lines) and by #create. */
-#include "scope.h"
+#include "print/scope.h"
 #include "ctext.h"
 
 #include <string.h>

@@ -323,7 +323,7 @@ Type *type_lookup(Ctx *ctx, const char *name)
 
 /* A name whose declaration failed, or an undefined one once reported: its
  * uses resolve to nothing, silently (the first error said it all). */
-void type_poison(Ctx *ctx, const char *name)
+static void type_poison(Ctx *ctx, const char *name)
 {
   Type *t = ctx_alloc(ctx, sizeof *t);
   t->name = ctx_strdup(ctx, name);
@@ -505,7 +505,7 @@ static Dim *build_dim(Ctx *ctx, ThreadView *here, Type *t, DimSyn *syn, Dim *par
       d->kids[k] = build_dim(ctx, here, t, syn->kids[k], d, k);
   }
   if (syn->size) {
-    char *text = fragment_text(ctx, here, syn->size);
+    char *text = ctx->fragment_text(ctx, here, syn->size);
     d->size = size_poly(ctx, text, syn->loc);
     d->divides = strchr(text, '/') != NULL;
     if (d->size && !syn->ref)
@@ -556,7 +556,7 @@ static Dim *first_ref(Dim *d, bool want_data)
 
 static void parse_params(Ctx *ctx, ThreadView *here, Type *t)
 {
-  char *text = fragment_text(ctx, here, t->params);
+  char *text = ctx->fragment_text(ctx, here, t->params);
   /* split at top-level commas; the name is the last identifier */
   int cap = 1;
   for (const char *p = text; *p; p++)
@@ -622,6 +622,10 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl);
  * poisoned so that its uses add nothing more. */
 Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl)
 {
+  if (decl->failed) {
+    type_poison(ctx, decl->name);
+    return NULL;
+  }
   Type *t = declare(ctx, here, decl);
   if (!t && !type_lookup(ctx, decl->name))
     type_poison(ctx, decl->name);
@@ -854,7 +858,7 @@ static char *strip_outer_parens(Ctx *ctx, char *text)
 
 static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
 {
-  char *text = strip_outer_parens(ctx, str_trim(ctx, fragment_text(ctx, here, ix->expr)));
+  char *text = strip_outer_parens(ctx, str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
   ConstParser cp = {.p = text, .ok = true};
   long long v = cp_expr(&cp);
   cp_skip(&cp);

@@ -9,7 +9,7 @@
  * in another memory.  The extents of thread arrays and data types sized by
  * locals ($tid_0$ of a [rows][2] array is (pa_tid / 2) % rows) reach the
  * body the same way, since they are found in the translated body. */
-#include "capture.h"
+#include "print/capture.h"
 #include "ctext.h"
 
 #include <string.h>

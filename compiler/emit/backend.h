@@ -1,16 +1,17 @@
-/* backend.h: the one interface between the walk (emit.c) and the targets.
- * Each target implements the operations of a Backend in its own file
- * (emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c); the walk picks one from
- * the memory and thread kinds involved, in one place (pick_backend in
- * emit.c), and never names a backend function.  Backends never call each
- * other: what two of them print alike lives in hostc.c. */
+/* backend.h: the one interface between the walk (emit/emit.c) and the
+ * targets.  Each target implements the operations of a Backend in its own
+ * file of targets/ (c.c, cpu.c, cuda.c, mpi.c); the driver hands the walk
+ * the list of them (targets/all.c), and the walk asks each in turn whether
+ * it takes a construct (pick_backend in emit.c): it never names a target.
+ * Targets never call each other: what two of them print alike lives in
+ * emit/hostc.c. */
 #ifndef PARRAYC_BACKEND_H
 #define PARRAYC_BACKEND_H
 
-#include "copy_plan.h"
+#include "model/copy_plan.h"
 #include "parrayc.h"
-#include "scope.h"
-#include "text.h"
+#include "print/scope.h"
+#include "print/text.h"
 
 /* A detour being translated: the innermost one answers $tid$ and #sync.
  * A backend may embed it first in a larger struct of its own. */
@@ -40,7 +41,8 @@ typedef struct Emitter {
   bool mpi;
   int mpi_detours;     /* numbers the mpi detours of the program */
   Node *mainhost;      /* the program's #mainhost, once seen */
-  struct CopyKernel *copy_kernels; /* the cuda copy kernels written so far (emit_cuda.c) */
+  struct CopyKernel *copy_kernels; /* the cuda copy kernels written so far (targets/cuda.c) */
+  const struct Backend *const *targets; /* NULL-terminated, asked in order */
 } Emitter;
 
 /* A target.  An operation the target has no construct for is NULL; the
@@ -48,6 +50,14 @@ typedef struct Emitter {
 typedef struct Backend {
   const char *name;
   const char *include;  /* the runtime header a program using it needs */
+  /* Whether it translates a construct run by threads of kind `threads`
+   * (TK_NONE: the host) on memory of kind `mem` (MEM_NONE: none involved),
+   * in a CUDA program (cuda) or not.  The first target of the list after
+   * the first that takes a construct translates it; the list's first (host
+   * C) translates what none takes, and has no takes. */
+  bool (*takes)(ThreadKind threads, MemKind mem, bool cuda);
+  bool (*needed)(const Ctx *ctx); /* its runtime header goes into the program */
+  bool gpu;             /* its constructs run on a GPU */
   /* #create / #destroy T(p) of data node d */
   void (*create)(Emitter *e, Node *n, Dim *d);
   void (*destroy)(Emitter *e, Node *n, Dim *d);
@@ -66,10 +76,6 @@ typedef struct Backend {
   void (*main_close)(Emitter *e, Node *n);
 } Backend;
 
-extern const Backend backend_c;    /* host C: paged, pinned and rmem memory, host copies, #mainhost */
-extern const Backend backend_cpu;  /* pthd and omp thread arrays */
-extern const Backend backend_cuda; /* cuda thread arrays and GPU memory */
-extern const Backend backend_mpi;  /* mpi process arrays, distributed data, #mainhost of mpi programs */
 
 /* what $tid$ means here: the innermost detour's view, or none */
 static inline ThreadView *here(Emitter *e)
