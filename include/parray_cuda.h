@@ -43,6 +43,11 @@ void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int
 typedef struct pa_cuda_blocks {
     const void *p[PA_CUDA_MAX_BLOCKS];
 } pa_cuda_blocks;
+/* The GPU memory at a and b (either may be host memory or NULL), for a
+ * #copy kernel on this thread's GPU in a pthd, omp or mpi body: peer
+ * access enabled (once per pair) to the GPU holding it where that is
+ * another; a GPU that cannot reach it is an error naming both. */
+void pa_cuda_peer_reach(const void *a, const void *b, const char *file, int line);
 /* The n blocks of table (pa_team_share's), for a kernel on this thread's
  * GPU that reads them all: enables peer access to each other GPU holding
  * one; a GPU that cannot reach another's memory, or more than

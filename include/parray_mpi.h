@@ -88,12 +88,15 @@ void *pa_mpi_xchg_pack(pa_mpi_xchg *x);
 void *pa_mpi_xchg_run(pa_mpi_xchg *x, pa_mpi_how how, const char *file, int line);
 void pa_mpi_xchg_end(pa_mpi_xchg *x);
 
-/* A scatter (how = PA_MPI_SCATTER) or gather of rows: process r's part of
- * process 0's array host is `rows` rows of `width` elements of elem bytes,
- * pitch elements apart, starting at host + r * step; on process r it is
- * the rows at local, lpitch apart.  host is read (written) on process 0
- * only.  PA_MPI_BCAST: every process gets all the rows (step unused). */
-void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, long long pitch, long long step,
+/* A scatter (how = PA_MPI_SCATTER) or gather of rows: process r < parts
+ * holds a part (the others none: data over a sub-range or one axis of the
+ * processes); its part of process 0's array host is `rows` rows of `width`
+ * elements of elem bytes, pitch elements apart, starting at host + r *
+ * step; on process r it is the rows at local, lpitch apart.  host is read
+ * (written) on process 0 only.  PA_MPI_BCAST: every process gets all the
+ * rows (parts and step unused).  parts above the number of processes is an
+ * error naming the line. */
+void pa_mpi_rows(pa_mpi_how how, long long parts, void *host, long long rows, long long width, long long pitch, long long step,
                  void *local, long long lpitch, size_t elem, const char *file, int line);
 
 /* ---- GPU blocks between processes: the transport (pa_nccl.cu) ----

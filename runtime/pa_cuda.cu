@@ -323,7 +323,7 @@ extern "C" void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *fi
     if (dev && bytes)
         pa_cuda_check(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (staging)", file, line);
     else if (bytes)
-        memset(h, 0, bytes); /* the holes of a padded layout go back as zeros */
+        memset(h, 0, bytes); /* a block the copy writes whole (hostc_written_whole) */
     return h;
 }
 
@@ -362,6 +362,34 @@ static void peer_enable(int me, int peer, const char *file, int line)
             peers.on[me][peer] = 1;
     }
     pthread_mutex_unlock(&peers.mu);
+}
+
+/* Memory at p, for a kernel on this thread's GPU: peer access to the GPU
+   that holds it when that is another (a #copy kernel in a pthd, omp or mpi
+   body between one GPU's array and another's); a GPU that cannot reach it
+   is an error naming both. */
+static void reach(const void *p, int me, const char *file, int line)
+{
+    if (!p)
+        return;
+    cudaPointerAttributes a;
+    pa_cuda_check(cudaPointerGetAttributes(&a, p), "cudaPointerGetAttributes", file, line);
+    if (a.type != cudaMemoryTypeDevice || a.device == me)
+        return;
+    int can = 0;
+    pa_cuda_check(cudaDeviceCanAccessPeer(&can, me, a.device), "cudaDeviceCanAccessPeer", file, line);
+    if (!can)
+        pa_fail(file, line, "a #copy on GPU %d reaches memory on GPU %d, which it cannot access (no peer "
+                "access between them): copy through host memory instead", me, a.device);
+    peer_enable(me, a.device, file, line);
+}
+
+extern "C" void pa_cuda_peer_reach(const void *a, const void *b, const char *file, int line)
+{
+    int me = 0;
+    pa_cuda_check(cudaGetDevice(&me), "cudaGetDevice", file, line);
+    reach(a, me, file, line);
+    reach(b, me, file, line);
 }
 
 extern "C" pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long long n, const char *file, int line)

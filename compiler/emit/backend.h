@@ -22,7 +22,6 @@ typedef struct Detour {
   const char *name;    /* of the outlined function or kernel */
   ThreadView view;     /* what $tid...$ means in the body */
   int body_line;       /* the body's output starts on this source line; -1: unknown */
-  int min_blocks;      /* #pragma parray min_blocks(K) in the body; 0: none */
   const char **checks; /* statements the launch runs first (hostc_check_at_launch) */
   int nchecks;
   bool gpu_work;       /* a pthd or omp body that allocates, copies or launches on a GPU:
@@ -41,7 +40,9 @@ typedef struct Emitter {
   bool mpi;
   int mpi_detours;     /* numbers the mpi detours of the program */
   Node *mainhost;      /* the program's #mainhost, once seen */
-  struct CopyKernel *copy_kernels; /* the cuda copy kernels written so far (targets/cuda.c) */
+  const char *insert_indent; /* inside an #insert: its indentation (emit_insert) */
+  Detour *insert_detour;     /* the detour the #insert stands in */
+  struct CopyKernel *copy_kernels; /* the CUDA copy kernels written so far (emit/kernels.c) */
   const struct Backend *const *targets; /* NULL-terminated, asked in order */
 } Emitter;
 
@@ -58,6 +59,12 @@ typedef struct Backend {
   bool (*takes)(ThreadKind threads, MemKind mem, bool cuda);
   bool (*needed)(const Ctx *ctx); /* its runtime header goes into the program */
   bool gpu;             /* its constructs run on a GPU */
+  /* "#pragma parray WORDS" (words substituted in a subprogram, written as
+   * in the source): false when the words are not its own; otherwise it
+   * handles them, errors included.  pragma_words names them for the
+   * message about unknown words ("min_blocks(K)"). */
+  bool (*pragma)(Emitter *e, Node *n, const char *words, const char *written);
+  const char *pragma_words;
   /* #create / #destroy T(p) of data node d */
   void (*create)(Emitter *e, Node *n, Dim *d);
   void (*destroy)(Emitter *e, Node *n, Dim *d);

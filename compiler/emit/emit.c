@@ -51,7 +51,7 @@ static void print_copy(Emitter *e, Node *n, const CopyPlan *p)
   }
   const char *in = indent_of(n);
   Node inner = *n;
-  inner.text = ctx_printf(e->ctx, "%s  ", in);
+  inner.out_indent = ctx_printf(e->ctx, "%s  ", in);
   CopyPlan fast = *p;
   fast.nguard = 0;
   out_gen(e->out, n->loc, "%sif (%s) { /* the sizes let the digits line up */\n", in, copy_guard_text(e->ctx, p));
@@ -61,13 +61,19 @@ static void print_copy(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 
+/* The innermost detour runs on a GPU (its target says so). */
+static bool detour_on_gpu(Emitter *e)
+{
+  return e->detour && pick_backend(e, e->detour->type->kind, MEM_NONE)->gpu;
+}
+
 /* Directive n does work on a GPU (memory, a copy, a kernel).  Inside a
  * pthd, omp or mpi body each thread or process then binds a GPU of its own
  * (SPEC 6.5): the innermost such detour is marked, and its backend prints
  * the binding. */
 static void note_gpu_work(Emitter *e)
 {
-  if (e->detour && e->detour->type->kind != TK_CUDA)
+  if (e->detour && !detour_on_gpu(e))
     e->detour->gpu_work = true;
 }
 
@@ -96,69 +102,30 @@ static const char *parray_pragma_words(const char *s)
   return s + strspn(s, " \t");
 }
 
-typedef enum PragmaForm { PRAGMA_OTHER, PRAGMA_NOT_NUMBER, PRAGMA_MIN_BLOCKS } PragmaForm;
-
-/* "min_blocks(K)" (blanks allowed around each part): K in *k; the text
- * between the parentheses in *arg when it is not a decimal number */
-static PragmaForm parse_min_blocks(Ctx *ctx, const char *words, long *k, const char **arg)
-{
-  static const char name[] = "min_blocks";
-  if (strncmp(words, name, sizeof name - 1) != 0)
-    return PRAGMA_OTHER;
-  const char *p = words + sizeof name - 1;
-  p += strspn(p, " \t");
-  if (*p++ != '(')
-    return PRAGMA_OTHER;
-  const char *close = strrchr(p, ')');
-  if (!close || close[1 + strspn(close + 1, " \t\r\n")] != '\0')
-    return PRAGMA_OTHER;
-  char *end;
-  *k = strtol(p, &end, 10);
-  if (end == p || end + strspn(end, " \t") != close) {
-    *arg = str_trim(ctx, ctx_strndup(ctx, p, (size_t)(close - p)));
-    return PRAGMA_NOT_NUMBER;
-  }
-  return PRAGMA_MIN_BLOCKS;
-}
-
-/* "#pragma parray min_blocks(K)": a property of the kernel of the innermost
- * cuda detour, which the backend prints as __launch_bounds__(threads, K).
- * In a subprogram, K may be a parameter: the words are substituted first. */
+/* "#pragma parray WORDS": the targets that have pragmas are asked in
+ * order; the first whose words they are handles them (and reports their
+ * errors).  In a subprogram the words are substituted first. */
 static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
 {
-  Loc at = n->loc; /* at the '#' */
-  at.col += (int)strspn(n->text, " \t");
   const char *written = words;
   words = substitute(e->ctx, words);
-  long k;
-  const char *arg;
-  switch (parse_min_blocks(e->ctx, words, &k, &arg)) {
-  case PRAGMA_OTHER:
-    diag_error(e->ctx, at, "unknown '#pragma parray %s': the one parray pragma is 'min_blocks(K)'",
-               str_trim(e->ctx, words));
-    return;
-  case PRAGMA_NOT_NUMBER:
-    diag_error(e->ctx, at, "'#pragma parray %s': K must be a decimal number%s, not '%s'", str_trim(e->ctx, written),
-               strcmp(written, words) ? " after the subprogram's parameters are substituted" : "", arg);
-    return;
-  case PRAGMA_MIN_BLOCKS:
-    break;
+  Buf known = {0};
+  int nknown = 0;
+  for (const Backend *const *b = e->targets; *b; b++) {
+    if (!(*b)->pragma)
+      continue;
+    if ((*b)->pragma(e, n, words, written)) {
+      buf_free(&known);
+      return;
+    }
+    buf_printf(&known, "%s'%s'", nknown++ ? ", " : "", (*b)->pragma_words);
   }
-  if (k < 1 || k > 32) {
-    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': K must be between 1 and 32", k);
-    return;
-  }
-  Detour *dt = e->detour;
-  if (!dt || dt->type->kind != TK_CUDA) {
-    diag_error(e->ctx, at, "'#pragma parray min_blocks' belongs in the body of a cuda detour");
-    return;
-  }
-  if (dt->min_blocks && dt->min_blocks != k) {
-    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': detour '%s' already asked for %d", k,
-               dt->type->name, dt->min_blocks);
-    return;
-  }
-  dt->min_blocks = (int)k;
+  Loc at = n->loc; /* at the '#' */
+  at.col += (int)strspn(n->text, " \t");
+  diag_error(e->ctx, at, "unknown '#pragma parray %s': %s %s", str_trim(e->ctx, words),
+             nknown == 1 ? "the one parray pragma is" : nknown ? "the parray pragmas are" : "there are no parray pragmas",
+             known.data ? known.data : "");
+  buf_free(&known);
 }
 
 static void emit_text(Emitter *e, Node *n)
@@ -226,7 +193,7 @@ static bool mem_allowed(Emitter *e, Node *n, Dim *d)
 {
   MemKind m = d->type->mem;
   Ctx *ctx = e->ctx;
-  if (m == MEM_SMEM && (!e->detour || e->detour->type->kind != TK_CUDA)) {
+  if (m == MEM_SMEM && !detour_on_gpu(e)) {
     diag_error(ctx, n->name_loc, "'%s' is in smem (GPU shared memory), which exists only inside a cuda detour",
                n->name);
     return false;
@@ -390,10 +357,29 @@ static void emit_copy(Emitter *e, Node *n)
     sp = str_trim(ctx, frag_text(e, n->args[0]));
     dp = str_trim(ctx, frag_text(e, n->args[1]));
   }
+  /* a copy may name its pointers more than once (a check, then the
+   * copy): one with side effects is evaluated once, before */
+  Node inner = *n;
+  const char *in = indent_of(n);
+  bool once = (by == COPY_BY_HOST || by == COPY_BY_DEVICE) && (text_has_side_effects(sp) || text_has_side_effects(dp));
+  if (once) {
+    out_gen(e->out, n->loc, "%s{ /* the pointers of #copy %s to %s, evaluated once */\n", in, n->name, n->name2);
+    if (text_has_side_effects(sp)) {
+      out_gen(e->out, n->loc, "%s  const %s *pa_sp = %s;\n", in, s->type->elem, sp);
+      sp = "pa_sp";
+    }
+    if (text_has_side_effects(dp)) {
+      out_gen(e->out, n->loc, "%s  %s *pa_dp = %s;\n", in, d->type->elem, dp);
+      dp = "pa_dp";
+    }
+    inner.text = ctx_printf(ctx, "%s  ", in);
+  }
   CopyPlan plan;
   if (!copy_plan(ctx, n, &site, sp, dp, &plan))
     return;
-  print_copy(e, n, &plan);
+  print_copy(e, &inner, &plan);
+  if (once)
+    out_gen(e->out, n->loc, "%s}\n", in);
   if (plan.sync_after) {
     /* a copy the threads do together ends when all have done their part */
     Node sync = *n;
@@ -578,7 +564,13 @@ static void emit_insert(Emitter *e, Node *n)
   }
   in->parent = ctx->instance;
   ctx->instance = in;
+  const char *saved_indent = e->insert_indent;
+  Detour *saved_detour = e->insert_detour;
+  e->insert_indent = n->text ? n->text : ""; /* as written: the text around it is */
+  e->insert_detour = e->detour;
   emit_nodes(e, sp->body);
+  e->insert_indent = saved_indent;
+  e->insert_detour = saved_detour;
   ctx->instance = in->parent;
   /* the next source text needs a #line again */
   e->out->line = -1;
@@ -628,12 +620,21 @@ static bool brace_directive(Emitter *e, Node *n)
 
 static void emit_directive(Emitter *e, Node *n)
 {
+  if (e->insert_indent && *e->insert_indent && e->detour == e->insert_detour) {
+    /* a directive of an inserted subprogram: its code at the #insert's
+     * indentation plus its own (not inside a detour the subprogram
+     * opened: its body goes into a function of its own) */
+    Node *c = ctx_alloc(e->ctx, sizeof *c);
+    *c = *n;
+    c->out_indent = ctx_printf(e->ctx, "%s%s", e->insert_indent, n->text ? n->text : "");
+    n = c;
+  }
   bool braced = brace_directive(e, n);
   const char *indent = indent_of(n);
   Node inner;
   if (braced && (n->kind == N_COPY || n->kind == N_SYNC || n->kind == N_DESTROY)) {
     inner = *n; /* printed one level deeper, inside the braces */
-    inner.text = ctx_printf(e->ctx, "%s  ", indent_of(n));
+    inner.out_indent = ctx_printf(e->ctx, "%s  ", indent_of(n));
     n = &inner;
   }
   switch (n->kind) {
@@ -672,7 +673,10 @@ static void emit_node(Emitter *e, Node *n)
     emit_block(e, n);
     break;
   case N_DOLLAR: {
-    char *t = dollar_text(e->ctx, here(e), n);
+    /* without parentheses where the text around makes it whole */
+    Buf *before = &e->scope->text;
+    char *t = text_bare_operand(e->ctx, dollar_text(e->ctx, here(e), n), before->data, before->len,
+                                n->next && n->next->kind == N_TEXT ? n->next->text : NULL);
     buf_puts(&e->scope->text, t);
     out_src(e->out, t, n->loc);
     break;

@@ -1,7 +1,7 @@
 /* hostc.c: what two backends print alike: the per-thread copy loop, the
  * frame of pa_main, outlined detour bodies, the runtime's memory names,
- * the loop nest of a distributed copy, and the kernel of an all-to-all
- * between GPUs (pthd and mpi bodies both launch it). */
+ * the loop nest of a distributed copy and its staging through the host.
+ * The CUDA copy kernels are emit/kernels.c's. */
 #include "print/capture.h"
 #include "ctext.h"
 #include "emit/hostc.h"
@@ -239,7 +239,7 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   if (!plain_c_type(d->type->elem))
     out_gen(e->out, d->type->loc, "%s(void)sizeof(%s);\n", indent_of(n), d->type->elem);
   if (k == 0)
-    return poly_text(ctx, span);
+    return poly_whole(ctx, span);
   Buf b = {0};
   buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
              c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc), bound, k);
@@ -252,7 +252,7 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   out_gen(e->out, d->type->loc, "%s", b.data);
   buf_free(&b);
   poly_print(&b, span, true);
-  char *text = ctx_printf(ctx, "(%s)", b.data);
+  char *text = ctx_strdup(ctx, b.data);
   buf_free(&b);
   return text;
 }
@@ -333,7 +333,7 @@ Detour *hostc_detour(Emitter *e, Node *n, Type *t, const char *fname, const char
 
 char *hostc_outlined(Ctx *ctx, Node *n, Out *body)
 {
-  return dedent(ctx, tidy_body(ctx, body->b.data ? body->b.data : ""), indent_of(n), true);
+  return dedent(ctx, tidy_body(ctx, body->b.data ? body->b.data : ""), n->text ? n->text : "", true);
 }
 
 void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
@@ -354,11 +354,11 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
       if (!here || (!g->proc && !locals))
         continue;
       const char *v = g->var->t[0].f[0]->text;
-      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_text(e->ctx, g->extent), v);
+      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_whole(e->ctx, g->extent), v);
       buf_puts(&ind, "  ");
     }
     if (own && pass == 0) {
-      out_gen(e->out, n->loc, "%sif (%s == %s)\n", ind.data, poly_text(e->ctx, side_owner(ctx, s, NULL, true)), rank);
+      out_gen(e->out, n->loc, "%sif (%s == %s)\n", ind.data, poly_whole(e->ctx, side_owner(ctx, s, NULL, true)), rank);
       buf_puts(&ind, "  ");
     }
   }
@@ -366,186 +366,14 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
   buf_free(&ind);
 }
 
-/* The host variables that kernel text k uses (its sizes: [n][m] with n, m
- * locals of the enclosing function or globals) become parameters after
- * pa_dst; *extra receives the matching launch arguments.  NULL after an
- * error. */
-const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra)
-{
-  Ctx *ctx = e->ctx;
-  Capture *caps;
-  int ncaps = find_kernel_captures(ctx, e->scope, n, k, &caps);
-  *extra = "";
-  if (ncaps <= 0)
-    return ncaps < 0 ? NULL : k;
-  const char *open = strstr(k, ")\n{");
-  Buf params = {0}, args = {0};
-  for (int i = 0; i < ncaps; i++) {
-    if (caps[i].array) {
-      diag_error(ctx, n->loc, "'%s', an array in host memory, sizes this #copy: a copy kernel cannot read host "
-                 "memory (copy the size into a variable first)", caps[i].name);
-      buf_free(&params);
-      buf_free(&args);
-      return NULL;
-    }
-    buf_printf(&params, ", %s", caps[i].decl);
-    buf_printf(&args, ", %s", caps[i].name);
-  }
-  char *r = ctx_printf(ctx, "%.*s%s%s", (int)(open - k), k, params.data, open);
-  *extra = ctx_strdup(ctx, args.data);
-  buf_free(&params);
-  buf_free(&args);
-  return r;
-}
-
-/* The digits of the element at the walked side X's loop variables that
- * statement stmt uses, as declarations at indentation ind: the process
- * digit is the GPU's own (pa_tid); with tiles, digits a and b are pa_a and
- * pa_b and the others come from pa_z, else every local digit from pa_e. */
-static void peer_digits(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const char *ind, const char *stmt)
-{
-  Poly *place = poly_const(ctx, 1);
-  const char *from = p->peer_tiles ? "pa_z" : "pa_e";
-  for (int d = X->n - 1; d >= 0; d--) {
-    SideDigit *g = &X->dg[d];
-    const char *v = g->var->t[0].f[0]->text;
-    bool used = mentions(stmt, v);
-    if (g->proc) {
-      if (used)
-        buf_printf(k, "%sconst int %s = pa_tid;\n", ind, v);
-      continue;
-    }
-    if (p->peer_tiles && (d == p->a || d == p->b)) {
-      if (used)
-        buf_printf(k, "%sconst long long %s = %s;\n", ind, v, d == p->a ? "pa_a" : "pa_b");
-      continue;
-    }
-    if (used && poly_is_value(place, 1))
-      buf_printf(k, "%sconst long long %s = %s %% %s;\n", ind, v, from, poly_text(ctx, g->extent));
-    else if (used)
-      buf_printf(k, "%sconst long long %s = %s / %s %% %s;\n", ind, v, from, poly_text(ctx, place),
-                 poly_text(ctx, g->extent));
-    place = poly_mul(ctx, place, g->extent);
-  }
-}
-
-/* The tiled body (CopyPlan.peer_tiles): 32 x 32 tiles of digits a and b,
- * read along a and written along b through shared memory; grid-stride
- * over the tiles of b and the batch, which may pass the grid's limits. */
-static void peer_tile_body(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const char *elem, const char *from,
-                           const char *to)
-{
-  const char *ea = poly_text(ctx, X->dg[p->a].extent), *eb = poly_text(ctx, X->dg[p->b].extent);
-  buf_printf(k, "  __shared__ %s pa_tile[32][33]; /* padded: no bank conflicts */\n", elem);
-  buf_printf(k, "  const long long pa_a0 = blockIdx.x * 32LL;\n");
-  if (poly_is_value(p->batch, 1))
-    buf_printf(k, "  {\n");
-  else
-    buf_printf(k, "  for (long long pa_z = blockIdx.z; pa_z < %s; pa_z += gridDim.z)\n", poly_text(ctx, p->batch));
-  buf_printf(k, "    for (long long pa_b0 = blockIdx.y * 32LL; pa_b0 < %s; pa_b0 += gridDim.y * 32LL) {\n", eb);
-  for (int pass = 0; pass < 2; pass++) {
-    buf_printf(k, "      for (int pa_k = threadIdx.y; pa_k < 32; pa_k += 8) {\n");
-    buf_printf(k, "        const long long pa_a = pa_a0 + %s, pa_b = pa_b0 + %s;\n", pass ? "pa_k" : "threadIdx.x",
-               pass ? "threadIdx.x" : "pa_k");
-    buf_printf(k, "        if (pa_a < %s && pa_b < %s) {\n", ea, eb);
-    const char *stmt = pass ? ctx_printf(ctx, "%s = pa_tile[threadIdx.x][pa_k];", to)
-                            : ctx_printf(ctx, "pa_tile[pa_k][threadIdx.x] = %s;", from);
-    peer_digits(ctx, k, p, X, "          ", stmt);
-    buf_printf(k, "          %s\n", stmt);
-    buf_printf(k, "        }\n      }\n      __syncthreads();\n");
-  }
-  buf_printf(k, "    }\n");
-  if (poly_is_value(p->batch, 1))
-    buf_printf(k, "  }\n");
-}
-
-/* The launch of the tiled kernel: blocks of 32 x 8 threads, the grid's
- * y and z at most 65535 (the kernel strides past them). */
-static const char *peer_tile_launch(Ctx *ctx, const CopyPlan *p, CopySide *X)
-{
-  Poly *ea = X->dg[p->a].extent, *eb = X->dg[p->b].extent;
-  long long va, vb, vz;
-  const char *gx = poly_is_const(ea, &va) ? ctx_printf(ctx, "%lld", (va + 31) / 32)
-                                          : ctx_printf(ctx, "(unsigned)((%s + 31) / 32)", poly_text(ctx, ea));
-  const char *gy = poly_is_const(eb, &vb)
-                       ? ctx_printf(ctx, "%lld", (vb + 31) / 32 < 65535 ? (vb + 31) / 32 : 65535)
-                       : ctx_printf(ctx, "(unsigned)((%s + 31) / 32 < 65535 ? (%s + 31) / 32 : 65535)",
-                                    poly_text(ctx, eb), poly_text(ctx, eb));
-  const char *gz = poly_is_const(p->batch, &vz)
-                       ? ctx_printf(ctx, "%lld", vz < 65535 ? vz : 65535)
-                       : ctx_printf(ctx, "(unsigned)(%s < 65535 ? %s : 65535)", poly_text(ctx, p->batch),
-                                    poly_text(ctx, p->batch));
-  return ctx_printf(ctx, "dim3(%s, %s, %s), dim3(32, 8)", gx, gy, gz);
-}
-
-/* The kernel of a copy between GPUs (CopyPlan.peer).  Into a distributed
- * destination it pulls: this GPU's block is filled with elements read
- * from the block that holds each (pa_blocks.p[owner]).  Into one GPU's
- * array it pushes: this GPU's block of the source is written there
- * (pa_blocks.p[0]).  A thread per element, or, where the copy transposes,
- * 32 x 32 tiles (CopyPlan.peer_tiles).  pa_tid is the thread or process
- * the GPU belongs to. */
-const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
-{
-  Ctx *ctx = e->ctx;
-  CopySide S = p->side[0], T = p->side[1];
-  bool pull = T.procs != NULL;
-  CopySide *X = pull ? &T : &S; /* the side whose block this GPU walks */
-  const char *elem = p->dst->type->elem;
-  enum { THREADS = 256 };
-  Poly *i = side_linear(ctx, X);
-  const char *kname =
-    gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, p->src), dim_cname(ctx, p->dst)), n);
-  const char *so = poly_str(ctx, dim_offset(ctx, p->src, i)), *dof = poly_str(ctx, dim_offset(ctx, p->dst, i));
-  const char *from = pull ? ctx_printf(ctx, "((const %s *)pa_blocks.p[%s])[%s]", elem,
-                                       poly_str(ctx, side_owner(ctx, &S, i, false)), so)
-                          : ctx_printf(ctx, "pa_src[%s]", so);
-  const char *to = pull ? ctx_printf(ctx, "pa_dst[%s]", dof) : ctx_printf(ctx, "((%s *)pa_blocks.p[0])[%s]", elem, dof);
-  Buf k = {0};
-  if (pull)
-    buf_printf(&k, "__global__ void %s(%s *pa_dst, pa_cuda_blocks pa_blocks, int pa_tid)\n{\n", kname, elem);
-  else
-    buf_printf(&k, "__global__ void %s(const %s *pa_src, pa_cuda_blocks pa_blocks, int pa_tid)\n{\n", kname, elem);
-  if (p->peer_tiles) {
-    peer_tile_body(ctx, &k, p, X, elem, from, to);
-  } else {
-    buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", THREADS);
-    buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_text(ctx, X->local));
-    const char *stmt = ctx_printf(ctx, "%s = %s;", to, from);
-    peer_digits(ctx, &k, p, X, "  ", stmt);
-    buf_printf(&k, "  %s\n", stmt);
-  }
-  buf_puts(&k, "}\n\n");
-  const char *text = hostc_kernel_captures(e, n, ctx_strdup(ctx, k.data), extra);
-  buf_free(&k);
-  if (!text)
-    return NULL;
-  Out ko = out_new(ctx, -1);
-  Out *saved = e->out;
-  e->out = &ko;
-  const char *how = p->peer_tiles ? ", in 32 x 32 tiles through shared memory (it transposes)" : "";
-  if (pull)
-    out_gen(e->out, n->loc, "/* #copy %s to %s (%s:%d): each GPU fills its block of %s from the blocks that hold "
-            "its elements%s */\n%s", n->name, n->name2, loc_file(ctx, n->loc), loc_line(ctx, n->loc), n->name2, how, text);
-  else
-    out_gen(e->out, n->loc, "/* #copy %s to %s (%s:%d): each GPU writes its block of %s into one GPU's array%s */\n%s",
-            n->name, n->name2, loc_file(ctx, n->loc), loc_line(ctx, n->loc), n->name, how, text);
-  e->out = saved;
-  out_append(&e->hoist, &ko);
-  out_free(&ko);
-  long long v;
-  if (p->peer_tiles)
-    *launch = peer_tile_launch(ctx, p, X);
-  else
-    *launch = poly_is_const(X->local, &v) ? ctx_printf(ctx, "%lld, %d", (v + THREADS - 1) / THREADS, THREADS)
-                                          : ctx_printf(ctx, "(%s + %d) / %d, %d", poly_text(ctx, X->local),
-                                                       THREADS - 1, THREADS, THREADS);
-  return kname;
-}
-
 char *hostc_block_bytes(Ctx *ctx, Dim *d)
 {
   return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, d)), d->type->elem);
+}
+
+bool hostc_written_whole(Ctx *ctx, CopySide *s)
+{
+  return s->procs && poly_equal(dim_span(ctx, s->dim), s->local);
 }
 
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes)
@@ -558,11 +386,11 @@ void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, co
             bytes[0], at);
   else
     out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
-  /* a distributed destination is written whole; anything else keeps what
-   * the copy does not write */
+  /* the whole block goes back: it is read first unless the copy writes
+   * all of it (a distributed block without padding or other chunks) */
   if (p->via_host[1])
     out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem,
-            p->side[1].procs ? "NULL" : dp, bytes[1], at);
+            hostc_written_whole(ctx, (CopySide *)&p->side[1]) ? "NULL" : dp, bytes[1], at);
   else
     out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
 }

@@ -22,7 +22,8 @@ void hostc_type_checks(Emitter *e, Node *n, Type *t);
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt);
 void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt);
 /* the span of d for #create n, in 64 bits, after a run-time check of the
- * sizes only the program knows (written before it) */
+ * sizes only the program knows (written before it); C text for a whole
+ * argument or index, without outer parentheses */
 char *checked_span(Emitter *e, Node *n, Dim *d);
 /* `static int pa_main(int argc, char **argv)` around #mainhost's body */
 void hostc_main_head(Emitter *e, Node *n);
@@ -43,19 +44,14 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
 
 /* "(size_t)SPAN * sizeof(ELEM)": the bytes of d's block. */
 char *hostc_block_bytes(Ctx *ctx, Dim *d);
+/* A copy writes every element of each process's block of side s (its
+ * local span holds no element outside the copy: no padding, no other
+ * chunk), so a staged block need not be read before it is written. */
+bool hostc_written_whole(Ctx *ctx, CopySide *s);
 /* The pointers pa_src and pa_dst of a distributed copy (mpi collective,
  * pthd element nest): sp and dp, or, for a side whose GPU block moves
  * through host memory (CopyPlan.via_host), a pinned copy of the block of
  * bytes[k] bytes; stage_close copies the destination's back and frees. */
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes);
 void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes);
-/* The host variables that kernel text k uses (its sizes: locals of the
- * enclosing function, globals) become its parameters after the others;
- * *extra receives the matching launch arguments.  NULL after an error. */
-const char *hostc_kernel_captures(Emitter *e, Node *n, const char *k, const char **extra);
-/* The kernel of an all-to-all between GPUs (CopyPlan.peer), written to
- * e->hoist: its name, launch configuration (*launch) and extra arguments
- * (*extra), or NULL after an error. */
-const char *hostc_peer_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra);
-
 #endif

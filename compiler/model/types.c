@@ -2,6 +2,7 @@
  * this module answers every question about it (extents, offsets of an
  * index, spans, contiguity, strides) as Polys, and knows no target. */
 #include "ctext.h"
+#include "model/ceval.h"
 #include "parrayc.h"
 
 #include <ctype.h>
@@ -125,133 +126,19 @@ bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *
   return true;
 }
 
-/* ---- constant sizes: integer arithmetic on literals ---- */
-
-typedef struct ConstParser {
-  const char *p;
-  bool ok;
-  const char *bad;  /* why a literal expression has no value: "divides by zero", ... */
-  int depth;        /* of parentheses: bounds the recursion */
-} ConstParser;
-
-static long long cp_expr(ConstParser *cp);
-
-static void cp_skip(ConstParser *cp)
-{
-  while (isspace((unsigned char)*cp->p))
-    cp->p++;
-}
-
-static long long cp_value(ConstParser *cp);
-
-static void cp_overflow(ConstParser *cp)
-{
-  if (cp->ok && !cp->bad)
-    cp->bad = "does not fit in a 64-bit integer";
-  cp->ok = false;
-}
-
-/* unary minus, counted rather than recursed on: a long chain of them must
- * not exhaust the stack */
-static long long cp_primary(ConstParser *cp)
-{
-  bool negate = false;
-  for (cp_skip(cp); *cp->p == '-' || *cp->p == '+'; cp_skip(cp))
-    negate ^= *cp->p++ == '-';
-  long long v = cp_value(cp);
-  if (negate && __builtin_sub_overflow(0, v, &v))
-    cp_overflow(cp);
-  return v;
-}
-
-static long long cp_value(ConstParser *cp)
-{
-  if (*cp->p == '(') {
-    if (++cp->depth > 256) {
-      cp->ok = false;
-      return 0;
-    }
-    cp->p++;
-    long long v = cp_expr(cp);
-    cp->depth--;
-    cp_skip(cp);
-    if (*cp->p != ')')
-      cp->ok = false;
-    else
-      cp->p++;
-    return v;
-  }
-  if (!isdigit((unsigned char)*cp->p)) {
-    cp->ok = false;
-    return 0;
-  }
-  char *end;
-  errno = 0;
-  long long v = strtoll(cp->p, &end, 0);
-  if (errno == ERANGE)
-    cp_overflow(cp);
-  while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
-    end++;
-  if (is_ident_char((unsigned char)*end))
-    cp->ok = false;
-  cp->p = end;
-  return v;
-}
-
-static long long cp_term(ConstParser *cp)
-{
-  long long v = cp_primary(cp);
-  for (;;) {
-    cp_skip(cp);
-    char op = *cp->p;
-    if (op != '*' && op != '/' && op != '%')
-      return v;
-    cp->p++;
-    long long w = cp_primary(cp);
-    if (op == '*') {
-      if (__builtin_mul_overflow(v, w, &v))
-        cp_overflow(cp);
-    } else if (w == 0 || (w == -1 && v == LLONG_MIN)) {
-      if (w == 0 && cp->ok)
-        cp->bad = "divides by zero";
-      else
-        cp_overflow(cp);
-      cp->ok = false;
-    } else {
-      v = op == '/' ? v / w : v % w;
-    }
-  }
-}
-
-static long long cp_expr(ConstParser *cp)
-{
-  long long v = cp_term(cp);
-  for (;;) {
-    cp_skip(cp);
-    char op = *cp->p;
-    if (op != '+' && op != '-')
-      return v;
-    cp->p++;
-    long long w = cp_term(cp);
-    if (op == '+' ? __builtin_add_overflow(v, w, &v) : __builtin_sub_overflow(v, w, &v))
-      cp_overflow(cp);
-  }
-}
-
-/* The size of a dimension: a constant when its text is integer arithmetic
- * on literals (NULL after an error at loc), else a symbol for the C compiler
+/* The size of a dimension: a constant when its text is a C integer
+ * expression on literals (model/ceval.c; NULL after an error at loc), else a symbol for the C compiler
  * (and for the run-time checks of #create). */
 static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
 {
-  ConstParser cp = {.p = text, .ok = true};
-  long long v = cp_expr(&cp);
-  cp_skip(&cp);
-  if (cp.bad && !*cp.p) {
-    diag_error(ctx, loc, "size '%s' %s", str_trim(ctx, text), cp.bad);
+  long long v;
+  const char *bad;
+  if (ceval(text, NULL, NULL, &v, &bad))
+    return poly_const(ctx, v);
+  if (bad) {
+    diag_error(ctx, loc, "size '%s' %s", str_trim(ctx, text), bad);
     return NULL;
   }
-  if (cp.ok && !*cp.p)
-    return poly_const(ctx, v);
   return poly_sym(ctx, str_trim(ctx, text));
 }
 
@@ -374,10 +261,16 @@ Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc)
     /* the argument is resolved where the #insert stands */
     Instance *saved = ctx->instance;
     ctx->instance = in->parent;
+    int errors = ctx->errors;
     d = dim_resolve(ctx, str_trim(ctx, bound), loc);
     ctx->instance = saved;
-    if (!d)
+    if (!d) {
+      /* the mistake is in the #insert's argument: say where that is */
+      if (ctx->errors > errors)
+        diag_note(ctx, in->insert->loc, "'%s' is the argument of this #insert for parameter '%s'",
+                  str_trim(ctx, bound), base);
       return NULL;
+    }
   } else {
     Type *t = type_lookup(ctx, base);
     if (!t) {
@@ -573,18 +466,15 @@ static void parse_params(Ctx *ctx, ThreadView *here, Type *t)
     if ((*p == ',' && depth == 0) || !*p) {
       char *decl = str_trim(ctx, ctx_strndup(ctx, start, (size_t)(p - start)));
       if (*decl) {
-        const char *end = decl + strlen(decl);
-        const char *q = strchr(decl, '[');
-        if (q)
-          end = q;
-        while (end > decl && !is_ident_char((unsigned char)end[-1]))
-          end--;
-        const char *s = end;
-        while (s > decl && is_ident_char((unsigned char)s[-1]))
-          s--;
-        if (s == end || s == decl)
+        /* the name as C's declarators bind: int (*rows)[4], int (*op)(int, int) */
+        const char *s = NULL;
+        size_t len = 0;
+        if (ctext_declarator(decl, NULL, &s, &len) == CD_NONE) {
           diag_error(ctx, t->loc, "thread-array parameter '%s' needs a type and a name", decl);
-        t->pnames[t->nparams] = ctx_strndup(ctx, s, (size_t)(end - s));
+          s = decl;
+          len = 0;
+        }
+        t->pnames[t->nparams] = ctx_strndup(ctx, s, len);
         t->ptypes[t->nparams++] = decl;
       } else if (*p || t->nparams) {
         diag_error(ctx, t->loc, "empty thread-array parameter");
@@ -846,23 +736,23 @@ static bool check_count(Ctx *ctx, Dim *d, Index *ix)
   return false;
 }
 
-/* "(x)" -> "x" when the parentheses enclose the whole text: a nested $...$
- * arrives parenthesised, and printing it inside another offset would add
- * a second pair */
-static char *strip_outer_parens(Ctx *ctx, char *text)
-{
-  for (const char *close; text[0] == '(' && (close = ctext_close(text, NULL)) && !close[1];)
-    text = str_trim(ctx, ctx_strndup(ctx, text + 1, strlen(text) - 2));
-  return text;
-}
-
 static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
 {
-  char *text = strip_outer_parens(ctx, str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
-  ConstParser cp = {.p = text, .ok = true};
-  long long v = cp_expr(&cp);
-  cp_skip(&cp);
-  if (cp.ok && !*cp.p && v >= 0)
+  /* a nested $...$ arrives parenthesised: inside another offset, a
+   * second pair */
+  char *text = text_strip_parens(ctx, str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
+  long long v, e;
+  bool known = ceval(text, NULL, NULL, &v, NULL);
+  if (known && (v < 0 || (poly_is_const(d->extent, &e) && v >= e))) {
+    /* a constant index outside a known extent would read or write past it in silence */
+    if (v < 0)
+      diag_error(ctx, ix->loc, "index %lld of '%s' is negative", v, d->path);
+    else
+      diag_error(ctx, ix->loc, "index %lld is past the end of '%s', whose extent is %lld (indices 0 to %lld)", v,
+                 d->path, e, e - 1);
+    return poly_const(ctx, 0);
+  }
+  if (known)
     return poly_const(ctx, v);
   return poly_var(ctx, text, d->extent);
 }

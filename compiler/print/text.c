@@ -90,7 +90,7 @@ void out_free(Out *o)
 
 const char *indent_of(Node *n)
 {
-  return n->text ? n->text : "";
+  return n->out_indent ? n->out_indent : n->text ? n->text : "";
 }
 
 char *c_string(Ctx *ctx, const char *s)
@@ -230,7 +230,18 @@ char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n)
   char *s = ctx_printf(ctx, "pa_%s_%s", role, what);
   if (!n)
     return s;
-  s = ctx_printf(ctx, "%s_L%d", s, n->loc.line);
+  /* the file and line the comments and messages give: a directive of an
+   * included file is named after that file's stem */
+  const char *file = loc_file(ctx, n->loc);
+  if (strcmp(file, ctx->opt.display)) {
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    Buf stem = {0};
+    for (const char *c = base; *c && *c != '.'; c++)
+      buf_putc(&stem, is_ident_char((unsigned char)*c) ? *c : '_');
+    s = ctx_printf(ctx, "%s_%s", s, stem.data ? stem.data : "h");
+    buf_free(&stem);
+  }
+  s = ctx_printf(ctx, "%s_L%d", s, loc_line(ctx, n->loc));
   if (ctx->instance && !strstr(what, ctx_printf(ctx, "_in%d", ctx->instance->id)))
     s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
   return s;

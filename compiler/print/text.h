@@ -24,7 +24,8 @@ void out_append(Out *dst, Out *src);
 void out_free(Out *o);
 bool out_at_bol(const Out *o);
 
-/* the indentation of a directive line, for the code that replaces it */
+/* the indentation of the code that replaces a directive line (its own,
+ * or inside an #insert the #insert's and its own: Node.out_indent) */
 const char *indent_of(Node *n);
 char *c_string(Ctx *ctx, const char *s);       /* a C string literal of s */
 char *line_directive(Ctx *ctx, int line);      /* #line of a source line (its file) */
@@ -41,10 +42,13 @@ char *tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */
 char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole);
 
 /* The one scheme for generated functions and types: "pa_ROLE_WHAT"; for
- * the directive n it stands for, then "_L12" and, inside an #insert,
- * "_in3" unless WHAT (a private type's cname) already carries the
- * instance; n NULL: code several directives share.  "pa_detour_T_L12",
- * "pa_args_T_L12", "pa_kernel_CUDA_in2_L42", "pa_copy_A_to_B". */
+ * the directive n it stands for, then its line in its file as messages
+ * and comments give it, "_L12" ("_STEM_L12" in an included file STEM.pah),
+ * and, inside an #insert, "_in3" unless WHAT (a private type's cname)
+ * already carries the instance; n NULL: code several directives share,
+ * named after what it does.  "pa_detour_T_L12", "pa_args_T_L12",
+ * "pa_kernel_CUDA_in2_L42", "pa_kernel_CUDA_in2_fastsgemm_L23",
+ * "pa_copy_A_to_B". */
 char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n);
 
 /* A C name for node d: its type's C name and its path ("A_0_1"). */

@@ -33,7 +33,7 @@ static bool params_ok(Emitter *e, Node *n, Type *t)
 {
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (strchr(t->ptypes[i], '[')) {
+    if (decl_is_array(t->ptypes[i])) {
       diag_error(e->ctx, n->loc,
                  "parameter '%s' of thread array '%s' is an array: %s detours take parameters by value, "
                  "declare it as a pointer",
@@ -133,7 +133,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
     buf_printf(&args, "%s.%s = &%s", args.len ? ", " : "", caps[i].name, caps[i].name);
-  char *count = poly_text(e->ctx, t->root->extent);
+  char *count = poly_whole(e->ctx, t->root->extent);
   long long nthreads;
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
                                                               : ctx_printf(ctx, "|%s|", t->name);
@@ -213,7 +213,7 @@ static void sync(Emitter *e, Node *n)
   }
   /* groups of |K| threads: those that differ only in $tid_K$ */
   out_gen(e->out, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: threads differing only in $tid%s$ */\n",
-          in, poly_text(e->ctx, w), poly_text(e->ctx, ext), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
+          in, poly_whole(e->ctx, w), poly_whole(e->ctx, ext), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
           suffix, suffix);
 }
 
@@ -243,14 +243,14 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
   switch (p->coll) {
   case COLL_SCATTER:
     hostc_side_nest(e, n, &T, true, true, NULL,
-                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_text(ctx, dim_offset(ctx, dst, iT)),
-                               poly_text(ctx, dim_offset(ctx, src, iT))),
+                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_whole(ctx, dim_offset(ctx, dst, iT)),
+                               poly_whole(ctx, dim_offset(ctx, src, iT))),
                     "pa_tid");
     break;
   default:
     hostc_side_nest(e, n, &S, true, true, NULL,
-                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_text(ctx, dim_offset(ctx, dst, iS)),
-                               poly_text(ctx, dim_offset(ctx, src, iS))),
+                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_whole(ctx, dim_offset(ctx, dst, iS)),
+                               poly_whole(ctx, dim_offset(ctx, src, iS))),
                     "pa_tid");
     break;
   }

@@ -11,17 +11,16 @@
  * launched directly or staged; a #copy inside a kernel, the loop each
  * thread runs alone (hostc.c). */
 #include <ctype.h>
+#include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
+#include "emit/kernels.h"
+#include "model/launch.h"
 #include "targets/all.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define TILE_BLOCK 256      /* threads per block of a tiled [n] array */
-#define MAX_BLOCK 1024      /* threads per block */
-#define TILE_COLS 32        /* the transpose kernel's block: TILE_COLS x TILE_ROWS threads */
-#define TILE_ROWS 8
 #define SMEM_STATIC (48 * 1024)  /* static __shared__ bytes a block may declare */
 #define SMEM_MAX (227 * 1024)    /* dynamic shared memory a block may opt in to (sm_80, sm_90) */
 #define SMEM_ALIGN 16
@@ -70,6 +69,7 @@ typedef struct CudaDetour {
   SmemArray *smem;
   int nsmem;
   const char *smem_bytes; /* C text: the size of the dynamic buffer; NULL: static arrays */
+  int min_blocks;     /* #pragma parray min_blocks(K) in the body; 0: none */
 } CudaDetour;
 
 /* "file.pa", line: the place a run-time failure names */
@@ -78,26 +78,25 @@ static const char *where(Emitter *e, Node *n)
   return ctx_printf(e->ctx, "%s, %d", c_string(e->ctx, loc_file(e->ctx, n->loc)), loc_line(e->ctx, n->loc));
 }
 
-/* C text of an extent or stride without the outer parentheses */
+/* C text of an extent or stride without the outer parentheses, for a
+ * whole argument or operand of a comparison */
 static const char *num(Emitter *e, Poly *p)
 {
-  return poly_str(e->ctx, p);
+  return text_strip_parens(e->ctx, poly_str(e->ctx, p));
 }
 
-/* the C name of a type path: private subprogram types get their cname */
-static void set_level(Ctx *ctx, Level *lv, Dim *dim, int which)
+/* the axes of a level of the launch shape (model/launch.c) as pa_bz...,
+ * blockIdx.z... */
+static void set_level(Ctx *ctx, Level *lv, const LaunchShape *l, int which)
 {
-  static const char *letters = "zyx";
   const char *prefix = which ? "pa_t" : "pa_b";
   const char *builtin = which ? "threadIdx" : "blockIdx";
-  int m = dim_nkids(dim);
-  lv->dim = dim;
-  /* a leaf level, or one of more than three children, is linear on x */
-  lv->n = m >= 1 && m <= 3 ? m : 1;
+  lv->dim = l->lv[which];
+  lv->n = l->nax[which];
   for (int k = 0; k < lv->n; k++) {
-    char c = letters[3 - lv->n + k];
+    char c = launch_axis_letter(l, which, k);
     Axis *a = &lv->ax[k];
-    a->node = lv->n == m ? dim_kid(dim, k) : dim;
+    a->node = l->ax[which][k];
     a->name = ctx_printf(ctx, "%s%c", prefix, c);
     a->builtin = ctx_printf(ctx, "%s.%c", builtin, c);
     a->var = poly_var(ctx, a->name, a->node->extent);
@@ -121,28 +120,27 @@ static bool shape_of(Emitter *e, Node *n, Type *t, Shape *sh)
   Ctx *ctx = e->ctx;
   Dim *root = t->root;
   memset(sh, 0, sizeof *sh);
-  if (root->nkids == 1) {
+  long long v;
+  LaunchShape l;
+  if (!launch_shape(root, poly_is_const(root->extent, &v) ? v : 0, &l)) {
+    diag_error(ctx, n->name_loc,
+               "cuda thread array '%s' has %d top-level dimensions; it needs one ([n], tiled into blocks) or two "
+               "([grid][block])",
+               t->name, dim_nkids(root));
+    diag_note(ctx, t->loc, "'%s' was declared here", t->name);
+    return false;
+  }
+  if (l.tiled) {
     /* [n]: tiled like a C++ AMP extent */
-    long long v;
     sh->tiled = true;
-    sh->tile = TILE_BLOCK;
-    if (poly_is_const(root->extent, &v) && v <= MAX_BLOCK)
-      sh->tile = v;
+    sh->tile = l.tile;
     sh->guard = !(poly_is_const(root->extent, &v) && v % sh->tile == 0);
     sh->tid = poly_var(ctx, "pa_tid", root->extent);
     return true;
   }
-  if (root->nkids != 2) {
-    diag_error(ctx, n->name_loc,
-               "cuda thread array '%s' has %d top-level dimensions; it needs one ([n], tiled into blocks) or two "
-               "([grid][block])",
-               t->name, root->nkids);
-    diag_note(ctx, t->loc, "'%s' was declared here", t->name);
-    return false;
-  }
-  set_level(ctx, &sh->lv[0], root->kids[0], 0);
-  set_level(ctx, &sh->lv[1], root->kids[1], 1);
-  bool ok = limit_ok(e, n, t, root->kids[1], "the block size", MAX_BLOCK);
+  set_level(ctx, &sh->lv[0], &l, 0);
+  set_level(ctx, &sh->lv[1], &l, 1);
+  bool ok = limit_ok(e, n, t, l.lv[1], "the block size", LAUNCH_MAX_BLOCK);
   static const long long grid_max[3] = {65535, 65535, 2147483647LL};
   static const long long block_max[3] = {64, 1024, 1024};
   static const char *grid_what[3] = {"gridDim.z", "gridDim.y", "gridDim.x"};
@@ -315,7 +313,7 @@ static bool smem_plan(Emitter *e, Node *n, CudaDetour *cd)
 static const char *smem_decl(Emitter *e, CudaDetour *cd, SmemArray *a)
 {
   if (!cd->smem_bytes)
-    return ctx_printf(e->ctx, "__shared__ %s %s[%s];", a->elem, a->name, poly_text(e->ctx, a->span));
+    return ctx_printf(e->ctx, "__shared__ %s %s[%s];", a->elem, a->name, poly_whole(e->ctx, a->span));
   return ctx_printf(e->ctx, "%s *const %s = (%s *)(pa_smem + %s);", a->elem, a->name, a->elem, a->offset);
 }
 
@@ -383,7 +381,7 @@ static void prologue(Emitter *e, CudaDetour *cd, Buf *lines, int *nlines)
     ++*nlines;
     if (sh->guard) {
       buf_printf(lines, "\n  if (pa_tid >= %s)\n    return; /* the ragged end of the last block */",
-                 poly_text(e->ctx, t->root->extent));
+                 poly_whole(e->ctx, t->root->extent));
       *nlines += 2;
     }
     return;
@@ -421,15 +419,6 @@ static const char *dim3_text(Emitter *e, Level *lv)
   return s;
 }
 
-/* ceil(n / k) as C text */
-static const char *blocks_for(Emitter *e, Poly *n, long long k)
-{
-  long long v;
-  if (poly_is_const(n, &v))
-    return ctx_printf(e->ctx, "%lld", (v + k - 1) / k);
-  return ctx_printf(e->ctx, "(%s + %lld) / %lld", num(e, n), k - 1, k);
-}
-
 /* Writes kernel text (header line, prologue, translated body) to hoist,
  * keeping #line right: the body text starts on the detour's line. */
 static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pro, int npro, Out *body)
@@ -454,7 +443,7 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
   } else {
     buf_puts(&k.b, pro);
   }
-  const char *text = dedent(ctx, body->b.data ? body->b.data : "", indent_of(n), false);
+  const char *text = dedent(ctx, body->b.data ? body->b.data : "", n->text ? n->text : "", false);
   if (text[0] && text[0] != '\n' && !strchr(text, '\n')) {
     /* a one-line body ("#detour T(p) { x[$tid$] = 0; }") gets its own line */
     if (npro > 0)
@@ -530,9 +519,9 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   long long threads = cd->sh.tile;
   const char *bounds = "";
   if ((cd->sh.tiled && threads > 0) || (!cd->sh.tiled && poly_is_const(cd->sh.lv[1].dim->extent, &threads)))
-    bounds = cd->dt.min_blocks ? ctx_printf(ctx, "__launch_bounds__(%lld, %d) ", threads, cd->dt.min_blocks)
+    bounds = cd->min_blocks ? ctx_printf(ctx, "__launch_bounds__(%lld, %d) ", threads, cd->min_blocks)
                                : ctx_printf(ctx, "__launch_bounds__(%lld) ", threads);
-  else if (cd->dt.min_blocks)
+  else if (cd->min_blocks)
     diag_error(ctx, n->loc, "'#pragma parray min_blocks' in detour '%s' needs a block size known at translation time",
                t->name);
   hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s%s(%s)", bounds, name, params),
@@ -546,7 +535,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     buf_printf(&args, "%s%s", args.len ? ", " : "", caps[i].name);
   const char *grid, *block;
   if (cd->sh.tiled) {
-    grid = blocks_for(e, t->root->extent, cd->sh.tile);
+    grid = launch_blocks(ctx, t->root->extent, cd->sh.tile);
     block = ctx_printf(ctx, "%lld", cd->sh.tile);
   } else {
     grid = dim3_text(e, &cd->sh.lv[0]);
@@ -562,6 +551,70 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   out_gen(e->out, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
   out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
   buf_free(&args);
+}
+
+/* ---- #pragma parray min_blocks(K) ---- */
+
+typedef enum PragmaForm { PRAGMA_OTHER, PRAGMA_NOT_NUMBER, PRAGMA_MIN_BLOCKS } PragmaForm;
+
+/* "min_blocks(K)" (blanks allowed around each part): K in *k; the text
+ * between the parentheses in *arg when it is not a decimal number */
+static PragmaForm parse_min_blocks(Ctx *ctx, const char *words, long *k, const char **arg)
+{
+  static const char name[] = "min_blocks";
+  if (strncmp(words, name, sizeof name - 1) != 0)
+    return PRAGMA_OTHER;
+  const char *p = words + sizeof name - 1;
+  p += strspn(p, " \t");
+  if (*p++ != '(')
+    return PRAGMA_OTHER;
+  const char *close = strrchr(p, ')');
+  if (!close || close[1 + strspn(close + 1, " \t\r\n")] != '\0')
+    return PRAGMA_OTHER;
+  char *end;
+  *k = strtol(p, &end, 10);
+  if (end == p || end + strspn(end, " \t") != close) {
+    *arg = str_trim(ctx, ctx_strndup(ctx, p, (size_t)(close - p)));
+    return PRAGMA_NOT_NUMBER;
+  }
+  return PRAGMA_MIN_BLOCKS;
+}
+
+/* "#pragma parray min_blocks(K)": a property of the kernel of the innermost
+ * cuda detour, printed as __launch_bounds__(threads, K) (detour_close). */
+static bool pragma(Emitter *e, Node *n, const char *words, const char *written)
+{
+  Loc at = n->loc; /* at the '#' */
+  at.col += (int)strspn(n->text, " \t");
+  long k;
+  const char *arg;
+  switch (parse_min_blocks(e->ctx, words, &k, &arg)) {
+  case PRAGMA_OTHER:
+    return false;
+  case PRAGMA_NOT_NUMBER:
+    diag_error(e->ctx, at, "'#pragma parray %s': K must be a decimal number%s, not '%s'", str_trim(e->ctx, written),
+               strcmp(written, words) ? " after the subprogram's parameters are substituted" : "", arg);
+    return true;
+  case PRAGMA_MIN_BLOCKS:
+    break;
+  }
+  if (k < 1 || k > 32) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': K must be between 1 and 32", k);
+    return true;
+  }
+  Detour *dt = e->detour;
+  if (!dt || dt->type->kind != TK_CUDA) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks' belongs in the body of a cuda detour");
+    return true;
+  }
+  CudaDetour *cd = (CudaDetour *)dt;
+  if (cd->min_blocks && cd->min_blocks != k) {
+    diag_error(e->ctx, at, "'#pragma parray min_blocks(%ld)': detour '%s' already asked for %d", k, dt->type->name,
+               cd->min_blocks);
+    return true;
+  }
+  cd->min_blocks = (int)k;
+  return true;
 }
 
 /* ---- #sync ---- */
@@ -658,188 +711,6 @@ static const char *kind_name(CopyDir dir)
   return names[dir];
 }
 
-/* offsets of digits given their index variables */
-static Poly *digit_offset(Ctx *ctx, CopyDigit *dg, Poly **v, int nd, bool dst)
-{
-  Poly *sum = poly_const(ctx, 0);
-  for (int k = 0; k < nd; k++)
-    if (v[k])
-      sum = poly_add(ctx, sum, poly_mul(ctx, v[k], dst ? dg[k].d : dg[k].s));
-  return sum;
-}
-
-/* The transpose kernel's tile edge: 64 for elements of at most 8 bytes
- * (the tile, 64 x 65 of them, fits the 48 KB of static shared memory),
- * 32 for larger ones and for types parrayc cannot size (elem_bytes).
- * A 64 x 64 tile keeps twice the bytes in flight per
- * thread: the 32 x 32 tile reached 0.944 of a device-to-device copy at
- * N = 8192 on the H100, the 64 x 64 one 0.965 (doc/performance.md). */
-static int tile_edge(const char *elem)
-{
-  int size = elem_bytes(elem);
-  return size > 0 && size <= 8 ? 64 : 32;
-}
-
-/* The transpose kernel: two digits, A (unit stride in the source) and B
- * (unit stride in the destination), are walked in square tiles staged in
- * shared memory, so that both the reads and the writes are coalesced;
- * the other digits are enumerated by blockIdx.z. */
-static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *kname, const char *elem,
-                                     const char **grid)
-{
-  Ctx *ctx = e->ctx;
-  CopyDigit *dg = p->dg;
-  int nd = p->nd, A = p->a, B = p->b, edge = tile_edge(elem);
-  Poly *batch = p->batch;
-  long long nb, ea, eb;
-  poly_is_const(batch, &nb);
-  bool guard = !(poly_is_const(dg[A].extent, &ea) && ea % edge == 0 && poly_is_const(dg[B].extent, &eb) &&
-                 eb % edge == 0);
-  /* the batch digits of blockIdx.z */
-  Poly **v = ctx_alloc(ctx, sizeof(Poly *) * nd);
-  Poly *z = poly_var(ctx, "pa_z", batch), *place = poly_const(ctx, 1);
-  for (int k = nd - 1; k >= 0; k--) {
-    if (k == A || k == B)
-      continue;
-    v[k] = poly_mod(ctx, poly_div(ctx, z, place), dg[k].extent);
-    place = poly_mul(ctx, place, dg[k].extent);
-  }
-  Poly *so = digit_offset(ctx, dg, v, nd, false), *doff = digit_offset(ctx, dg, v, nd, true);
-  Poly *a = poly_var(ctx, "pa_a", dg[A].extent), *b = poly_var(ctx, "pa_b", dg[B].extent);
-  Poly *sread = poly_add(ctx, a, poly_mul(ctx, b, dg[B].s));      /* dg[A].s == 1 */
-  Poly *dwrite = poly_add(ctx, b, poly_mul(ctx, a, dg[A].d));     /* dg[B].d == 1 */
-  Buf k = {0};
-  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
-  buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, edge, edge + 1);
-  buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", edge, edge);
-  if (nb > 1) {
-    buf_puts(&k, "  const int pa_z = blockIdx.z;\n");
-    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_text(e->ctx, so), poly_text(e->ctx, doff));
-  }
-  const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n        ", num(e, dg[A].extent),
-                                      num(e, dg[B].extent))
-                         : "";
-  /* each thread: edge / TILE_ROWS rows of edge / TILE_COLS elements */
-  for (int pass = 0; pass < 2; pass++) {
-    buf_printf(&k, "  #pragma unroll\n  for (int pa_r = 0; pa_r < %d; pa_r += %d)\n", edge, TILE_ROWS);
-    buf_printf(&k, "    #pragma unroll\n    for (int pa_c = 0; pa_c < %d; pa_c += %d) {\n", edge, TILE_COLS);
-    buf_puts(&k, "      const int pa_k = threadIdx.y + pa_r, pa_j = threadIdx.x + pa_c;\n");
-    if (pass == 0) {
-      buf_puts(&k, "      const int pa_a = pa_a0 + pa_j, pa_b = pa_b0 + pa_k;\n");
-      buf_printf(&k, "      %spa_tile[pa_k][pa_j] = pa_src[%s];\n    }\n", ga, poly_str(ctx, sread));
-      buf_puts(&k, "  __syncthreads();\n");
-    } else {
-      buf_puts(&k, "      const int pa_a = pa_a0 + pa_k, pa_b = pa_b0 + pa_j;\n");
-      buf_printf(&k, "      %spa_dst[%s] = pa_tile[pa_j][pa_k];\n    }\n}\n\n", ga, poly_str(ctx, dwrite));
-    }
-  }
-  *grid = ctx_printf(ctx, "dim3(%s, %s, %lld), dim3(%d, %d)", blocks_for(e, dg[A].extent, edge),
-                     blocks_for(e, dg[B].extent, edge), nb, TILE_COLS, TILE_ROWS);
-  char *s = ctx_strdup(ctx, k.data);
-  buf_free(&k);
-  return s;
-}
-
-/* The element kernel: one thread per element, dst[off_D(i)] = src[off_S(i)],
- * correct for every pair of layouts.  With strided views the index is
- * decomposed so that the destination's unit-stride digit is fastest. */
-static const char *element_copy_kernel(Emitter *e, const char *kname, const char *elem, Dim *src, Dim *dst,
-                                       CopyDigit *dg, int nd, const char **grid)
-{
-  Ctx *ctx = e->ctx;
-  Poly *total = src->extent;
-  Poly *i = poly_var(ctx, "pa_i", total);
-  Poly *so, *doff;
-  if (dg) {
-    CopyDigit *sorted = copy_loop_order(ctx, dg, nd);
-    Poly **v = ctx_alloc(ctx, sizeof(Poly *) * (nd + 1));
-    Poly *place = poly_const(ctx, 1);
-    for (int k = nd - 1; k >= 0; k--) {
-      v[k] = k ? poly_mod(ctx, poly_div(ctx, i, place), sorted[k].extent) : poly_div(ctx, i, place);
-      place = poly_mul(ctx, place, sorted[k].extent);
-    }
-    so = digit_offset(ctx, sorted, v, nd, false);
-    doff = digit_offset(ctx, sorted, v, nd, true);
-  } else {
-    so = dim_offset(ctx, src, i);
-    doff = dim_offset(ctx, dst, i);
-  }
-  bool wide = !poly_fits_int(total) || !poly_fits_int(so) || !poly_fits_int(doff);
-  const char *ity = wide ? "long long" : "int";
-  Buf k = {0};
-  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
-  buf_printf(&k, "  const %s pa_i = %sblockIdx.x * %d + threadIdx.x;\n", ity, wide ? "(long long)" : "", TILE_BLOCK);
-  long long v;
-  if (!(poly_is_const(total, &v) && v % TILE_BLOCK == 0))
-    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", poly_text(e->ctx, total));
-  buf_printf(&k, "  pa_dst[%s] = pa_src[%s];\n}\n\n", poly_str(ctx, doff), poly_str(ctx, so));
-  *grid = ctx_printf(ctx, "%s, %d", blocks_for(e, total, TILE_BLOCK), TILE_BLOCK);
-  char *s = ctx_strdup(ctx, k.data);
-  buf_free(&k);
-  return s;
-}
-
-/* A copy kernel written: its text after the name (what it does, for the
- * layouts and element type it copies), its name, and the name it was
- * derived from. */
-typedef struct CopyKernel {
-  struct CopyKernel *next;
-  const char *body, *name, *base;
-} CopyKernel;
-
-/* The name of the kernel that body already has, or a new one from base
- * (numbered when another kernel took base); *fresh says which. */
-static const char *kernel_for(Emitter *e, const char *base, const char *body, bool *fresh)
-{
-  int same_base = 0;
-  for (CopyKernel *k = e->copy_kernels; k; k = k->next) {
-    if (!strcmp(k->body, body)) {
-      *fresh = false;
-      return k->name;
-    }
-    same_base += !strcmp(k->base, base);
-  }
-  CopyKernel *k = ctx_alloc(e->ctx, sizeof *k);
-  k->next = e->copy_kernels;
-  k->body = body;
-  k->base = base;
-  k->name = same_base ? ctx_printf(e->ctx, "%s_%d", base, same_base + 1) : base;
-  e->copy_kernels = k;
-  *fresh = true;
-  return k->name;
-}
-
-/* Generates (into hoist) a device kernel copying src's layout to dst's,
- * unless one copying the same layouts of the same element type is already
- * there; returns its name and launch configuration, and in *extra the
- * launch arguments after the two pointers; NULL after an error. */
-static const char *copy_kernel(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra)
-{
-  Ctx *ctx = e->ctx;
-  Dim *src = p->src, *dst = p->dst;
-  const char *elem = dst->type->elem;
-  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, src), dim_cname(ctx, dst)), NULL);
-  const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, base, elem, launch)
-                                              : element_copy_kernel(e, base, elem, src, dst, p->dg, p->nd, launch);
-  text = hostc_kernel_captures(e, n, text, extra);
-  if (!text)
-    return NULL;
-  size_t head = strlen("__global__ void ") + strlen(base); /* the text starts with it */
-  bool fresh;
-  const char *kname = kernel_for(e, base, text + head, &fresh);
-  if (!fresh)
-    return kname;
-  Out k = out_new(e->ctx, -1);
-  Out *saved = e->out;
-  e->out = &k;
-  out_gen(e->out, n->loc, "/* #copy %s to %s (%s:%d) and every copy between the same layouts */\n"
-          "__global__ void %s%s", src->path, dst->path, loc_file(ctx, n->loc), loc_line(ctx, n->loc), kname, text + head);
-  e->out = saved;
-  out_append(&e->hoist, &k);
-  out_free(&k);
-  return kname;
-}
-
 /* dmem distributed over the threads of a pthd or omp detour, copied to
  * another distribution, from one GPU's array or into it (plan_threads):
  * each thread's GPU runs the peer kernel (hostc.c) over the blocks
@@ -851,7 +722,7 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   const CopySide *S = &p->side[0], *T = &p->side[1];
   Type *team = (T->procs ? T : S)->procs;
   const char *launch, *extra;
-  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  const char *kname = kernel_peer(e, n, p, &launch, &extra);
   if (!kname)
     return;
   if (p->check_extent)
@@ -862,13 +733,19 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
           team->name, what);
   if (S->procs && T->procs) {
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
-            in, p->sp, poly_text(ctx, team->root->extent), where(e, n));
+            in, p->sp, poly_whole(ctx, team->root->extent), where(e, n));
   } else { /* one GPU's array: one block */
     out_gen(e->out, n->loc, "%s  const void *pa_one = %s;\n", in, T->procs ? p->sp : p->dp);
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(&pa_one, 1, %s);\n", in, where(e, n));
   }
-  out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_blocks, pa_tid%s);\n", in, kname, launch, T->procs ? p->dp : p->sp,
-          extra);
+  /* a thread past the holders of the walked side has no block to fill (read) */
+  const char *lin = ctx_printf(ctx, "%s  ", in);
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%s  if (pa_tid < %s) /* the threads that hold a block */\n", in, poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s    ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_tid%s);\n", lin, kname, launch,
+          T->procs ? p->dp : p->sp, extra);
   out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
   out_gen(e->out, n->loc, "%s}\n", in);
 }
@@ -912,6 +789,12 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(e->ctx, src->extent),
             poly_str(e->ctx, dst->extent), where(e, n));
+  if (p->parts) {
+    /* a thread's part of data over a sub-range of the threads (team_rows) */
+    out_gen(e->out, n->loc, "%sif (pa_tid < %s) /* the threads past the parts hold none */\n", in,
+            poly_str(ctx, p->parts));
+    in = ctx_printf(ctx, "%s  ", in);
+  }
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));
@@ -933,10 +816,16 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     return;
   }
   const char *launch, *extra;
-  const char *kname = copy_kernel(e, n, p, &launch, &extra);
+  const char *kname = kernel_copy(e, n, p, &launch, &extra);
   if (!kname)
     return;
+  /* in the body of a pthd, omp or mpi detour the two arrays may be on
+   * different GPUs (one thread's, another's): the kernel reaches the other
+   * through peer access */
+  bool reach = e->detour && e->detour->type->kind != TK_CUDA;
   if (!p->staged) {
+    if (reach)
+      out_gen(e->out, n->loc, "%spa_cuda_peer_reach(%s, %s, %s);\n", in, sp, dp, where(e, n));
     out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, %s%s);\n", in, kname, launch, sp, dp, extra);
     out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
     return;
@@ -951,11 +840,13 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s{ /* #copy %s to %s, staged through device memory */\n", in, src->path, dst->path);
   out_gen(e->out, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == COPY_H2D ? "const " : "", elem, hp);
   out_gen(e->out, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
-          span, elem, c_string(ctx, host->path), where(e, n));
+          poly_whole(ctx, dim_span(ctx, host)), elem, c_string(ctx, host->path), where(e, n));
   const char *bytes = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem);
   if (dir == COPY_H2D || !host_cnt)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
+  if (reach)
+    out_gen(e->out, n->loc, "%s  pa_cuda_peer_reach(%s, NULL, %s);\n", in, dir == COPY_H2D ? dp : sp, where(e, n));
   if (dir == COPY_H2D)
     out_gen(e->out, n->loc, "%s  %s<<<%s>>>(pa_stage, %s%s);\n", in, kname, launch, dp, extra);
   else
@@ -1007,6 +898,8 @@ const Backend backend_cuda = {
   .takes = takes,
   .needed = needed,
   .gpu = true,
+  .pragma = pragma,
+  .pragma_words = "min_blocks(K)",
   .create = create,
   .destroy = destroy,
   .copy = copy,

@@ -20,8 +20,10 @@
  * walk the elements in increasing logical index, the sender packs bucket
  * by bucket, a collective moves them (scatter, gather, all-to-all or
  * broadcast), and the receiver unpacks in the same order. */
+#include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
+#include "emit/kernels.h"
 #include "targets/all.h"
 
 #include <stdlib.h>
@@ -63,7 +65,7 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
   }
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (strchr(t->ptypes[i], '[')) {
+    if (decl_is_array(t->ptypes[i])) {
       diag_error(ctx, n->loc,
                  "parameter '%s' of mpi array '%s' is an array: detour arguments are sent by value, "
                  "declare it as a pointer (meaningful on process 0 only)",
@@ -71,6 +73,30 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
       ok = false;
     }
   return ok;
+}
+
+/* decl without the 'const' before its name: a member that memcpy fills
+ * ("const int k[2]" -> "int k[2]") */
+static const char *unconst(Ctx *ctx, const char *decl)
+{
+  const char *name;
+  size_t len;
+  if (ctext_declarator(decl, NULL, &name, &len) == CD_NONE)
+    return decl;
+  Buf b = {0};
+  const char *done = decl;
+  CText c = ctext(decl, name, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (ctok_word(t, "const")) {
+      buf_printf(&b, "%.*s", (int)(t.s - done), done);
+      done = t.s + t.n;
+      while (*done == ' ')
+        done++;
+    }
+  buf_puts(&b, done);
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
 }
 
 /* The body's function, and the function that unpacks the arguments sent
@@ -88,7 +114,7 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, "  %s;\n", caps[i].decl);
+      out_gen(e->out, loc, "  %s;\n", caps[i].array ? unconst(e->ctx, caps[i].decl) : caps[i].decl);
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
@@ -194,6 +220,16 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   int ncaps = find_captures(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
     return;
+  bool sized = true;
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].array && decl_is_unsized_array(caps[i].decl)) {
+      diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a local array whose size its initialiser "
+                 "gives ('%s'): the processes receive a copy, whose size must be written: declare it with its size",
+                 n->name, caps[i].name, caps[i].decl);
+      sized = false;
+    }
+  if (!sized)
+    return;
 
   /* the call on process 0: arguments evaluated once, then sent */
   Buf args = {0};
@@ -217,7 +253,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                 caps[i].name);
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
-          send ? "sizeof pa_args" : "0", poly_text(e->ctx, t->root->extent), c_string(ctx, t->name),
+          send ? "sizeof pa_args" : "0", poly_whole(e->ctx, t->root->extent), c_string(ctx, t->name),
           c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
@@ -303,7 +339,7 @@ static void count(Emitter *e, Node *n, CopySide *s, bool own, const char *cond, 
   bool locals = side_uses_locals(s, bucket);
   Poly *inc = locals ? poly_const(ctx, 1) : s->local;
   hostc_side_nest(e, n, s, own, locals, cond,
-       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_text(e->ctx, bucket), poly_text(e->ctx, inc)), "pa_rank");
+       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_whole(e->ctx, bucket), poly_whole(e->ctx, inc)), "pa_rank");
 }
 
 static const char *how_name(Collective how)
@@ -327,17 +363,22 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const char *xp = x ? p->dp : p->sp, *hp = x ? p->sp : p->dp;
   const char *local = xp;
   if (p->via_host[x]) {
+    /* a scattered block goes back whole: read first unless the rows fill it */
+    bool fresh = scatter && hostc_written_whole(ctx, (CopySide *)&p->side[x]);
     out_gen(e->out, n->loc, "%s  %s *pa_local = (%s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
-            scatter ? "NULL" : xp, bytes[x], where, line);
+            fresh ? "NULL" : xp, bytes[x], where, line);
     local = "pa_local";
   }
   if (!poly_is_value(p->xbase, 0))
-    local = ctx_printf(ctx, "%s + %s", local, poly_str(ctx, p->xbase));
+    local = ctx_printf(ctx, "%s + %s", text_sum_operand(ctx, local), poly_str(ctx, p->xbase));
   const CopyDigit *dg = p->dg;
   Poly *hpitch = scatter ? dg[0].s : dg[0].d, *lpitch = scatter ? dg[0].d : dg[0].s;
-  const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
-  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
-          "sizeof(%s), %s, %d);\n", in, how_name(p->coll), host,
+  /* the host pointer is cast to void *: its offset added first, in elements */
+  const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
+                                                : ctx_printf(ctx, "(%s + %s)", text_sum_operand(ctx, hp),
+                                                             poly_str(ctx, p->ybase));
+  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, %s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
+          "sizeof(%s), %s, %d);\n", in, how_name(p->coll), p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()", host,
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
           local, poly_str(ctx, lpitch), elem, where, line);
   if (p->via_host[x])
@@ -347,22 +388,22 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 
 /* The opening of a copy through CUDA IPC: each process exports its block
  * at ptr and all gather the exports; the runtime picks the transport
- * (pa_gpu_transport: CUDA IPC on one node with every block exportable,
- * else NCCL between GPU blocks, else the host), alike on every process;
- * then the branch through CUDA IPC (closed by the caller, with the other
- * transports' branches and free(pa_all)).  rows: process 0's host memory
- * on one side (no NCCL). */
-static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *at, bool rows)
+ * (pa_gpu_transport: CUDA IPC on one node with the first `blocks` blocks
+ * exportable, else NCCL between GPU blocks, else the host), alike on every
+ * process; then the branch through CUDA IPC (closed by the caller, with
+ * the other transports' branches and free(pa_all)).  rows: process 0's
+ * host memory on one side (no NCCL). */
+static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at, bool rows)
 {
   const char *in = indent_of(n);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, ptr, at);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
   if (rows) {
-    out_gen(e->out, n->loc, "%s  if (pa_gpu_transport(pa_all, pa_mpi_size(), 1, %s) == PA_VIA_IPC) {\n", in, at);
+    out_gen(e->out, n->loc, "%s  if (pa_gpu_transport(pa_all, %s, 1, %s) == PA_VIA_IPC) {\n", in, blocks, at);
     return;
   }
-  out_gen(e->out, n->loc, "%s  const pa_via pa_way = pa_gpu_transport(pa_all, pa_mpi_size(), 0, %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s  const pa_via pa_way = pa_gpu_transport(pa_all, %s, 0, %s);\n", in, blocks, at);
   out_gen(e->out, n->loc, "%s  if (pa_way == PA_VIA_IPC) {\n", in);
 }
 
@@ -415,20 +456,25 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const char *xp = gather ? p->sp : p->dp, *hp = gather ? p->dp : p->sp;
   const CopyDigit *dg = p->dg;
   Poly *hpitch = gather ? dg[0].d : dg[0].s, *lpitch = gather ? dg[0].s : dg[0].d;
-  const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
-  ipc_open(e, n, xp, at, true);
+  /* the host pointer is cast to void *: its offset added first, in elements */
+  const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
+                                                : ctx_printf(ctx, "(%s + %s)", text_sum_operand(ctx, hp),
+                                                             poly_str(ctx, p->ybase));
+  /* the processes that hold a part: all, or the first parts */
+  const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
+  ipc_open(e, n, xp, blocks, at, true);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), 0, %s, %s);\n", in,
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, %s, 0, %s, %s);\n", in, blocks,
           xp, at);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_rows(%d, (void *)%s, %s, %s, %s, %s, &pa_blocks, pa_mpi_size(), %s, %s, "
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_rows(%d, (void *)%s, %s, %s, %s, %s, &pa_blocks, %s, %s, %s, "
           "sizeof(%s), %s);\n", in, !gather, host, poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent),
-          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), poly_str(ctx, p->xbase),
+          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), blocks, poly_str(ctx, p->xbase),
           poly_str(ctx, lpitch), p->dst->type->elem, at);
   out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
-  inner.text = ctx_printf(ctx, "%s  ", in);
+  inner.out_indent = ctx_printf(ctx, "%s  ", in);
   rows(e, &inner, p, bytes);
   out_gen(e->out, n->loc, "%s  }\n", in);
   out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
@@ -506,14 +552,14 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_BCAST:
     hostc_side_nest(e, n, w, false, true, root,
-         ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iw, true)),
-                    poly_text(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
+         ctx_printf(ctx, sb, poly_whole(e->ctx, side_owner(ctx, &T, iw, true)),
+                    poly_whole(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
     break;
   case COLL_GATHER:
   case COLL_ALLTOALL:
     hostc_side_nest(e, n, &S, true, true, NULL,
-         ctx_printf(ctx, sb, poly_text(e->ctx, side_owner(ctx, &T, iS, false)),
-                    poly_text(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
+         ctx_printf(ctx, sb, poly_whole(e->ctx, side_owner(ctx, &T, iS, false)),
+                    poly_whole(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  const %s *pa_rbuf = (const %s *)pa_mpi_xchg_run(pa_x, %s, %s, %d);\n", in, elem, elem,
@@ -522,17 +568,17 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_ALLTOALL:
     hostc_side_nest(e, n, &T, true, true, NULL,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iT)),
-                    poly_text(e->ctx, side_owner(ctx, &S, iT, false))), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iT)),
+                    poly_whole(e->ctx, side_owner(ctx, &S, iT, false))), "pa_rank");
     break;
   case COLL_GATHER:
     hostc_side_nest(e, n, &S, false, true, root,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)),
-                    poly_text(e->ctx, side_owner(ctx, &S, iS, true))), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iS)),
+                    poly_whole(e->ctx, side_owner(ctx, &S, iS, true))), "pa_rank");
     break;
   case COLL_BCAST:
     hostc_side_nest(e, n, &S, false, true, NULL,
-         ctx_printf(ctx, rb, poly_text(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
+         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg_end(pa_x);\n", in);
@@ -551,23 +597,30 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   const char *in = indent_of(n);
   const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
   const char *launch, *extra;
-  const char *kname = hostc_peer_kernel(e, n, p, &launch, &extra);
+  const char *kname = kernel_peer(e, n, p, &launch, &extra);
   if (!kname)
     return;
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs */\n", in, copy_title(ctx, n, p->sp, p->dp));
-  ipc_open(e, n, p->sp, at, false);
+  ipc_open(e, n, p->sp, "pa_mpi_size()", at, false);
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);
-  out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);
+  /* a process past the holders of the destination has no block to fill */
+  const char *lin = ctx_printf(ctx, "%s    ", in);
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%s    if (pa_rank < %s) /* the processes that hold a block */\n", in,
+            poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s      ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", lin, kname, launch, p->dp, extra);
   out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
   nccl_branch(e, n, p, kname, launch, extra, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
-  inner.text = ctx_printf(ctx, "%s    ", in);
+  inner.out_indent = ctx_printf(ctx, "%s    ", in);
   CopyPlan staged = *p;
   staged.check_extent = false;
   collective(e, &inner, &staged);

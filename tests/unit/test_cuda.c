@@ -275,7 +275,7 @@ START_TEST(test_sgemm_fig21)
   ck_contains(out, "__global__ void __launch_bounds__(128) pa_kernel_CUDA_L11(float *a, float *b, float *c)");
   ck_contains(out, "__shared__ float s[544];");
   ck_contains(out, "float r[32];");
-  ck_contains(out, "a += (pa_by * 32768 + pa_ty * 2048 + pa_tx);");
+  ck_contains(out, "a += pa_by * 32768 + pa_ty * 2048 + pa_tx;");
   /* the pragma indented with the loop it unrolls */
   ck_contains(out, "    #pragma unroll\n    for (int pa_i0 = 0; pa_i0 < 16; pa_i0++)\n"
                    "      #pragma unroll\n      for (int pa_i1 = 0; pa_i1 < 2; pa_i1++)\n");
