@@ -435,7 +435,14 @@ static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks;\n", in);
   out_gen(e->out, n->loc, "%s    void *pa_probe;\n", in);
   out_gen(e->out, n->loc, "%s    while (pa_nccl_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy here: where each element comes from */\n", in);
-  out_gen(e->out, n->loc, "%s      %s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", in, kname, launch, elem, extra);
+  /* as through CUDA IPC: a process past the holders of the destination has no block to fill */
+  const char *lin = ctx_printf(ctx, "%s      ", in);
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%s      if (pa_rank < %s) /* the processes that hold a block */\n", in,
+            poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s        ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", lin, kname, launch, elem, extra);
   out_gen(e->out, n->loc, "%s      pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s    pa_nccl_run(pa_n);\n", in);
