@@ -57,7 +57,7 @@ build() { # NAME PARRAYC-ARGS...: parrayc --build ... -o NAME, log build_NAME.lo
 cp "$root/samples/fastsgemm.pah" "$work/fastsgemm.pah"
 builds=""
 for np in 2 4; do
-  sed "s/^#define NP 2/#define NP $np/; s/\[2\]} P/[$np]} P/" "$root/tests/transport/xfer.pa" >"xfer$np.pa"
+  sed "s/^#define NP 2/#define NP $np/" "$root/tests/transport/xfer.pa" >"xfer$np.pa"
   for n in 1024 $([ "$TN" = 1024 ] || echo "$TN"); do build "xfer${np}_$n" -DN="$n" "xfer$np.pa" & builds="$builds xfer${np}_$n"; done
   mkdir -p "sgemm$np"
   sed "s|N/2|N/$np|g" "$root/samples/multi/sgemm.pah" >"sgemm$np/sgemm.pah"
