@@ -92,6 +92,10 @@ static void usage(FILE *f)
         "  PARRAY_MPI_CFLAGS, PARRAY_MPI_LIBS\n"
         "                   the MPI flags nvcc gets for an mpi x cuda program\n"
         "                   (default: from MPICC --showme:compile and --showme:link)\n"
+        "  MPIRUN           the launcher of --run for mpi programs (default mpirun;\n"
+        "                   it gets --oversubscribe -np N)\n"
+        "  PARRAY_LAUNCH    a launcher with its options for --run (\"srun -n 8\"):\n"
+        "                   the program follows it, nothing is added\n"
         "  PARRAY_HOME      where include/ and lib/ of the runtime are, when they are\n"
         "                   not next to parrayc (PREFIX/bin/../include, ../lib)\n",
         f);
