@@ -343,7 +343,7 @@ static void check_packets(const char *kind)
   ck_contains(out, "pa_cuda_packets_end(&pa_pk, \"pa_pack_X_to_YT_L");
   ck_contains(out, "pa_cuda_preload((const void *)pa_pack_X_to_YT_L");
   /* Z's columns one digit [G * NG]: X's GPU is a quotient of it, no digit: the peer kernel */
-  ck_contains(out, "__global__ void pa_copy_Z_to_XT_L");
+  ck_contains(out, "__global__ void pa_copy_Z_to_XT");
   ck_lacks(out, "pa_pack_Z_to_XT");
   ck_contains(out, "pa_cuda_packets_reserve(");
   free(out);
