@@ -191,23 +191,23 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled)
       return cli_error("'-fdiagnostics-color=%s': expected auto, always or never%s", v, "");
     break;
   case 'I':
-    argv_add(&cli->incdirs, v);
+    driver_argv_add(&cli->incdirs, v);
     /* fall through */
   case 'D': case 'U': case 'O': case 'g': case 'f': case 'W':
     if (c == 'D') {
-      if (!is_ident_start((unsigned char)*v) || cli->ndefines == 64)
+      if (!util_is_ident_start((unsigned char)*v) || cli->ndefines == 64)
         return cli_error("'-D%s': expected NAME or NAME=VALUE (at most 64)%s", v, "");
       cli->defines[cli->ndefines++] = v;
     }
     snprintf(buf, sizeof buf, "-%c%s", c, v ? v : "");
     if (c == 'W' && !strncmp(v, "l,", 2))
-      argv_add(&cli->link, buf); /* -Wl,...: a linker option */
+      driver_argv_add(&cli->link, buf); /* -Wl,...: a linker option */
     else
-      argv_add(&cli->cflags, buf);
+      driver_argv_add(&cli->cflags, buf);
     break;
   case 'l': case 'L':
     snprintf(buf, sizeof buf, "-%c%s", c, v);
-    argv_add(&cli->link, buf);
+    driver_argv_add(&cli->link, buf);
     break;
   case ':':
     return cli_error("'%s' needs an argument (see parrayc --help)%s", spelled, "");
@@ -241,16 +241,16 @@ static int parse_cli(int argc, char **argv, Cli *cli)
   for (int i = optind; i < argc; i++) {
     const char *a = argv[i];
     if (cli->mode != MODE_TRANSLATE && driver_is_compiler_input(a))
-      argv_add(&cli->link, a);
+      driver_argv_add(&cli->link, a);
     else
-      argv_add(&cli->inputs, a);
+      driver_argv_add(&cli->inputs, a);
   }
   if (cli->access_file) {
     /* the file of --explain-access is the input */
     if (cli->inputs.n > 1 || (cli->inputs.n == 1 && strcmp(cli->inputs.v[0], cli->access_file)))
       return cli_error("'--explain-access' names '%s'; no other input file is taken%s", cli->access_file, "");
     if (!cli->inputs.n)
-      argv_add(&cli->inputs, cli->access_file);
+      driver_argv_add(&cli->inputs, cli->access_file);
   }
   if (!cli->inputs.n && !(cli->mode == MODE_BUILD && cli->link.n))
     return cli_error("no Parray input file (see parrayc --help)%s%s", "", "");
@@ -267,10 +267,10 @@ int main(int argc, char **argv)
   int rc = parse_cli(argc, argv, &cli);
   if (!rc)
     rc = driver_run(&cli);
-  argv_free(&cli.inputs);
-  argv_free(&cli.link);
-  argv_free(&cli.cflags);
-  argv_free(&cli.incdirs);
+  driver_argv_free(&cli.inputs);
+  driver_argv_free(&cli.link);
+  driver_argv_free(&cli.cflags);
+  driver_argv_free(&cli.incdirs);
   free((char *)cli.access_file);
   return rc;
 }

@@ -85,7 +85,7 @@ static const char *macro_text(Ctx *ctx, const char *name, const char **from)
       continue;
     for (p += 6; *p == ' ' || *p == '\t';)
       p++;
-    if (strncmp(p, name, n) || is_ident_char(p[n]) || p[n] == '(')
+    if (strncmp(p, name, n) || util_is_ident_char(p[n]) || p[n] == '(')
       continue;
     const char *end = strchr(p, '\n');
     char *body = ctx_strndup(ctx, p + n, end ? (size_t)(end - p - n) : strlen(p + n));
@@ -94,7 +94,7 @@ static const char *macro_text(Ctx *ctx, const char *name, const char **from)
       *c = 0;
     if ((c = strstr(body, "/*")))
       *c = 0;
-    found = str_trim(ctx, body);
+    found = util_str_trim(ctx, body);
   }
   *from = "#define";
   return found;
@@ -604,10 +604,10 @@ static void text_header(View *v, FILE *out)
   Dim *d = v->d;
   Type *t = d->type;
   if (t->kind != TK_NONE)
-    fprintf(out, "%s: %s thread array, %s%s threads\n", d->path, thread_kind_name(t->kind), poly_str(ctx, d->extent),
+    fprintf(out, "%s: %s thread array, %s%s threads\n", d->path, type_kind_name(t->kind), poly_str(ctx, d->extent),
             value_note(v->env, d->extent));
   else
-    fprintf(out, "%s: %s %s, extent %s%s, span %s%s, contiguous %s\n", d->path, mem_name(t->mem), t->elem,
+    fprintf(out, "%s: %s %s, extent %s%s, span %s%s, contiguous %s\n", d->path, type_mem_name(t->mem), t->elem,
             poly_str(ctx, d->extent), value_note(v->env, d->extent), poly_str(ctx, dim_span(ctx, d)),
             value_note(v->env, dim_span(ctx, d)), contiguity(ctx, v->env, d));
   explain_node(ctx, v->env, d, d->path, 0, out);
@@ -870,7 +870,7 @@ static char *captured(FILE *f)
   return s;
 }
 
-bool type_explain(Ctx *ctx, Dim *d, FILE *out)
+bool explain_type(Ctx *ctx, Dim *d, FILE *out)
 {
   Env env = {.ctx = ctx};
   View v = {.ctx = ctx, .env = &env, .d = d};
@@ -938,7 +938,7 @@ static const char *access_text(Ctx *ctx, Node *n, AccessKind *kind)
     start--;
   if (start > s && start[-1] == '[') {
     start--;
-    while (start > s && is_ident_char(start[-1]))
+    while (start > s && util_is_ident_char(start[-1]))
       start--;
   } else
     start = p;
@@ -1178,26 +1178,26 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
     Buf b = {0};
     buf_printf(&b, " (in #insert %s(", a->instance->insert->name);
     for (int k = 0; k < a->instance->n; k++)
-      buf_printf(&b, "%s%s", k ? ", " : "", str_trim(ctx, a->instance->values[k]));
+      buf_printf(&b, "%s%s", k ? ", " : "", util_str_trim(ctx, a->instance->values[k]));
     buf_printf(&b, ") at line %d)", a->instance->insert->loc.line);
     inst = ctx_strdup(ctx, b.data);
     buf_free(&b);
   }
   if (kind == ACC_OFFSET)
     fprintf(out, "  %s%s: an offset into %s %s (%s): the element each lane reaches at it\n", text, inst,
-            mem_name(t->mem), t->elem, a->dim->path);
+            type_mem_name(t->mem), t->elem, a->dim->path);
   else
     fprintf(out, "  %s%s: %s of %s %s through %s\n", text, inst, kind == ACC_STORE ? "store" : "load",
-            mem_name(t->mem), t->elem, a->dim->path);
+            type_mem_name(t->mem), t->elem, a->dim->path);
   if (t->mem != MEM_DMEM && t->mem != MEM_SMEM) {
-    fprintf(out, "    %s memory: not predicted (only dmem and smem are)\n", mem_name(t->mem));
+    fprintf(out, "    %s memory: not predicted (only dmem and smem are)\n", type_mem_name(t->mem));
     return false;
   }
   if (!a->threads || a->threads->kind != TK_CUDA) {
     fputs("    not in a cuda detour: there is no warp to predict\n", out);
     return false;
   }
-  int size = elem_bytes(t->elem);
+  int size = type_elem_bytes(t->elem);
   if (!size) {
     fprintf(out, "    the size of '%s' is unknown to parrayc: not predicted\n", t->elem);
     return false;

@@ -61,7 +61,7 @@ static bool seen_before(Finder *f, const char *name)
  * not a type or a function), else NULL. */
 static const char *host_global(Ctx *ctx, Scope *scope, const char *name)
 {
-  const char *decl = file_declaration(ctx, scope, name);
+  const char *decl = scope_file_declaration(ctx, scope, name);
   if (!decl || !*decl)
     return NULL;
   static const char *device[] = {"typedef", "const", "constexpr", "__device__", "__constant__", "__managed__", NULL};
@@ -88,9 +88,9 @@ static void consider(void *arg, const char *w, size_t len)
   for (int i = 0; i < f->nparams; i++)
     if (!strcmp(f->params[i], name))
       return;
-  if (text_declares(f->body, name))
+  if (scope_text_declares(f->body, name))
     return; /* the body's own */
-  const char *decl = local_declaration(ctx, f->scope, name);
+  const char *decl = scope_local_declaration(ctx, f->scope, name);
   if (!decl && f->globals)
     decl = host_global(ctx, f->scope, name);
   if (!decl)
@@ -117,7 +117,7 @@ static void consider(void *arg, const char *w, size_t len)
   f->n++;
 }
 
-int find_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
+int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
   Finder f = {ctx, scope, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
   each_identifier(text, consider, &f);
@@ -125,7 +125,7 @@ int find_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, char **para
   return f.ok ? f.n : -1;
 }
 
-int find_kernel_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, Capture **out)
+int capture_find_kernel(Ctx *ctx, Scope *scope, Node *n, const char *text, Capture **out)
 {
   Finder f = {ctx, scope, text, NULL, 0, NULL, 0, 0, NULL, 0, 0, n->loc, true, true};
   each_identifier(text, consider, &f);
@@ -142,8 +142,8 @@ char *capture_pointer_decl(Ctx *ctx, const Capture *c)
    * before any '[' */
   const char *at = NULL;
   for (const char *p = d; *p && *p != '['; p++)
-    if (!strncmp(p, c->name, nl) && !is_ident_char((unsigned char)p[nl]) &&
-        (p == d || !is_ident_char((unsigned char)p[-1])))
+    if (!strncmp(p, c->name, nl) && !util_is_ident_char((unsigned char)p[nl]) &&
+        (p == d || !util_is_ident_char((unsigned char)p[-1])))
       at = p;
   if (!at)
     return ctx_printf(ctx, "%s (*%s)", d, c->name);

@@ -9,7 +9,7 @@
  * and the compile-time errors. */
 #include "pa_test.h"
 
-Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
+Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
 
 /* values of the index variables for one thread */
 typedef struct Env {
@@ -89,7 +89,7 @@ static void thread_env(Type *t, const ThreadModel *m, long long tid, Env *env)
 
 static void check_node(Ctx *ctx, Type *t, const ThreadModel *m, Dim *d)
 {
-  Poly *p = emit_cuda_tid_of(ctx, t, d);
+  Poly *p = cuda_tid_of(ctx, t, d);
   ck_assert_msg(p != NULL, "no index for %s", d->path);
   long long n = const_of(t->root->extent);
   for (long long tid = 0; tid < n; tid++) {
