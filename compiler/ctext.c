@@ -152,6 +152,107 @@ const char *ctext_close(const char *open, const char *end)
   return NULL;
 }
 
+static bool word_in(const char *w, size_t n, const char *const *words)
+{
+  for (int i = 0; words[i]; i++)
+    if (strlen(words[i]) == n && !strncmp(w, words[i], n))
+      return true;
+  return false;
+}
+
+static const char *const qualifiers[] = {"const", "volatile", "restrict", "__restrict", "__restrict__", "_Atomic",
+                                         NULL};
+
+bool ctext_type_word(const char *w, size_t n)
+{
+  static const char *const words[] = {"void", "char", "short", "int", "long", "float", "double", "signed",
+                                      "unsigned", "_Bool", "bool", "_Complex", "struct", "union", "enum", "const",
+                                      "volatile", "restrict", "static", "extern", "register", "inline",
+                                      "__shared__", "__device__", "__constant__", "__managed__", "auto",
+                                      "_Thread_local", "__thread", NULL};
+  if (word_in(w, n, words))
+    return true;
+  /* size_t, float2, int4, ... */
+  if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
+    return true;
+  return n > 1 && w[n - 1] >= '1' && w[n - 1] <= '4' && (!strncmp(w, "float", 5) || !strncmp(w, "int", 3) ||
+                                                         !strncmp(w, "double", 6) || !strncmp(w, "uint", 4));
+}
+
+#define DECL_TOKENS 256
+
+CDeclKind ctext_declarator(const char *s, const char *end, const char **name, size_t *len)
+{
+  CTok t[DECL_TOKENS];
+  int n = 0;
+  CText c = ctext(s, end, CT_DIRECTIVES);
+  for (CTok k = ctext_code(&c); k.kind != CT_END && n < DECL_TOKENS - 1; k = ctext_code(&c))
+    t[n++] = k;
+  t[n].kind = CT_END;
+  /* the type words: keywords, struct/union/enum and a tag (and a body),
+   * typedef names (an identifier followed by another, or by '*' or '('
+   * before any type word) */
+  int i = 0;
+  bool typed = false;
+  while (i < n && t[i].kind == CT_IDENT) {
+    if (ctok_word(t[i], "struct") || ctok_word(t[i], "union") || ctok_word(t[i], "enum")) {
+      typed = true;
+      i++;
+      if (i < n && t[i].kind == CT_IDENT)
+        i++;
+      if (i < n && ctok_is(t[i], '{')) {
+        int depth = 0;
+        for (; i < n; i++) {
+          depth += ctok_is(t[i], '{') - ctok_is(t[i], '}');
+          if (depth == 0)
+            break;
+        }
+        i++;
+      }
+      continue;
+    }
+    if (ctext_type_word(t[i].s, t[i].n) || (i + 1 < n && t[i + 1].kind == CT_IDENT) ||
+        (!typed && (ctok_is(t[i + 1], '*') || ctok_is(t[i + 1], '(')))) {
+      typed = true;
+      i++;
+      continue;
+    }
+    break; /* the name */
+  }
+  if (!typed)
+    return CD_NONE;
+  /* the name: the first identifier of the declarator, after '*', '(' and qualifiers */
+  int at = i;
+  while (at < n && (ctok_is(t[at], '*') || ctok_is(t[at], '(') ||
+                    (t[at].kind == CT_IDENT && word_in(t[at].s, t[at].n, qualifiers))))
+    at++;
+  if (at >= n || t[at].kind != CT_IDENT)
+    return CD_NONE;
+  *name = t[at].s;
+  *len = t[at].n;
+  /* what binds to it first: a suffix, else a '*' in front, else the
+   * parentheses around it are left for the next level out */
+  int l = at - 1, r = at + 1;
+  for (;;) {
+    if (ctok_is(t[r], '['))
+      return CD_ARRAY;
+    if (ctok_is(t[r], '('))
+      return CD_FUNCTION;
+    while (l >= i && t[l].kind == CT_IDENT && word_in(t[l].s, t[l].n, qualifiers))
+      l--;
+    if (l < i)
+      return CD_PLAIN;
+    if (ctok_is(t[l], '*'))
+      return CD_POINTER;
+    if (ctok_is(t[l], '(') && ctok_is(t[r], ')')) {
+      l--;
+      r++;
+      continue;
+    }
+    return CD_PLAIN;
+  }
+}
+
 /* Conservative: calls, increments and assignments may have effects; a
  * literal has none. */
 bool ctext_has_side_effects(const char *s)
@@ -170,6 +271,28 @@ bool ctext_has_side_effects(const char *s)
       return true; /* a call */
   }
   return false;
+}
+
+char *ctext_sum_operand(Ctx *ctx, const char *s)
+{
+  int depth = 0;
+  CText c = ctext(s, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_PUNCT)
+      continue;
+    char ch = t.s[0];
+    if (strchr("([{", ch))
+      depth++;
+    else if (strchr(")]}", ch))
+      depth--;
+    /* '?', ',', '=', '<', '>', '|', '^' and '!=' bind looser than '+' ('->' is one token); a
+     * binary '&' cannot be told from the unary one here: parenthesised too */
+    else if (depth == 0 && t.n == 1 && strchr("?,=<>|^&", ch))
+      return ctx_printf(ctx, "(%s)", s);
+    else if (depth == 0 && ch == '!' && t.s[1] == '=')
+      return ctx_printf(ctx, "(%s)", s);
+  }
+  return ctx_strdup(ctx, s);
 }
 
 /* ---- parentheses a sum or product does not need ---- */

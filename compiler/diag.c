@@ -22,6 +22,14 @@ static void show_line(Ctx *ctx, Loc loc)
 static void report(Ctx *ctx, Loc loc, const char *kind, const char *fmt, va_list ap)
 {
   /* gcc's colours: bold location, red errors, magenta warnings, cyan notes */
+  if (ctx->opt.log) {
+    char msg[2048];
+    int line = 0;
+    const char *file = diag_src_file(ctx, loc.line, &line);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_log_add(ctx->opt.log, kind, file, loc.line > 0 ? line : 0, loc.line > 0 ? loc.col : 0, msg);
+    return;
+  }
   bool c = ctx->opt.color;
   const char *hue = kind[0] == 'e' ? "\033[01;31m" : kind[0] == 'w' ? "\033[01;35m" : "\033[01;36m";
   int line;
@@ -42,7 +50,8 @@ static void count_error(Ctx *ctx)
 {
   ctx->errors++;
   if (ctx->opt.error_limit > 0 && ctx->errors >= ctx->opt.error_limit && !ctx->stopped) {
-    fprintf(stderr, "%s: fatal error: too many errors emitted, stopping now [-ferror-limit=]\n", ctx->opt.display);
+    if (!ctx->opt.log)
+      fprintf(stderr, "%s: fatal error: too many errors emitted, stopping now [-ferror-limit=]\n", ctx->opt.display);
     ctx->stopped = true;
   }
 }

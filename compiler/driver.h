@@ -22,6 +22,11 @@ typedef struct Cli {
   Argv link;         /* sources, objects, -l, -Wl: after the translations */
   Argv cflags;       /* -I -D -U -O -g -f -W: for the C compiler */
   Argv incdirs;      /* -I: also where Parray headers are searched */
+  Argv nvflags;      /* -G -lineinfo --use_fast_math -Xptxas -maxrregcount -std=c++NN: nvcc's */
+  Argv hostflags;    /* -Xcompiler LIST (comma-separated), -std=cNN: the host compiler's */
+  bool force;        /* --force: write over a file parrayc did not write */
+  bool thread_map;   /* --thread-map (with --explain-access) */
+  const char *diag_format; /* -fdiagnostics-format: NULL or text, json, sarif-file... */
   const char *output;
   const char *explain;
   const char *arch;  /* --arch: nvcc's -arch */

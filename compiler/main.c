@@ -5,7 +5,6 @@
 #include "parray_config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +16,13 @@ static void usage(FILE *f)
         "\n"
         "Translates Parray programs (C with #parray array types, thread arrays and\n"
         "$...$ offset expressions) into C, CUDA or MPI C, and drives the C compiler.\n"
-        "Options take one dash or two (-MD, --build, -arch=sm_90 or --arch sm_90).\n"
+        "Options take one dash or two (-MD, --build, -arch=sm_90 or --arch sm_90) and\n"
+        "are matched whole: an unknown or abbreviated one is an error (-MM is -M).\n"
+        "The modes exclude each other.\n"
         "\n"
         "modes:\n"
-        "  (default)        write FILE.c (FILE.cu when the program uses CUDA)\n"
+        "  (default)        write FILE.c (FILE.cu when the program uses CUDA; CUDA\n"
+        "                   never goes to a .c file)\n"
         "  -c               also compile each translation to an object, FILE.o\n"
         "  --build          also compile and link the translations, with the .c, .cu,\n"
         "                   .o and .a inputs and -l libraries, against the runtime\n"
@@ -30,13 +32,19 @@ static void usage(FILE *f)
         "  --explain TYPE   print TYPE's dimension tree, extents and offset functions\n"
         "                   and a grid: each element's physical offset (or owner),\n"
         "                   each thread's block and thread (or rank)\n"
-        "  --format=F       --explain's output: text (default), svg (a picture) or html\n"
+        "  --format=F       --explain's output: text (default), svg (a picture), html\n"
         "                   (a self-contained page; hover a cell for its index path)\n"
+        "                   or tex (a standalone LaTeX document with a TikZ picture)\n"
         "  --explain-access FILE.pa:LINE\n"
         "                   for the $T[...]$ of dmem and smem on LINE of a cuda detour,\n"
         "                   one warp's offsets, its 32-byte sectors (dmem) or bank\n"
-        "                   conflicts (smem); --format and -D apply\n"
-        "  -M               print the make rule of the inputs' dependencies, nothing else\n"
+        "                   conflicts (smem); --format and -D apply.  A pointer or\n"
+        "                   index that differs per thread in a way parrayc does not\n"
+        "                   follow is reported as not predicted\n"
+        "  --thread-map     with --explain-access: also draw which thread touches\n"
+        "                   which element (cuda: block 0, or every block of a grid\n"
+        "                   of at most 1024 threads; pthd and omp detours: always)\n"
+        "  -M, -MM          print the make rule of the inputs' dependencies, nothing else\n"
         "  --print-backends print the back ends the program uses (cuda mpi omp pthd)\n"
         "\n"
         "options:\n"
@@ -47,18 +55,30 @@ static void usage(FILE *f)
         "  -D NAME[=V], -U NAME, -O[N], -g, -fFLAG, -WFLAG\n"
         "                   passed to the C compiler (-c, --build, --run); -D also\n"
         "                   gives --explain a size (the program's own #define is read too)\n"
-        "  -l LIB, -L DIR   libraries, after the translation (--build, --run)\n"
+        "  -l LIB, -L DIR   libraries, after the translation (--build, --run), in the\n"
+        "                   command line's order among the objects and other inputs\n"
+        "  -G, -lineinfo, --use_fast_math, -Xptxas OPTS, -maxrregcount N\n"
+        "                   nvcc's: passed to nvcc (a program cc compiles: left out)\n"
+        "  -Xcompiler FLAGS the host compiler's (comma-separated): to cc, or to nvcc\n"
+        "                   as -Xcompiler\n"
+        "  -std=STD         a C standard to cc, a C++ one (c++17) to nvcc\n"
+        "  -pthread         passed to the C compiler\n"
         "  --arch=sm_XX     the GPU architecture for nvcc (default sm_" PARRAY_CUDA_ARCH ")\n"
         "  -MD              also write the dependencies to OUT.d (or -MF FILE)\n"
         "  -MF FILE         where -M/-MD write the rule (- for standard output)\n"
         "  -MT TARGET       the rule's target (default: the output file)\n"
         "  -MP              a phony target for every header\n"
         "  --no-line        no #line directives in the output\n"
+        "  --force          replace an existing file parrayc did not write (without it,\n"
+        "                   a translation never replaces a hand-written FILE.c)\n"
         "  --np N           processes for an mpi program run (default: its mpi array)\n"
         "  -w               no warnings\n"
         "  -Wall            accepted (warnings are on by default)\n"
         "  -Werror          warnings are errors\n"
         "  -ferror-limit=N  stop after N errors (default 20; 0: no limit)\n"
+        "  -fdiagnostics-format=F\n"
+        "                   text (default), json (gcc's JSON on stderr), json-file\n"
+        "                   (NAME.gcc.json), sarif-stderr, sarif-file (NAME.sarif, SARIF 2.1.0)\n"
         "  -fdiagnostics-color[=auto|always|never]\n"
         "                   colours in messages (default auto: on a terminal)\n"
         "  -v, --verbose    print the compiler and run commands\n"
@@ -92,34 +112,41 @@ static int cli_error(const char *fmt, const char *a, const char *b)
 }
 
 enum {
-  OPT_BUILD = 256, OPT_RUN, OPT_EXPLAIN, OPT_NO_LINE, OPT_NP, OPT_VERSION, OPT_ARCH, OPT_MD,
-  OPT_MF, OPT_MT, OPT_MP, OPT_WALL, OPT_WERROR, OPT_COLOR, OPT_ERROR_LIMIT, OPT_PRINT_BACKENDS,
-  OPT_FORMAT, OPT_EXPLAIN_ACCESS,
+  OPT_BUILD = 256, OPT_RUN, OPT_COMPILE, OPT_EXPLAIN, OPT_NO_LINE, OPT_NP, OPT_VERSION, OPT_HELP,
+  OPT_VERBOSE, OPT_ARCH, OPT_M, OPT_MD, OPT_MF, OPT_MT, OPT_MP, OPT_WALL, OPT_WERROR, OPT_NOWARN,
+  OPT_COLOR, OPT_ERROR_LIMIT, OPT_DIAG_FORMAT, OPT_PRINT_BACKENDS, OPT_FORMAT, OPT_EXPLAIN_ACCESS,
+  OPT_FORCE, OPT_THREAD_MAP, OPT_NVCC, OPT_XCOMPILER, OPT_XPTXAS, OPT_MAXRREG, OPT_STD, OPT_PTHREAD,
 };
 
-static const struct option long_options[] = {
-  {"build", no_argument, 0, OPT_BUILD},
-  {"run", no_argument, 0, OPT_RUN},
-  {"explain", required_argument, 0, OPT_EXPLAIN},
-  {"no-line", no_argument, 0, OPT_NO_LINE},
-  {"np", required_argument, 0, OPT_NP},
-  {"verbose", no_argument, 0, 'v'},
-  {"help", no_argument, 0, 'h'},
-  {"version", no_argument, 0, OPT_VERSION},
-  {"arch", required_argument, 0, OPT_ARCH},
-  {"MD", no_argument, 0, OPT_MD},
-  {"MMD", no_argument, 0, OPT_MD},
-  {"MF", required_argument, 0, OPT_MF},
-  {"MT", required_argument, 0, OPT_MT},
-  {"MP", no_argument, 0, OPT_MP},
-  {"Wall", no_argument, 0, OPT_WALL},
-  {"Werror", no_argument, 0, OPT_WERROR},
-  {"fdiagnostics-color", optional_argument, 0, OPT_COLOR},
-  {"ferror-limit", required_argument, 0, OPT_ERROR_LIMIT},
-  {"print-backends", no_argument, 0, OPT_PRINT_BACKENDS},
-  {"format", required_argument, 0, OPT_FORMAT},
-  {"explain-access", required_argument, 0, OPT_EXPLAIN_ACCESS},
-  {0, 0, 0, 0},
+/* How an option takes its value: none; VALUE (--name V, --name=V); EQ
+ * (--name=V only); OPTEQ (--name or --name=V). */
+enum { NONE, VALUE, EQ, OPTEQ };
+
+/* The named options, matched whole (no abbreviations), with one dash or
+ * two.  A word that is none of these and starts with -o -I -D -U -l -L -O
+ * -g -f -W is gcc's short option with its value attached (-lm, -O2). */
+static const struct Opt {
+  const char *name;
+  int code, arg;
+} options[] = {
+  {"build", OPT_BUILD, NONE}, {"run", OPT_RUN, NONE}, {"c", OPT_COMPILE, NONE},
+  {"explain", OPT_EXPLAIN, VALUE}, {"explain-access", OPT_EXPLAIN_ACCESS, VALUE},
+  {"format", OPT_FORMAT, VALUE}, {"print-backends", OPT_PRINT_BACKENDS, NONE},
+  {"thread-map", OPT_THREAD_MAP, NONE}, {"no-line", OPT_NO_LINE, NONE}, {"np", OPT_NP, VALUE}, {"force", OPT_FORCE, NONE},
+  {"v", OPT_VERBOSE, NONE}, {"verbose", OPT_VERBOSE, NONE},
+  {"h", OPT_HELP, NONE}, {"help", OPT_HELP, NONE}, {"version", OPT_VERSION, NONE},
+  {"arch", OPT_ARCH, VALUE},
+  /* -MM is -M and -MMD is -MD: parrayc's rules never list system headers */
+  {"M", OPT_M, NONE}, {"MM", OPT_M, NONE}, {"MD", OPT_MD, NONE}, {"MMD", OPT_MD, NONE},
+  {"MF", OPT_MF, VALUE}, {"MT", OPT_MT, VALUE}, {"MP", OPT_MP, NONE},
+  {"w", OPT_NOWARN, NONE}, {"Wall", OPT_WALL, NONE}, {"Werror", OPT_WERROR, NONE},
+  {"fdiagnostics-color", OPT_COLOR, OPTEQ}, {"ferror-limit", OPT_ERROR_LIMIT, EQ},
+  {"fdiagnostics-format", OPT_DIAG_FORMAT, EQ},
+  /* nvcc's options, for CUDA programs */
+  {"G", OPT_NVCC, NONE}, {"lineinfo", OPT_NVCC, NONE}, {"use_fast_math", OPT_NVCC, NONE},
+  {"Xptxas", OPT_XPTXAS, VALUE}, {"maxrregcount", OPT_MAXRREG, VALUE},
+  /* the host compiler's: cc's own, or nvcc's -Xcompiler */
+  {"Xcompiler", OPT_XCOMPILER, VALUE}, {"std", OPT_STD, EQ}, {"pthread", OPT_PTHREAD, NONE},
 };
 
 static bool parse_count(const char *s, int *out)
@@ -133,42 +160,68 @@ static bool parse_count(const char *s, int *out)
   return true;
 }
 
-/* One option; returns non-zero (the exit status) on a bad one. */
-static int take_option(Cli *cli, int c, const char *v, const char *spelled)
+/* -c, --build, --run and the modes that only look (--explain,
+ * --explain-access, --print-backends, -M) exclude each other. */
+static int set_mode(Cli *cli, const char **seen, const char *spelled)
 {
-  char buf[PATH_MAX + 8];
+  if (*seen && strcmp(*seen, spelled)) {
+    fprintf(stderr, "parrayc: error: '%s' and '%s' cannot be used together (one of -c, --build, --run, "
+            "--explain, --explain-access, --print-backends, -M)\n", *seen, spelled);
+    return 1;
+  }
+  *seen = spelled;
+  (void)cli;
+  return 0;
+}
+
+/* One option; returns non-zero (the exit status) on a bad one. */
+static int take_option(Cli *cli, int c, const char *v, const char *spelled, const char **mode)
+{
+  char buf[PATH_MAX + 16];
   switch (c) {
-  case 'h': usage(stdout); exit(0);
+  case OPT_HELP: usage(stdout); exit(0);
   case OPT_VERSION: version(); exit(0);
-  case OPT_BUILD: cli->mode = MODE_BUILD; break;
-  case OPT_RUN: cli->mode = MODE_RUN; break;
-  case 'c': cli->mode = MODE_COMPILE; break;
-  case OPT_EXPLAIN: cli->explain = v; break;
+  case OPT_BUILD: cli->mode = MODE_BUILD; return set_mode(cli, mode, spelled);
+  case OPT_RUN: cli->mode = MODE_RUN; return set_mode(cli, mode, spelled);
+  case OPT_COMPILE: cli->mode = MODE_COMPILE; return set_mode(cli, mode, spelled);
+  case OPT_EXPLAIN: cli->explain = v; return set_mode(cli, mode, "--explain");
+  case OPT_M: cli->deps_only = true; return set_mode(cli, mode, "-M");
+  case OPT_PRINT_BACKENDS: cli->print_backends = true; return set_mode(cli, mode, "--print-backends");
   case OPT_NO_LINE: cli->line_directives = false; break;
-  case 'v': cli->verbose = true; break;
+  case OPT_VERBOSE: cli->verbose = true; break;
+  case OPT_FORCE: cli->force = true; break;
+  case OPT_THREAD_MAP: cli->thread_map = true; break;
   case 'o': cli->output = v; break;
   case OPT_ARCH: cli->arch = v; break;
-  case 'M': cli->deps_only = true; break;
   case OPT_MD: cli->deps = true; break;
   case OPT_MF: cli->dep_file = v; break;
   case OPT_MT: cli->dep_target = v; break;
   case OPT_MP: cli->deps_phony = true; break;
-  case 'w': cli->no_warnings = true; break;
+  case OPT_NOWARN: cli->no_warnings = true; break;
   case OPT_WALL: break;
   case OPT_WERROR: cli->werror = true; break;
-  case OPT_PRINT_BACKENDS: cli->print_backends = true; break;
   case OPT_FORMAT:
     cli->format = v;
     if (explain_format(v) == FMT_BAD)
-      return cli_error("'--format=%s': the format is text, svg or html%s", v, "");
+      return cli_error("'--format=%s': the format is text, svg, html or tex%s", v, "");
+    break;
+  case OPT_DIAG_FORMAT:
+    if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "json-stderr") && strcmp(v, "json-file") &&
+        strcmp(v, "sarif-stderr") && strcmp(v, "sarif-file"))
+      return cli_error("'-fdiagnostics-format=%s': expected text, json, json-stderr, json-file, sarif-stderr "
+                       "or sarif-file%s", v, "");
+    cli->diag_format = v;
     break;
   case OPT_EXPLAIN_ACCESS: {
+    if (set_mode(cli, mode, "--explain-access"))
+      return 1;
     char *file = strdup(v), *colon = strrchr(file, ':');
     if (!colon || (cli->access_line = atoi(colon + 1)) <= 0) {
       free(file);
       return cli_error("'--explain-access %s': expected FILE.pa:LINE%s", v, "");
     }
     *colon = 0;
+    free((char *)cli->access_file);
     cli->access_file = file;
     break;
   }
@@ -190,6 +243,35 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled)
     else
       return cli_error("'-fdiagnostics-color=%s': expected auto, always or never%s", v, "");
     break;
+  case OPT_NVCC: { /* -G, -lineinfo, --use_fast_math, as nvcc spells them */
+    const char *name = spelled + 1 + (spelled[1] == '-');
+    snprintf(buf, sizeof buf, "%s%s", strcmp(name, "use_fast_math") ? "-" : "--", name);
+    driver_argv_add(&cli->nvflags, buf);
+    break;
+  }
+  case OPT_XPTXAS:
+    snprintf(buf, sizeof buf, "-Xptxas=%s", v);
+    driver_argv_add(&cli->nvflags, buf);
+    break;
+  case OPT_MAXRREG: {
+    int n;
+    if (!parse_count(v, &n) || n == 0)
+      return cli_error("'-maxrregcount %s': expected a positive number%s", v, "");
+    snprintf(buf, sizeof buf, "-maxrregcount=%d", n);
+    driver_argv_add(&cli->nvflags, buf);
+    break;
+  }
+  case OPT_XCOMPILER: /* nvcc's: a comma-separated list of host compiler flags */
+    driver_argv_add(&cli->hostflags, v);
+    break;
+  case OPT_STD:
+    snprintf(buf, sizeof buf, "-std=%s", v);
+    /* a C++ standard is for nvcc (the .cu translation), a C one for cc */
+    driver_argv_add(strstr(v, "++") ? &cli->nvflags : &cli->hostflags, buf);
+    break;
+  case OPT_PTHREAD:
+    driver_argv_add(&cli->cflags, "-pthread");
+    break;
   case 'I':
     driver_argv_add(&cli->incdirs, v);
     /* fall through */
@@ -201,7 +283,7 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled)
     }
     snprintf(buf, sizeof buf, "-%c%s", c, v ? v : "");
     if (c == 'W' && !strncmp(v, "l,", 2))
-      driver_argv_add(&cli->link, buf); /* -Wl,...: a linker option */
+      driver_argv_add(&cli->link, buf); /* -Wl,...: a linker option, in its place among the inputs */
     else
       driver_argv_add(&cli->cflags, buf);
     break;
@@ -209,42 +291,121 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled)
     snprintf(buf, sizeof buf, "-%c%s", c, v);
     driver_argv_add(&cli->link, buf);
     break;
-  case ':':
-    return cli_error("'%s' needs an argument (see parrayc --help)%s", spelled, "");
-  default:
-    return cli_error("unrecognized command-line option '%s' (see parrayc --help)%s", spelled, "");
   }
   return 0;
 }
 
-/* gcc's spelling: options take one dash or two (getopt_long_only); a
- * lone `--` ends them, and what follows is the program's arguments. */
+/* The value of the option at argv[*i] spelled `word` (its name `name`,
+ * `eq` what follows '=' or NULL): from eq or the next word. */
+static const char *value_of(int argc, char **argv, int *i, const struct Opt *o, const char *eq, int *rc)
+{
+  *rc = 0;
+  switch (o->arg) {
+  case NONE:
+    if (eq)
+      *rc = cli_error("'%s' takes no value (see parrayc --help)%s", argv[*i], "");
+    return NULL;
+  case EQ:
+    if (!eq || !*eq) {
+      char *word = strdup(argv[*i]), *at = strchr(word, '=');
+      if (at)
+        *at = 0;
+      *rc = cli_error("'%s' needs a value: %s=VALUE (see parrayc --help)", argv[*i], word);
+      free(word);
+    }
+    return eq;
+  case OPTEQ:
+    return eq;
+  default:
+    if (eq)
+      return eq;
+    if (*i + 1 >= argc) {
+      *rc = cli_error("'%s' needs an argument (see parrayc --help)%s", argv[*i], "");
+      return NULL;
+    }
+    return argv[++*i];
+  }
+}
+
+/* gcc's spelling: named options take one dash or two and are matched whole
+ * (-MM is not -MMD, -lineinfo is not -l ineinfo); gcc's short options take
+ * their value attached or as the next word; a lone `--` ends the options,
+ * and what follows is the program's arguments.  Inputs, objects, -l, -L
+ * and -Wl, keep their order (the linker's order). */
 static int parse_cli(int argc, char **argv, Cli *cli)
 {
   cli->line_directives = true;
   cli->error_limit = 20;
   cli->color = -1;
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--")) {
+  const char *mode = NULL;
+  Argv operands = {0}; /* inputs and link words, in order; link words marked by a leading \1 */
+  int rc = 0;
+  for (int i = 1; i < argc && !rc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) {
       cli->run_args = argv + i + 1;
       cli->nrun_args = argc - i - 1;
-      argc = i;
       break;
     }
-  opterr = 0;
-  int c, rc;
-  while ((c = getopt_long_only(argc, argv, ":o:vhcMwI:D:U:O::g::f:W:l:L:", long_options, NULL)) != -1) {
-    const char *spelled = argv[optind - 1];
-    if ((rc = take_option(cli, c, optarg, spelled)))
-      return rc;
+    if (a[0] != '-' || !a[1]) {
+      driver_argv_add(&operands, a);
+      continue;
+    }
+    const char *body = a + 1 + (a[1] == '-');
+    const char *eq = strchr(body, '=');
+    size_t len = eq ? (size_t)(eq - body) : strlen(body);
+    const struct Opt *o = NULL;
+    for (size_t k = 0; k < sizeof options / sizeof *options; k++)
+      if (strlen(options[k].name) == len && !strncmp(options[k].name, body, len)) {
+        o = &options[k];
+        break;
+      }
+    if (o) {
+      const char *v = value_of(argc, argv, &i, o, eq ? eq + 1 : NULL, &rc);
+      if (!rc)
+        rc = take_option(cli, o->code, v, a, &mode);
+      continue;
+    }
+    char c = a[1];
+    if (a[1] == '-' || !strchr("oIDULlOgfW", c)) {
+      rc = cli_error("unrecognized command-line option '%s' (see parrayc --help)%s", a, "");
+      break;
+    }
+    const char *v = a[2] ? a + 2 : NULL;
+    if (!v && strchr("oIDULl", c)) {
+      if (i + 1 >= argc) {
+        rc = cli_error("'%s' needs an argument (see parrayc --help)%s", a, "");
+        break;
+      }
+      v = argv[++i];
+    }
+    if (!v && (c == 'f' || c == 'W')) {
+      rc = cli_error("unrecognized command-line option '%s' (see parrayc --help)%s", a, "");
+      break;
+    }
+    if (c == 'l' || c == 'L' || (c == 'W' && !strncmp(v, "l,", 2))) {
+      char buf[PATH_MAX + 8];
+      snprintf(buf, sizeof buf, "\1-%c%s", c, v);
+      driver_argv_add(&operands, buf);
+      continue;
+    }
+    rc = take_option(cli, c, v, a, &mode);
   }
-  for (int i = optind; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli->mode != MODE_TRANSLATE && driver_is_compiler_input(a))
+  for (int i = 0; i < operands.n && !rc; i++) {
+    const char *a = operands.v[i];
+    if (a[0] == '\1')
+      driver_argv_add(&cli->link, a + 1);
+    else if (cli->mode != MODE_TRANSLATE && driver_is_compiler_input(a))
       driver_argv_add(&cli->link, a);
     else
       driver_argv_add(&cli->inputs, a);
   }
+  driver_argv_free(&operands);
+  if (rc)
+    return rc;
+  if (cli->thread_map && !cli->access_file)
+    return cli_error("'--thread-map' draws the threads of --explain-access: give --explain-access FILE.pa:LINE%s%s",
+                     "", "");
   if (cli->access_file) {
     /* the file of --explain-access is the input */
     if (cli->inputs.n > 1 || (cli->inputs.n == 1 && strcmp(cli->inputs.v[0], cli->access_file)))
@@ -271,6 +432,8 @@ int main(int argc, char **argv)
   driver_argv_free(&cli.link);
   driver_argv_free(&cli.cflags);
   driver_argv_free(&cli.incdirs);
+  driver_argv_free(&cli.nvflags);
+  driver_argv_free(&cli.hostflags);
   free((char *)cli.access_file);
   return rc;
 }

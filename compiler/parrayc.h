@@ -75,12 +75,34 @@ bool util_is_ident_start(int c);
 bool util_is_ident_char(int c);
 char *util_str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
 bool util_text_is_simple(const char *s);       /* an identifier or a number */
+/* s as an operand of a cast or an operator: parenthesised unless simple */
+char *util_text_operand(Ctx *ctx, const char *s);
+/* s as the left operand of '+': parenthesised when an operator of lower
+ * precedence stands at its top level ("f ? p : q", "p = q", "a, b") */
+char *ctext_sum_operand(Ctx *ctx, const char *s); /* ctext.c */
 bool ctext_has_side_effects(const char *s); /* ctext.c */
 int util_edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
 /* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */
 const char *util_nearest_word(const char *w, const char *const *words);
 
 /* ---- diag.c: every message goes through here ---- */
+/* Diagnostics kept for -fdiagnostics-format=json/sarif instead of printed
+ * (Options.log): each with its file, line and column (0: none); a note
+ * belongs to the last error or warning before it (parent, -1: none). */
+typedef struct DiagRec {
+  char kind[16];          /* error, warning, note */
+  char *file, *msg;
+  int line, col, parent;
+} DiagRec;
+typedef struct DiagLog {
+  DiagRec *v;
+  int n, cap;
+} DiagLog;
+void diag_log_add(DiagLog *log, const char *kind, const char *file, int line, int col, const char *msg);
+void diag_log_json(const DiagLog *log, FILE *f);   /* gcc's -fdiagnostics-format=json */
+/* SARIF 2.1.0, one run per log (tool parrayc VERSION; artifacts: files) */
+void diag_log_sarif(const DiagLog *const *logs, const char *const *inputs, int n, const char *version, FILE *f);
+void diag_log_free(DiagLog *log);
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A warning: nothing when opt.no_warnings, an error when opt.werror. */
@@ -183,6 +205,7 @@ struct Atom {
   Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
   Poly *num, *den;
   int slot;      /* A_VAR: >= 0 when printed through a temporary */
+  bool printed;  /* A_VAR: in the text of a nested $...$ already printed (its effects are there, once) */
   Atom *next;    /* ctx list of atoms */
 };
 
@@ -404,6 +427,8 @@ typedef struct Options {
   const char **include_dirs; /* -I: where #include "NAME.pah" is searched */
   int ninclude_dirs;
   int access_line;        /* --explain-access FILE:LINE: the line; 0: none */
+  DiagLog *log;           /* non-NULL: diagnostics go here, not to stderr */
+  bool thread_map;        /* --thread-map: --explain-access draws who touches what */
 } Options;
 
 /* Line `line` of the spliced source and those after it, up to the next
@@ -461,6 +486,7 @@ struct Access {
   Dim *dim;            /* the type it indexes */
   Poly *off;           /* its offset */
   Type *threads;       /* the innermost detour's thread array, or NULL */
+  Node *detour;        /* that #detour, or NULL */
   Instance *instance;  /* the #insert being expanded, or NULL */
   Access *next;
 };

@@ -294,6 +294,11 @@ bool util_text_is_simple(const char *s)
   return true;
 }
 
+char *util_text_operand(Ctx *ctx, const char *s)
+{
+  return util_text_is_simple(s) ? ctx_strdup(ctx, s) : ctx_printf(ctx, "(%s)", s);
+}
+
 /* Levenshtein distance of a and b, counted up to limit + 1: enough to say
  * "did you mean" for short words. */
 int util_edit_distance(const char *a, const char *b, int limit)

@@ -30,9 +30,10 @@ void pa_cuda_bind(long long k, const char *file, int line);
 int pa_cuda_gpu_count(const char **why);
 
 /* A distributed #copy whose GPU side moves through host memory: stage_out
- * copies `bytes` of the block at dev (NULL: nothing to copy) into new
- * pinned host memory and returns it; stage_in copies host back to dev
- * (NULL: none) and frees host. */
+ * copies `bytes` of the block at dev (NULL: nothing to copy) into pinned
+ * host memory and returns it; stage_in copies host back to dev (NULL:
+ * none) and gives host back.  The pinned buffers are kept for later
+ * copies (up to 4, each used for requests of half its size or more). */
 void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line);
 void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int line);
 
@@ -42,6 +43,11 @@ void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int
 typedef struct pa_cuda_blocks {
     const void *p[PA_CUDA_MAX_BLOCKS];
 } pa_cuda_blocks;
+/* The GPU memory at a and b (either may be host memory or NULL), for a
+ * #copy kernel on this thread's GPU in a pthd, omp or mpi body: peer
+ * access enabled (once per pair) to the GPU holding it where that is
+ * another; a GPU that cannot reach it is an error naming both. */
+void pa_cuda_peer_reach(const void *a, const void *b, const char *file, int line);
 /* The n blocks of table (pa_team_share's), for a kernel on this thread's
  * GPU that reads them all: enables peer access to each other GPU holding
  * one; a GPU that cannot reach another's memory, or more than
@@ -76,7 +82,9 @@ pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long m
  * node, the blocks mapped by pa_cuda_ipc_open): block q's rows start at
  * element xbase of b->p[q], lpitch elements apart, and host's at element
  * q * step (step 0: every block the same rows), pitch apart; rows x width
- * elements of elem bytes each.  The copies to the n GPUs run at once. */
+ * elements of elem bytes each.  The copies to the n GPUs run at once,
+ * each by the GPU that holds the block where it can be mapped there (its
+ * own copy engine and PCIe link), else by this process's GPU. */
 void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
                          long long step, const pa_cuda_blocks *b, long long n, long long xbase, long long lpitch,
                          size_t elem, const char *file, int line);

@@ -357,10 +357,29 @@ static void emit_copy(Emitter *e, Node *n)
     sp = util_str_trim(ctx, frag_text(e, n->args[0]));
     dp = util_str_trim(ctx, frag_text(e, n->args[1]));
   }
+  /* a copy may name its pointers more than once (a check, then the
+   * copy): one with side effects is evaluated once, before */
+  Node inner = *n;
+  const char *in = text_indent_of(n);
+  bool once = (by == COPY_BY_HOST || by == COPY_BY_DEVICE) && (ctext_has_side_effects(sp) || ctext_has_side_effects(dp));
+  if (once) {
+    out_gen(e->out, n->loc, "%s{ /* the pointers of #copy %s to %s, evaluated once */\n", in, n->name, n->name2);
+    if (ctext_has_side_effects(sp)) {
+      out_gen(e->out, n->loc, "%s  const %s *pa_sp = %s;\n", in, s->type->elem, sp);
+      sp = "pa_sp";
+    }
+    if (ctext_has_side_effects(dp)) {
+      out_gen(e->out, n->loc, "%s  %s *pa_dp = %s;\n", in, d->type->elem, dp);
+      dp = "pa_dp";
+    }
+    inner.text = ctx_printf(ctx, "%s  ", in);
+  }
   CopyPlan plan;
   if (!copy_plan(ctx, n, &site, sp, dp, &plan))
     return;
-  print_copy(e, n, &plan);
+  print_copy(e, &inner, &plan);
+  if (once)
+    out_gen(e->out, n->loc, "%s}\n", in);
   if (plan.sync_after) {
     /* a copy the threads do together ends when all have done their part */
     Node sync = *n;

@@ -371,6 +371,11 @@ char *hostc_block_bytes(Ctx *ctx, Dim *d)
   return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", dollar_poly_text(ctx, dim_span(ctx, d)), d->type->elem);
 }
 
+bool hostc_written_whole(Ctx *ctx, CopySide *s)
+{
+  return s->procs && poly_equal(dim_span(ctx, s->dim), s->local);
+}
+
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes)
 {
   Ctx *ctx = e->ctx;
@@ -381,11 +386,11 @@ void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, co
             bytes[0], at);
   else
     out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
-  /* a distributed destination is written whole; anything else keeps what
-   * the copy does not write */
+  /* the whole block goes back: it is read first unless the copy writes
+   * all of it (a distributed block without padding or other chunks) */
   if (p->via_host[1])
     out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem,
-            p->side[1].procs ? "NULL" : dp, bytes[1], at);
+            hostc_written_whole(ctx, (CopySide *)&p->side[1]) ? "NULL" : dp, bytes[1], at);
   else
     out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
 }

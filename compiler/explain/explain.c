@@ -846,6 +846,115 @@ static void html_page(FILE *out, const char *title, const char *text, Grid **gri
         out);
 }
 
+/* ---- TikZ (--format=tex): a standalone LaTeX document, for papers and
+ * slides, as CuTe's print_latex draws layouts: the same grids, colours and
+ * notes as the SVG, the text explanation in comments at the top ---- */
+
+static void tex_text(FILE *out, const char *s)
+{
+  for (; s && *s; s++) {
+    switch (*s) {
+    case '\\': fputs("\\textbackslash{}", out); break;
+    case '~': fputs("\\textasciitilde{}", out); break;
+    case '^': fputs("\\textasciicircum{}", out); break;
+    case '<': fputs("\\textless{}", out); break;
+    case '>': fputs("\\textgreater{}", out); break;
+    case '_': case '#': case '$': case '%': case '&': case '{': case '}':
+      fputc('\\', out);
+      fputc(*s, out);
+      break;
+    default: fputc(*s, out);
+    }
+  }
+}
+
+/* One grid with its top left corner at (x0, y0): y grows downwards as
+ * rows do (y = -row). */
+static void tex_grid(FILE *out, Grid *g, double x0, double y0)
+{
+  fprintf(out, "  %% %s\n  \\node[title] at (%.1f,%.1f) {", g->title, x0 - 0.6, y0 + 1.5);
+  tex_text(out, g->title);
+  fputs("};\n", out);
+  if (g->cols_name) {
+    fprintf(out, "  \\node[axis] at (%.1f,%.1f) {", x0, y0 + 0.75);
+    tex_text(out, g->cols_name);
+    fputs(" $\\rightarrow$};\n", out);
+  }
+  if (g->rows_name) {
+    fprintf(out, "  \\node[axis,rotate=-90,anchor=south west] at (%.1f,%.1f) {", x0 - 1.0, y0);
+    tex_text(out, g->rows_name);
+    fputs(" $\\rightarrow$};\n", out);
+  }
+  for (long long c = 0; c < g->cols; c++)
+    fprintf(out, "  \\node[index] at (%.1f,%.1f) {%lld};\n", x0 + c + 0.5, y0 + 0.3, c);
+  for (long long r = 0; r < g->rows; r++) {
+    fprintf(out, "  \\node[index] at (%.1f,%.1f) {%lld};\n", x0 - 0.35, y0 - r - 0.5, r);
+    for (long long c = 0; c < g->cols; c++) {
+      Cell *cell = &g->c[r * g->cols + c];
+      double x = x0 + c, y = y0 - r;
+      if (!cell->info || cell->colour < 0) {
+        fprintf(out, "  \\path[pad] (%.1f,%.1f) rectangle ++(1,-1);\n", x, y);
+        if (!cell->info)
+          continue;
+      } else
+        fprintf(out, "  \\path[cell,fill=pa%d] (%.1f,%.1f) rectangle ++(1,-1);\n", cell->colour, x, y);
+      if (!cell->label || !*cell->label)
+        continue;
+      fprintf(out, "  \\node[label] at (%.1f,%.1f) {", x + 0.5, y - 0.5);
+      tex_text(out, cell->label);
+      if (cell->label2) {
+        fputs("\\\\", out);
+        tex_text(out, cell->label2);
+      }
+      fputs("};\n", out);
+    }
+  }
+}
+
+static void tex_picture(FILE *out, const char *title, const char *text, Grid **grids, int ngrids, char **notes,
+                        int nnotes, bool stack, bool two_lines)
+{
+  fputs("% ", out);
+  fputs(title, out);
+  fputs(" --format=tex: a TikZ picture (pdflatex FILE.tex)\n", out);
+  for (const char *p = text; p && *p;) {
+    const char *e = strchr(p, '\n');
+    int n = e ? (int)(e - p) : (int)strlen(p);
+    fprintf(out, "%% %.*s\n", n, p);
+    p += n + (e ? 1 : 0);
+  }
+  /* standalone where it is installed (texlive-latex-extra), else article */
+  fputs("\\IfFileExists{standalone.cls}{\\documentclass[tikz,border=6pt]{standalone}}\n"
+        "  {\\documentclass{article}\\usepackage{tikz}\\pagestyle{empty}}\n", out);
+  for (int k = 0; k < 8; k++)
+    fprintf(out, "\\definecolor{pa%d}{HTML}{%s}\n", k, palette[k] + 1);
+  fprintf(out, "\\begin{document}\n\\begin{tikzpicture}[x=%scm,y=%scm,\n"
+               "  cell/.style={draw=white,line width=0.6pt},\n"
+               "  pad/.style={fill=black!8,draw=white,line width=0.6pt},\n"
+               "  label/.style={font=\\ttfamily\\scriptsize,align=center,inner sep=0pt},\n"
+               "  index/.style={font=\\ttfamily\\tiny,text=black!60},\n"
+               "  title/.style={font=\\sffamily\\bfseries\\small,anchor=south west},\n"
+               "  axis/.style={font=\\sffamily\\itshape\\scriptsize,anchor=south west},\n"
+               "  note/.style={font=\\sffamily\\scriptsize,anchor=north west}]\n",
+          two_lines ? "1.0" : "0.8", two_lines ? "0.75" : "0.5");
+  double x = 0, y = 0, bottom = 0;
+  for (int k = 0; k < ngrids; k++) {
+    tex_grid(out, grids[k], x, y);
+    double b = y - (double)grids[k]->rows;
+    bottom = b < bottom ? b : bottom;
+    if (stack)
+      y = b - 3.0;
+    else
+      x += (double)grids[k]->cols + 3.0;
+  }
+  for (int k = 0; k < nnotes; k++) {
+    fprintf(out, "  \\node[note] at (-0.6,%.1f) {", bottom - 0.6 - 0.6 * k);
+    tex_text(out, notes[k]);
+    fputs("};\n", out);
+  }
+  fputs("\\end{tikzpicture}\n\\end{document}\n", out);
+}
+
 /* ---- --explain ---- */
 
 ExplainFormat explain_format(const char *name)
@@ -856,6 +965,8 @@ ExplainFormat explain_format(const char *name)
     return FMT_SVG;
   if (!strcmp(name, "html"))
     return FMT_HTML;
+  if (!strcmp(name, "tex"))
+    return FMT_TEX;
   return FMT_BAD;
 }
 
@@ -906,6 +1017,9 @@ bool explain_type(Ctx *ctx, Dim *d, FILE *out)
   int cw = v.grid.c[0].label2 ? 44 : 32, ch = v.grid.c[0].label2 ? 30 : 22;
   if (fmt == FMT_SVG)
     svg_picture(out, grids, n, v.notes, v.nnotes, cw, ch, false);
+  else if (fmt == FMT_TEX)
+    tex_picture(out, ctx_printf(ctx, "parrayc --explain %s", d->path), s, grids, n, v.notes, v.nnotes, false,
+                v.grid.c[0].label2 != NULL);
   else
     html_page(out, ctx_printf(ctx, "parrayc --explain %s", d->path), s, grids, n, v.notes, v.nnotes, cw, ch, false);
   free(s);
@@ -1167,8 +1281,436 @@ static void print_lanes(FILE *out, Lane *ln, int lanes)
   }
 }
 
+/* ---- what the explainer cannot follow: values set in the detour ----
+ * A pointer or an index set in the detour's body may differ from thread to
+ * thread; the explainer takes an unknown name as 0 and an array pointer as
+ * the array's start, which is right only where the value is the same in
+ * every thread.  The body's text from the #detour to the access is read
+ * for assignments (NAME = ..., NAME += ..., declarations with an
+ * initialiser): a value that depends on the thread ($tid...$, threadIdx,
+ * pa_tid, omp_get_thread_num or another such value) makes the access
+ * unpredictable, except a pointer set once to ARRAY + $T[...]$ (or
+ * &ARRAY[$T[...]$]), whose offset is followed lane by lane. */
+
+typedef struct Region {
+  Ctx *ctx;
+  int from, to, tocol; /* lines from..to, the last up to column tocol */
+} Region;
+
+typedef struct Assign {
+  int line, col;       /* of the value */
+  const char *rhs;     /* its text */
+} Assign;
+
+/* the text of line k of the region (to its end, or to tocol on the last) */
+static const char *region_line(Region *r, int k, int *len)
+{
+  const char *s = r->ctx->lines[k - 1], *e = strchr(s, '\n');
+  int n = e ? (int)(e - s) : (int)strlen(s);
+  if (k == r->to && r->tocol - 1 < n)
+    n = r->tocol - 1 > 0 ? r->tocol - 1 : 0;
+  *len = n;
+  return s;
+}
+
+/* the assignments to name in the region (at most max; returns how many) */
+static int assignments(Region *r, const char *name, Assign *out, int max)
+{
+  size_t nl = strlen(name);
+  int n = 0;
+  for (int k = r->from; k <= r->to && k <= r->ctx->nlines; k++) {
+    int len;
+    const char *s = region_line(r, k, &len);
+    for (int i = 0; i + (int)nl <= len; i++) {
+      if (strncmp(s + i, name, nl) || (i > 0 && (util_is_ident_char(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '>')) ||
+          util_is_ident_char(s[i + nl]))
+        continue;
+      int j = i + (int)nl;
+      while (j < len && s[j] == ' ')
+        j++;
+      if (j + 1 < len && strchr("+-*/%&|^", s[j]) && s[j + 1] == '=')
+        j++;
+      else if (j + 2 < len && (s[j] == '<' || s[j] == '>') && s[j + 1] == s[j] && s[j + 2] == '=')
+        j += 2;
+      if (j >= len || s[j] != '=' || (j + 1 < len && s[j + 1] == '='))
+        continue;
+      int v = j + 1, e = v, depth = 0;
+      for (; e < len; e++) {
+        if (s[e] == '(' || s[e] == '[')
+          depth++;
+        else if ((s[e] == ')' || s[e] == ']') && --depth < 0)
+          break;
+        else if ((s[e] == ';' || s[e] == ',') && depth == 0)
+          break;
+      }
+      if (n < max)
+        out[n] = (Assign){k, v + 1, util_str_trim(r->ctx, ctx_strndup(r->ctx, s + v, e - v))};
+      n++;
+    }
+  }
+  return n;
+}
+
+static bool name_varies(Region *r, const char *name, int depth);
+
+/* does text depend on the thread: a thread index, or a name that does? */
+static bool text_varies(Region *r, const char *text, int depth)
+{
+  static const char *const marks[] = {"$tid", "threadIdx", "pa_tid", "pa_tx", "omp_get_thread_num", "laneid",
+                                      NULL};
+  for (int k = 0; marks[k]; k++)
+    if (strstr(text, marks[k]))
+      return true;
+  if (depth > 8)
+    return true;
+  for (const char *p = text; *p;) {
+    if (!util_is_ident_start((unsigned char)*p) || (p > text && (util_is_ident_char(p[-1]) || p[-1] == '.'))) {
+      p++;
+      continue;
+    }
+    const char *q = p;
+    while (util_is_ident_char(*q))
+      q++;
+    if (name_varies(r, ctx_strndup(r->ctx, p, q - p), depth + 1))
+      return true;
+    p = q;
+  }
+  return false;
+}
+
+static bool name_varies(Region *r, const char *name, int depth)
+{
+  Assign as[8];
+  int n = assignments(r, name, as, 8);
+  for (int k = 0; k < n && k < 8; k++)
+    if (text_varies(r, as[k].rhs, depth))
+      return true;
+  return false;
+}
+
+/* the access on line/columns of a value ARRAY + $T[...]$, or NULL */
+static Access *access_in(Ctx *ctx, Assign *as)
+{
+  for (Access *a = ctx->accesses; a; a = a->next)
+    if (a->node->loc.line == as->line && a->node->loc.col >= as->col &&
+        a->node->loc.col < as->col + (int)strlen(as->rhs) + 2)
+      return a;
+  return NULL;
+}
+
+/* rhs is ARRAY + $...$, $...$ + ARRAY or &ARRAY[$...$] with ARRAY never
+ * set in the region: ARRAY, else NULL */
+static const char *pointer_plus_access(Region *r, const char *rhs)
+{
+  const char *p = rhs;
+  char *name = NULL;
+  if (*p == '&') {
+    p++;
+    while (*p == ' ')
+      p++;
+    const char *q = p;
+    while (util_is_ident_char(*q))
+      q++;
+    if (q == p || *q != '[' || q[1] != '$')
+      return NULL;
+    name = ctx_strndup(r->ctx, p, q - p);
+  } else if (util_is_ident_start((unsigned char)*p)) {
+    const char *q = p;
+    while (util_is_ident_char(*q))
+      q++;
+    const char *t = q;
+    while (*t == ' ')
+      t++;
+    if (*t != '+' || !strchr(t, '$'))
+      return NULL;
+    t++;
+    while (*t == ' ')
+      t++;
+    if (*t != '$' || strchr(t + 1, '$') == NULL || strrchr(t, '$')[1] != 0)
+      return NULL;
+    name = ctx_strndup(r->ctx, p, q - p);
+  } else if (*p == '$') {
+    const char *e = strrchr(p, '$'), *t = e + 1;
+    while (*t == ' ')
+      t++;
+    if (*t != '+')
+      return NULL;
+    t++;
+    while (*t == ' ')
+      t++;
+    const char *q = t;
+    while (util_is_ident_char(*q))
+      q++;
+    if (q == t || *q)
+      return NULL;
+    name = ctx_strndup(r->ctx, t, q - t);
+  }
+  Assign as[1];
+  return name && !assignments(r, name, as, 1) ? name : NULL;
+}
+
+/* ---- who touches what: the element each thread of the detour reaches
+ * through one access (cuda: every block where the grid has at most 1024
+ * threads, else block 0; pthd and omp: every thread), drawn on the grid of
+ * the type's storage (or on a window of memory around the offsets when
+ * that grid is too large to draw) ---- */
+
+#define MAX_TOUCH 1024
+
+typedef struct Toucher {
+  long long off, block, thread;
+} Toucher;
+
+/* binds thread th of block blk (cuda; blk is 0 for pthd and omp) */
+static void bind_thread(Env *env, LaunchShape *l, Type *t, long long blk, long long th, Binding *b)
+{
+  Ctx *ctx = env->ctx;
+  if (t->kind != TK_CUDA) {
+    b[0] = (Binding){"pa_tid", th};
+    env->bind = b;
+    env->nbind = 1;
+    return;
+  }
+  char *who;
+  bind_lane(env, l, th, b, &who);
+  int n = env->nbind;
+  if (l->tiled) {
+    b[0].value = blk * l->tile + th;
+    b[n++] = (Binding){"pa_bx", blk};
+    b[n++] = (Binding){"blockIdx.x", blk};
+  } else {
+    long long digits[3] = {0};
+    level_coords(env, l, 0, blk, digits);
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < l->nax[0]; j++) {
+        char c = launch_axis_letter(l, 0, j);
+        if (!strcmp(b[k].name, ctx_printf(ctx, "pa_b%c", c)) || !strcmp(b[k].name, ctx_printf(ctx, "blockIdx.%c", c)))
+          b[k].value = digits[j];
+      }
+  }
+  env->nbind = n;
+}
+
+/* g: the grid of type root (its storage offsets, as --explain draws it),
+ * or memory in rows of 32 around [lo, hi] when that is too large, each
+ * cell labelled with the first thread of th that reaches it ("+": more);
+ * printed when it fits 32 x 32.  g->title: what the grid is. */
+static void touch_grid(Ctx *ctx, Dim *root, Toucher *th, int n, bool cuda, bool blocks, long long lo, long long hi,
+                       Grid *g, FILE *out)
+{
+  Env genv = {.ctx = ctx};
+  View v = {.ctx = ctx, .env = &genv, .d = root};
+  bool logical = data_cells(&v) && !v.grid.c[0].label2;
+  if (logical) {
+    *g = v.grid;
+    g->title = ctx_printf(ctx, "%s[r][c]", root->path);
+  } else {
+    long long first = lo - lo % 32, rows = (hi - first) / 32 + 1;
+    if (rows > 64)
+      rows = 64;
+    memset(g, 0, sizeof *g);
+    g->rows = rows;
+    g->cols = 32;
+    g->c = ctx_alloc(ctx, sizeof(Cell) * (size_t)(rows * 32));
+    for (long long k = 0; k < rows * 32; k++)
+      g->c[k].off = first + k;
+    g->title = ctx_printf(ctx, "offsets %lld.. of %s in rows of 32", first, root->path);
+  }
+  long long touched = 0;
+  for (long long k = 0; k < g->rows * g->cols; k++) {
+    Cell *c = &g->c[k];
+    int first = -1, count = 0;
+    Buf who = {0};
+    for (int j = 0; j < n; j++)
+      if (th[j].off == c->off) {
+        if (count < 8)
+          buf_printf(&who, "%s%s", count ? ", " : "",
+                     cuda ? ctx_printf(ctx, "block %lld thread %lld", th[j].block, th[j].thread)
+                          : ctx_printf(ctx, "thread %lld", th[j].thread));
+        first = first < 0 ? j : first;
+        count++;
+      }
+    const char *where = logical && c->info ? c->info : ctx_printf(ctx, "offset %lld", c->off);
+    c->label2 = NULL;
+    if (first < 0) {
+      c->colour = -1;
+      c->label = "";
+      c->info = ctx_printf(ctx, "%s: no thread", where);
+      buf_free(&who);
+      continue;
+    }
+    touched++;
+    Toucher *f = &th[first];
+    c->colour = (int)((cuda ? (blocks ? f->block : f->thread / WARP) : f->thread) % 8);
+    c->label = blocks ? ctx_printf(ctx, "%lld.%lld%s", f->block, f->thread, count > 1 ? "+" : "")
+                      : ctx_printf(ctx, "t%lld%s", f->thread, count > 1 ? "+" : "");
+    c->info = ctx_printf(ctx, "%s: %s%s", where, who.data, count > 8 ? ctx_printf(ctx, " and %d more", count - 8) : "");
+    buf_free(&who);
+  }
+  fprintf(out, " reach %lld element%s of %s", touched, touched == 1 ? "" : "s", g->title);
+  if (g->rows > MAX_TEXT_EDGE || g->cols > MAX_TEXT_EDGE) {
+    fputs(" (too many to print: --format=svg, html or tex draws them)\n", out);
+    return;
+  }
+  fprintf(out, "; %s, . none:\n", blocks ? "block.thread" : "tN thread N");
+  int w = 3;
+  for (long long k = 0; k < g->rows * g->cols; k++)
+    w = (int)strlen(g->c[k].label) + 1 > w ? (int)strlen(g->c[k].label) + 1 : w;
+  for (long long r = 0; r < g->rows; r++) {
+    fputs("     ", out);
+    for (long long c = 0; c < g->cols; c++)
+      fprintf(out, "%*s", w, *g->c[r * g->cols + c].label ? g->c[r * g->cols + c].label : ".");
+    fputc('\n', out);
+  }
+}
+
+/* the threads of a's detour and the element each reaches: g[0] on the
+ * accessed type's grid, g[1] on its storage's where it views another */
+static bool touch_map(Ctx *ctx, Access *a, Access *via, Grid *g, int *ng, FILE *out)
+{
+  Type *t = a->threads;
+  Env env = {.ctx = ctx, .unknown_is_zero = true};
+  LaunchShape l = {0};
+  long long block, nblocks;
+  if (t->kind == TK_CUDA) {
+    if (!launch_of(&env, t->root, &l))
+      return false;
+    long long all = size_of(&env, t->root->extent);
+    block = l.tiled ? l.tile : size_of(&env, l.lv[1]->extent);
+    if (block <= 0 || all <= 0)
+      return false;
+    nblocks = all <= MAX_TOUCH ? (all + block - 1) / block : 1;
+    if (block > MAX_TOUCH)
+      block = MAX_TOUCH;
+  } else {
+    block = size_of(&env, t->root->extent);
+    nblocks = 1;
+    if (block <= 0) {
+      fprintf(out, "    the number of threads of '%s' is not known (give it with -D NAME=VALUE)\n", t->name);
+      return false;
+    }
+    if (block > MAX_TOUCH)
+      block = MAX_TOUCH;
+  }
+  int n = 0;
+  Toucher *th = ctx_alloc(ctx, sizeof(Toucher) * (size_t)(block * nblocks));
+  Binding b[24];
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  for (long long blk = 0; blk < nblocks; blk++)
+    for (long long k = 0; k < block; k++) {
+      if (t->kind == TK_CUDA && l.tiled && blk * l.tile + k >= size_of(&env, t->root->extent))
+        break;
+      bind_thread(&env, &l, t, blk, k, b);
+      long long off, base = 0;
+      if (!eval_poly(&env, a->off, &off) || (via && !eval_poly(&env, via->off, &base)))
+        return false;
+      th[n++] = (Toucher){off + base, blk, k};
+      lo = off + base < lo ? off + base : lo;
+      hi = off + base > hi ? off + base : hi;
+    }
+  if (!n)
+    return false;
+  bool cuda = t->kind == TK_CUDA, blocks = nblocks > 1;
+  fprintf(out, "    who touches what: %d thread%s (%s)", n, n == 1 ? "" : "s",
+          cuda ? (blocks ? "every block" : "block 0") : type_kind_name(t->kind));
+  Dim *root = a->dim->type->root, *store = storage_of(root);
+  touch_grid(ctx, root, th, n, cuda, blocks, lo, hi, &g[0], out);
+  g[0].title = ctx_printf(ctx, "%s: the thread that touches each element (%s)", t->name, g[0].title);
+  *ng = 1;
+  if (store != root) {
+    fputs("      in the storage it views:", out);
+    touch_grid(ctx, store, th, n, cuda, blocks, lo, hi, &g[1], out);
+    g[1].title = ctx_printf(ctx, "%s: the same threads in the storage %s views (%s)", t->name, root->path, g[1].title);
+    *ng = 2;
+  }
+  return true;
+}
+
+static int src_line(Ctx *ctx, int line)
+{
+  int l;
+  diag_src_file(ctx, line, &l);
+  return l;
+}
+
+/* The array an access goes through, "pa" of pa[$M[0][k]$]: never set in the
+ * detour (the explainer takes it as the array's start), set once to
+ * ARRAY + $T[...]$ (followed: *via), set to the same value in every thread
+ * (a note: the pattern is the one at the array's start) or else not
+ * predicted (false, with the reason). */
+static bool resolvable(Ctx *ctx, Region *reg, Access *a, const char *text, AccessKind kind, Access **via, FILE *out)
+{
+  *via = NULL;
+  if (kind == ACC_OFFSET || !util_is_ident_start((unsigned char)text[0]))
+    return true;
+  const char *e = text;
+  while (util_is_ident_char(*e))
+    e++;
+  if (*e != '[')
+    return true;
+  char *base = ctx_strndup(ctx, text, e - text);
+  Assign as[8];
+  int n = assignments(reg, base, as, 8);
+  if (!n)
+    return true;
+  if (n == 1) {
+    const char *arr = pointer_plus_access(reg, as[0].rhs);
+    Access *d = arr ? access_in(ctx, &as[0]) : NULL;
+    if (d && d != a && d->dim->type == a->dim->type) {
+      fprintf(out, "    '%s' is %s (line %d), followed in each lane\n", base, as[0].rhs, src_line(ctx, as[0].line));
+      *via = d;
+      return true;
+    }
+  }
+  for (int k = 0; k < n && k < 8; k++)
+    if (text_varies(reg, as[k].rhs, 0)) {
+      fprintf(out, "    not predicted: '%s' is set to a value that differs from thread to thread (line %d: %s = %s), "
+              "and parrayc does not follow it\n", base, src_line(ctx, as[k].line), base, as[k].rhs);
+      return false;
+    }
+  fprintf(out, "    '%s' is set in the detour (line %d) to the same value in every thread: the pattern is the one "
+          "at the start of %s\n", base, src_line(ctx, as[0].line), a->dim->path);
+  return true;
+}
+
+/* the names taken as 0 must be the same in every thread */
+static bool zeroed_uniform(Ctx *ctx, Region *reg, Env *env, FILE *out)
+{
+  for (int k = 0; k < env->nzeroed; k++) {
+    Assign as[1];
+    if (name_varies(reg, env->zeroed[k], 0) && assignments(reg, env->zeroed[k], as, 1)) {
+      fprintf(out, "    not predicted: '%s' differs from thread to thread (line %d: %s = %s), and parrayc does not "
+              "follow it\n", env->zeroed[k], src_line(ctx, as[0].line), env->zeroed[k], as[0].rhs);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* pthd and omp: the names the offsets take as 0, checked as for a warp */
+static bool varies_checked(Ctx *ctx, Region *reg, Access *a, Access *via, FILE *out)
+{
+  Env env = {.ctx = ctx, .unknown_is_zero = true};
+  Binding b[1] = {{"pa_tid", 0}};
+  env.bind = b;
+  env.nbind = 1;
+  long long v;
+  eval_poly(&env, a->off, &v);
+  if (via)
+    eval_poly(&env, via->off, &v);
+  if (!zeroed_uniform(ctx, reg, &env, out))
+    return false;
+  if (env.nzeroed) {
+    fputs("    taken as 0:", out);
+    for (int k = 0; k < env.nzeroed; k++)
+      fprintf(out, "%s %s", k ? "," : "", env.zeroed[k]);
+    fputs(" (set them with -D NAME=VALUE)\n", out);
+  }
+  return true;
+}
+
 /* one access: false when it is not one the explainer can predict */
-static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
+static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes, int *npics)
 {
   AccessKind kind;
   const char *text = access_text(ctx, a->node, &kind);
@@ -1189,12 +1731,24 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
   else
     fprintf(out, "  %s%s: %s of %s %s through %s\n", text, inst, kind == ACC_STORE ? "store" : "load",
             type_mem_name(t->mem), t->elem, a->dim->path);
+  Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->node->loc.line, a->node->loc.col};
+  Access *via = NULL; /* the pointer's own $T[...]$, followed */
+  bool cpu = a->threads && (a->threads->kind == TK_PTHD || a->threads->kind == TK_OMP);
+  int ng = 0;
+  if (cpu) { /* pthd, omp: no warp; who touches what */
+    if (!resolvable(ctx, &reg, a, text, kind, &via, out) || !varies_checked(ctx, &reg, a, via, out) ||
+        !touch_map(ctx, a, via, &pics[*npics], &ng, out))
+      return false;
+    while (ng--)
+      notes[(*npics)++] = ctx_printf(ctx, "%s%s: the element each thread of %s reaches", text, inst, a->threads->name);
+    return true;
+  }
   if (t->mem != MEM_DMEM && t->mem != MEM_SMEM) {
     fprintf(out, "    %s memory: not predicted (only dmem and smem are)\n", type_mem_name(t->mem));
     return false;
   }
   if (!a->threads || a->threads->kind != TK_CUDA) {
-    fputs("    not in a cuda detour: there is no warp to predict\n", out);
+    fputs("    not in a cuda, pthd or omp detour: there are no threads to predict\n", out);
     return false;
   }
   int size = type_elem_bytes(t->elem);
@@ -1212,16 +1766,22 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
     return false;
   }
   int lanes = block < WARP ? (int)block : WARP;
+  if (!resolvable(ctx, &reg, a, text, kind, &via, out))
+    return false;
   Lane ln[WARP];
   Binding b[16];
   for (int k = 0; k < lanes; k++) {
     bind_lane(&env, &l, k, b, &ln[k].who);
-    if (!eval_poly(&env, a->off, &ln[k].off)) {
+    long long base = 0;
+    if (!eval_poly(&env, a->off, &ln[k].off) || (via && !eval_poly(&env, via->off, &base))) {
       fputs("    the offsets cannot be evaluated\n", out);
       return false;
     }
+    ln[k].off += base;
     ln[k].addr = ln[k].off * size;
   }
+  if (!zeroed_uniform(ctx, &reg, &env, out))
+    return false;
   fprintf(out, "    warp 0 of block 0: lane 0 is %s, lane %d is %s\n", ln[0].who, lanes - 1, ln[lanes - 1].who);
   if (env.nzeroed) {
     fputs("    taken as 0:", out);
@@ -1235,10 +1795,13 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pic, char **note)
     global_verdict(ctx, ln, lanes, size, &v, out);
   else
     shared_verdict(ctx, ln, lanes, size, &v, out);
-  *pic = v.grid;
-  pic->title = ctx_printf(ctx, "%s%s: %s", text, inst, pic->title);
-  *note = ctx_printf(ctx, "%s: %lld %s (ideal %lld)", text, v.units, t->mem == MEM_DMEM ? "sectors" : "wavefronts",
-                     v.ideal);
+  pics[*npics] = v.grid;
+  pics[*npics].title = ctx_printf(ctx, "%s%s: %s", text, inst, v.grid.title);
+  notes[(*npics)++] = ctx_printf(ctx, "%s: %lld %s (ideal %lld)", text, v.units,
+                                 t->mem == MEM_DMEM ? "sectors" : "wavefronts", v.ideal);
+  if (ctx->opt.thread_map && touch_map(ctx, a, via, &pics[*npics], &ng, out))
+    while (ng--)
+      notes[(*npics)++] = ctx_printf(ctx, "%s%s: the element each thread of %s reaches", text, inst, a->threads->name);
   return true;
 }
 
@@ -1250,30 +1813,36 @@ bool explain_access(Ctx *ctx, FILE *out)
     diag_error(ctx, (Loc){0, 0}, "cannot create a temporary file for --explain-access");
     return false;
   }
-  if (!ctx->accesses) {
+  bool any = false;
+  for (Access *a = ctx->accesses; a; a = a->next)
+    any |= a->node->loc.line == ctx->opt.access_line;
+  if (!any) {
     diag_error(ctx, (Loc){ctx->opt.access_line, 1}, "no '$T[...]$' access on line %d to explain", ctx->opt.access_line);
     if (text != out)
       fclose(text);
     return false;
   }
   fprintf(text, "%s:%d:\n", ctx->opt.display, ctx->opt.access_line);
-  Grid pics[16];
-  char *notes[16];
+  Grid pics[32];
+  char *notes[32];
   int npics = 0;
   for (Access *a = ctx->accesses; a; a = a->next)
-    if (explain_one(ctx, a, text, &pics[npics], &notes[npics]) && npics < 15)
-      npics++;
+    if (a->node->loc.line == ctx->opt.access_line && npics < 30)
+      explain_one(ctx, a, text, pics, notes, &npics);
   if (fmt == FMT_TEXT)
     return true;
   char *s = captured(text);
   fclose(text);
-  Grid *grids[16];
+  Grid *grids[32];
   for (int k = 0; k < npics; k++)
     grids[k] = &pics[k];
   /* one picture per access, stacked */
   if (fmt == FMT_HTML)
     html_page(out, ctx_printf(ctx, "parrayc --explain-access %s:%d", ctx->opt.display, ctx->opt.access_line), s,
               grids, npics, notes, npics, 40, 30, true);
+  else if (fmt == FMT_TEX)
+    tex_picture(out, ctx_printf(ctx, "parrayc --explain-access %s:%d", ctx->opt.display, ctx->opt.access_line), s,
+                grids, npics, notes, npics, true, true);
   else
     svg_picture(out, grids, npics, notes, npics, 40, 30, true);
   free(s);

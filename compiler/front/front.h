@@ -30,6 +30,7 @@ typedef struct LexState {
   int line, col;          /* position of the next byte */
   Loc tok_loc;            /* of the token being matched */
   Loc last_loc;           /* of the last token returned */
+  Loc last_end, prev_end; /* just after the last token returned (not an EOL), and the one before */
   Loc dir_loc;            /* of the directive being read */
   Loc dollar_loc[MAX_DOLLAR_NESTING];
   int dollar_depth[MAX_DOLLAR_NESTING];

@@ -364,8 +364,22 @@ static void yyerror(yyscan_t scanner, Ctx *ctx, LexState *ls, const char *msg)
   /* where the lexer said what went wrong, once is enough */
   if (ls->fatal || (ls->quiet_loc.line == ls->last_loc.line && ls->quiet_loc.col == ls->last_loc.col))
     return;
-  diag_error(ctx, ls->last_loc, "%s", msg);
-  if (ls->in_dir && ls->last_loc.line != ls->dir_loc.line)
+  Loc at = ls->last_loc;
+  static const char unexpected[] = "syntax error, unexpected ";
+  const char *expecting = strstr(msg, ", expecting ");
+  if (ls->in_dir && expecting && !strncmp(msg, unexpected, strlen(unexpected)) && ls->prev_end.line &&
+      ls->prev_end.line < ls->last_loc.line) {
+    /* the directive stops short at the end of a line (an unclosed '{' or
+     * '['): the error goes where the missing token belongs, right after
+     * the last one it could take, as a C compiler says "expected ']'" */
+    at = ls->prev_end;
+    const char *what = msg + strlen(unexpected);
+    diag_error(ctx, at, "expected %s at the end of this line (the next line goes on with %.*s)",
+               expecting + strlen(", expecting "), (int)(expecting - what), what);
+  } else {
+    diag_error(ctx, at, "%s", msg);
+  }
+  if (ls->in_dir && at.line != ls->dir_loc.line)
     diag_note(ctx, ls->dir_loc, "in the directive that starts here");
   ls->dir_failed |= ls->in_dir;
   ls->dollar_failed |= ls->ndollar > 0;

@@ -439,11 +439,26 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
 
 /* GPU to GPU among the threads: the peer kernel (hostc_peer_kernel),
  * in tiles where it transposes. */
+static int owner_digit(Ctx *ctx, CopySide *s);
+
+/* The holders of the walked side of a peer copy (the distributed
+ * destination, else the source): processes 0 .. its process digit's
+ * extent - 1, NULL when all (CopyPlan.parts). */
+static Poly *peer_parts(Ctx *ctx, CopyPlan *p)
+{
+  CopySide *X = p->side[1].procs ? &p->side[1] : &p->side[0];
+  int pk = owner_digit(ctx, X);
+  if (pk < 0 || poly_equal(X->dg[pk].extent, X->procs->root->extent))
+    return NULL;
+  return X->dg[pk].extent;
+}
+
 static void plan_peer(Ctx *ctx, CopyPlan *p)
 {
   p->by = COPY_BY_DEVICE;
   p->dir = COPY_D2D;
   p->peer = true;
+  p->parts = peer_parts(ctx, p);
   plan_peer_tiles(ctx, p);
 }
 
@@ -513,6 +528,9 @@ static bool part_rows(Ctx *ctx, CopyPlan *p, Poly **step, Poly **ybase, Poly **x
   p->dg = dg;
   p->nd = 2;
   *step = ay[pk];
+  /* the owner is the process digit itself: processes 0 .. its extent - 1 */
+  Type *procs = X->procs;
+  p->parts = poly_equal(X->dg[pk].extent, procs->root->extent) ? NULL : X->dg[pk].extent;
   return true;
 }
 
@@ -528,9 +546,9 @@ static bool team_rows(Ctx *ctx, CopyPlan *p)
     return false;
   Poly *host_base = poly_add(ctx, poly_mul(ctx, step, poly_sym(ctx, "pa_tid")), ybase);
   const char **hp = scatter ? &p->sp : &p->dp, **xp = scatter ? &p->dp : &p->sp;
-  *hp = ctx_printf(ctx, "%s + %s", *hp, poly_str(ctx, host_base));
+  *hp = ctx_printf(ctx, "%s + %s", ctext_sum_operand(ctx, *hp), poly_str(ctx, host_base));
   if (!poly_is_value(xbase, 0))
-    *xp = ctx_printf(ctx, "%s + %s", *xp, poly_str(ctx, xbase));
+    *xp = ctx_printf(ctx, "%s + %s", ctext_sum_operand(ctx, *xp), poly_str(ctx, xbase));
   p->by = COPY_BY_DEVICE;
   p->how = COPY_ROWS;
   p->dir = scatter ? COPY_H2D : COPY_D2H;
@@ -658,8 +676,10 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
    * #create's: each GPU reads the others' blocks through CUDA IPC (the
    * runtime decides; through the host otherwise) */
   p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
-  if (p->peer)
+  if (p->peer) {
+    p->parts = peer_parts(ctx, p);
     plan_peer_tiles(ctx, p);
+  }
   /* a scatter or gather of rows, a broadcast of a block: no element
    * loops (pa_mpi_rows) */
   if ((p->coll == COLL_SCATTER && !p->via_host[0]) || (p->coll == COLL_GATHER && !p->via_host[1]))

@@ -74,6 +74,8 @@ typedef struct CopyPlan {
   bool rows;            /* COPY_COLLECTIVE scatter or gather, mpi: each process's part is rows
                          * (dg: rows, width; step, ybase, xbase as part_rows says) */
   Poly *step, *ybase, *xbase;
+  Poly *parts;          /* rows, peer: the processes (threads) 0 .. parts - 1 hold a part, the others none (data
+                         * over a sub-range of them, or over one axis of a grid); NULL: all of them */
   bool ipc_rows;        /* rows, a GPU side every process has and process 0's host memory: on one node,
                          * process 0 copies every process's rows itself, into (out of) the GPU blocks
                          * mapped by CUDA IPC (pa_cuda_blocks_rows); else via_host as usual */

@@ -63,7 +63,7 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
   Buf b = {0};
   int slots = 0;
   for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-    if (a->kind == A_VAR && ctext_has_side_effects(a->text) && count_atom(p, a) != 1)
+    if (a->kind == A_VAR && !a->printed && ctext_has_side_effects(a->text) && count_atom(p, a) != 1)
       a->slot = slots++;
   if (slots) {
     buf_puts(&b, "__extension__ ({ ");
@@ -86,6 +86,10 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
     poly_print(&b, p, wide);
     buf_putc(&b, ')');
   }
+  /* a $...$ nested in an index expression of another is text there: the
+   * outer one must not evaluate its index expressions again */
+  for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
+    a->printed = true;
   char *s = ctx_strdup(ctx, b.data);
   buf_free(&b);
   return s;
@@ -256,11 +260,12 @@ static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
 
 /* ---- $...$ and fragments ---- */
 
-/* --explain-access: an access on the line asked about, in the order met */
+/* --explain-access: an access on the line asked about, or before it (what
+ * a pointer used there was set to), in the order met */
 static void note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
 {
   Access *a = ctx_alloc(ctx, sizeof *a);
-  *a = (Access){n, d, off, here ? here->type : NULL, ctx->instance, NULL};
+  *a = (Access){n, d, off, here ? here->type : NULL, here ? here->node : NULL, ctx->instance, NULL};
   if (!ctx->accesses_tail)
     ctx->accesses_tail = &ctx->accesses;
   *ctx->accesses_tail = a;
@@ -299,7 +304,7 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
     }
     check_thread_indices(ctx, here, d, dx->index);
     Poly *p = dim_eval(ctx, d, dx->index, here);
-    if (p && ctx->opt.access_line && n->loc.line == ctx->opt.access_line)
+    if (p && ctx->opt.access_line && n->loc.line <= ctx->opt.access_line)
       note_access(ctx, here, n, d, p);
     return p ? print_once(ctx, p, first) : "0";
   }

@@ -261,10 +261,16 @@ Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc)
     /* the argument is resolved where the #insert stands */
     Instance *saved = ctx->instance;
     ctx->instance = in->parent;
+    int errors = ctx->errors;
     d = dim_resolve(ctx, util_str_trim(ctx, bound), loc);
     ctx->instance = saved;
-    if (!d)
+    if (!d) {
+      /* the mistake is in the #insert's argument: say where that is */
+      if (ctx->errors > errors)
+        diag_note(ctx, in->insert->loc, "'%s' is the argument of this #insert for parameter '%s'",
+                  util_str_trim(ctx, bound), base);
       return NULL;
+    }
   } else {
     Type *t = type_lookup(ctx, base);
     if (!t) {
@@ -460,18 +466,15 @@ static void parse_params(Ctx *ctx, ThreadView *here, Type *t)
     if ((*p == ',' && depth == 0) || !*p) {
       char *decl = util_str_trim(ctx, ctx_strndup(ctx, start, (size_t)(p - start)));
       if (*decl) {
-        const char *end = decl + strlen(decl);
-        const char *q = strchr(decl, '[');
-        if (q)
-          end = q;
-        while (end > decl && !util_is_ident_char((unsigned char)end[-1]))
-          end--;
-        const char *s = end;
-        while (s > decl && util_is_ident_char((unsigned char)s[-1]))
-          s--;
-        if (s == end || s == decl)
+        /* the name as C's declarators bind: int (*rows)[4], int (*op)(int, int) */
+        const char *s = NULL;
+        size_t len = 0;
+        if (ctext_declarator(decl, NULL, &s, &len) == CD_NONE) {
           diag_error(ctx, t->loc, "thread-array parameter '%s' needs a type and a name", decl);
-        t->pnames[t->nparams] = ctx_strndup(ctx, s, (size_t)(end - s));
+          s = decl;
+          len = 0;
+        }
+        t->pnames[t->nparams] = ctx_strndup(ctx, s, len);
         t->ptypes[t->nparams++] = decl;
       } else if (*p || t->nparams) {
         diag_error(ctx, t->loc, "empty thread-array parameter");
@@ -738,8 +741,18 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
   /* a nested $...$ arrives parenthesised: inside another offset, a
    * second pair */
   char *text = ctext_strip_parens(ctx, util_str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
-  long long v;
-  if (ceval(text, NULL, NULL, &v, NULL) && v >= 0)
+  long long v, e;
+  bool known = ceval(text, NULL, NULL, &v, NULL);
+  if (known && (v < 0 || (poly_is_const(d->extent, &e) && v >= e))) {
+    /* a constant index outside a known extent would read or write past it in silence */
+    if (v < 0)
+      diag_error(ctx, ix->loc, "index %lld of '%s' is negative", v, d->path);
+    else
+      diag_error(ctx, ix->loc, "index %lld is past the end of '%s', whose extent is %lld (indices 0 to %lld)", v,
+                 d->path, e, e - 1);
+    return poly_const(ctx, 0);
+  }
+  if (known)
     return poly_const(ctx, v);
   return poly_var(ctx, text, d->extent);
 }

@@ -104,6 +104,15 @@ static void consider(void *arg, const char *w, size_t len)
     f->ok = false;
     return;
   }
+  if (strchr(decl, '{')) {
+    diag_error(ctx, f->at,
+               "the detour body uses '%s', a local of the enclosing function whose type is defined in its "
+               "declaration: the body, outlined into a function of its own, cannot name that type; define the "
+               "type at file scope",
+               name);
+    f->ok = false;
+    return;
+  }
   if (f->n == f->cap) {
     f->cap = f->cap ? 2 * f->cap : 8;
     Capture *c = ctx_alloc(ctx, sizeof(Capture) * f->cap);
@@ -113,7 +122,7 @@ static void consider(void *arg, const char *w, size_t len)
   }
   f->caps[f->n].name = name;
   f->caps[f->n].decl = decl;
-  f->caps[f->n].array = strchr(decl, '[') != NULL;
+  f->caps[f->n].array = capture_decl_is_array(decl);
   f->n++;
 }
 
@@ -133,21 +142,33 @@ int capture_find_kernel(Ctx *ctx, Scope *scope, Node *n, const char *text, Captu
   return f.ok ? f.n : -1;
 }
 
-/* "int *rows" for "int rows", "double (*x)[10]" for "double x[10]" */
+bool capture_decl_is_array(const char *decl)
+{
+  const char *name;
+  size_t len;
+  return ctext_declarator(decl, NULL, &name, &len) == CD_ARRAY;
+}
+
+bool capture_decl_is_unsized_array(const char *decl)
+{
+  const char *name;
+  size_t len;
+  if (ctext_declarator(decl, NULL, &name, &len) != CD_ARRAY)
+    return false;
+  CText c = ctext(name + len, NULL, 0);
+  CTok t = ctext_code(&c);
+  return ctok_is(t, '[') && ctok_is(ctext_code(&c), ']');
+}
+
+/* "int (*rows)" for "int rows", "double (*x)[10]" for "double x[10]",
+ * "int (*(*grid))[4]" for "int (*grid)[4]" */
 char *capture_pointer_decl(Ctx *ctx, const Capture *c)
 {
-  const char *d = c->decl;
-  size_t nl = strlen(c->name);
-  /* the declarator's name is the last occurrence of the name as a word
-   * before any '[' */
-  const char *at = NULL;
-  for (const char *p = d; *p && *p != '['; p++)
-    if (!strncmp(p, c->name, nl) && !util_is_ident_char((unsigned char)p[nl]) &&
-        (p == d || !util_is_ident_char((unsigned char)p[-1])))
-      at = p;
-  if (!at)
+  const char *d = c->decl, *at;
+  size_t nl;
+  if (ctext_declarator(d, NULL, &at, &nl) == CD_NONE || nl != strlen(c->name) || strncmp(at, c->name, nl))
     return ctx_printf(ctx, "%s (*%s)", d, c->name);
-  if (!at[nl]) /* no '[' or '(' follows: no parentheses needed */
+  if (!at[nl]) /* nothing follows: no parentheses needed */
     return ctx_printf(ctx, "%.*s*%s", (int)(at - d), d, c->name);
   return ctx_printf(ctx, "%.*s(*%s)%s", (int)(at - d), d, c->name, at + nl);
 }

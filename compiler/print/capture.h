@@ -23,6 +23,10 @@ int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **param
  * __constant__), which the kernel must receive by value like the locals. */
 int capture_find_kernel(Ctx *ctx, Scope *scope, Node *n, const char *text, Capture **out);
 char *capture_pointer_decl(Ctx *ctx, const Capture *c);  /* "int *rows" */
+/* A declaration ("double x[10]", not "int (*grid)[4]") declares an array. */
+bool capture_decl_is_array(const char *decl);
+/* ... an array of unwritten size ("char s[]", sized by its initialiser). */
+bool capture_decl_is_unsized_array(const char *decl);
 /* text with every use of a captured name X turned into (*X) */
 char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n);
 

@@ -5,19 +5,17 @@
 
 #include <string.h>
 
+static const char *scope_scan(Ctx *ctx, Scope *s);
+
 Scope *scope_open(Ctx *ctx, Scope *parent, bool function)
 {
   Scope *s = ctx_alloc(ctx, sizeof *s);
   s->parent = parent;
   s->function = function;
-  if (parent) {
-    /* the statement before '{': a function header declares parameters */
-    const Buf *t = &parent->text;
-    size_t start = t->len;
-    while (start > 0 && !strchr(";{}", t->data[start - 1]))
-      start--;
-    s->header = ctx_strndup(ctx, t->data ? t->data + start : "", t->len - start);
-  }
+  /* the statement before '{' (read as C: a ';' or '{' in a comment before
+   * it does not end the one before): a function header declares parameters */
+  if (parent)
+    s->header = ctx_strdup(ctx, scope_scan(ctx, parent));
   return s;
 }
 
@@ -117,18 +115,7 @@ void scope_destroyed(Scope *s, const char *p)
 
 static bool is_decl_word(const char *w, size_t n)
 {
-  static const char *words[] = {"void", "char", "short", "int", "long", "float", "double", "signed",
-                                "unsigned", "_Bool", "bool", "struct", "union", "enum", "const",
-                                "volatile", "static", "extern", "register", "restrict", "inline",
-                                "__shared__", "__device__", "__constant__", "auto", NULL};
-  for (int i = 0; words[i]; i++)
-    if (strlen(words[i]) == n && !strncmp(w, words[i], n))
-      return true;
-  /* size_t, float2, int4, ... */
-  if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
-    return true;
-  return n > 1 && w[n - 1] >= '1' && w[n - 1] <= '4' && (!strncmp(w, "float", 5) || !strncmp(w, "int", 3) ||
-                                                         !strncmp(w, "double", 6) || !strncmp(w, "uint", 4));
+  return ctext_type_word(w, n);
 }
 
 /* One declarator of a declaration statement: [spec, spec_end) holds the
@@ -153,11 +140,33 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
   CText c = ctext(s, end, CT_DIRECTIVES);
   CTok t = ctext_code(&c);
   d.spec = d.spec_end = t.s;
+  bool star = false;
   for (;; t = ctext_code(&c)) {
-    if (ctok_is(t, '*'))
+    if (ctok_is(t, '*')) {
+      star = true;
       continue;
-    if (t.kind != CT_IDENT)
+    }
+    if (t.kind != CT_IDENT || (star && is_decl)) /* "* const": the declarator's */
       break;
+    if (ctok_word(t, "struct") || ctok_word(t, "union") || ctok_word(t, "enum")) {
+      /* the tag is a type word here, not the declarator's name */
+      is_decl = true;
+      words++;
+      d.spec_end = t.s + t.n;
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      if (u.kind == CT_IDENT) {
+        c = peek;
+        d.spec_end = u.s + u.n;
+        u = ctext_code(&peek);
+      }
+      const char *close = ctok_is(u, '{') ? ctext_close(u.s, end) : NULL;
+      if (close) { /* the type's body: part of the type words */
+        c = ctext(close + 1, end, CT_DIRECTIVES);
+        d.spec_end = close + 1;
+      }
+      continue;
+    }
     if (is_decl_word(t.s, t.n)) {
       is_decl = true;
       words++;
@@ -187,11 +196,13 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
     return;
   int depth = 0;
   bool want = true;
+  bool group = true; /* only '(' and '*' so far in this declarator: "(*grid)[4]", "(*op)(int)" */
   const char *start = d.spec_end;
   for (; t.kind != CT_END; t = ctext_code(&c)) {
-    if (t.kind == CT_PUNCT && t.n == 1 && strchr("([{", t.s[0]))
+    if (t.kind == CT_PUNCT && t.n == 1 && strchr("([{", t.s[0])) {
+      group = group && t.s[0] == '(';
       depth++;
-    else if (t.kind == CT_PUNCT && t.n == 1 && strchr(")]}", t.s[0]))
+    } else if (t.kind == CT_PUNCT && t.n == 1 && strchr(")]}", t.s[0]))
       depth--;
     else if ((ctok_is(t, ',') || ctok_is(t, '=')) && depth == 0) {
       if (d.name) {
@@ -201,12 +212,15 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
         d.name = NULL;
       }
       want = ctok_is(t, ',');
+      group = true;
       start = t.s + 1;
-    } else if (t.kind == CT_IDENT && want && depth == 0 && !is_decl_word(t.s, t.n)) {
+    } else if (t.kind == CT_IDENT && want && (depth == 0 || group) && !is_decl_word(t.s, t.n)) {
       d.name = t.s;
       d.len = t.n;
       d.decl = start;
       want = false;
+    } else if (!ctok_is(t, '*') && !(t.kind == CT_IDENT && is_decl_word(t.s, t.n))) {
+      group = false;
     }
   }
   if (d.name) {
@@ -254,6 +268,8 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
   if (!find_declarator(s, end, name, &dc))
     return NULL;
   const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
+  if (memchr(spec, '{', (size_t)(spec_end - spec))) /* a type defined here: as written, for the message */
+    return util_str_trim(ctx, ctx_printf(ctx, "%.*s %.*s", (int)(spec_end - spec), spec, (int)(decl_end - decl), decl));
   Buf b = {0};
   CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
@@ -297,12 +313,34 @@ static const char *each_statement(const char *t, const char *end,
                                   const char **stop)
 {
   const char *start = t;
-  int depth = 0;
+  int depth = 0, init = 0; /* init: the depth of braces of an initialiser ("= {1, 2}") */
+  bool assign = false;     /* the last code token was '=' (or ',' inside an initialiser) */
+  int tagged = 0;          /* 1: after struct, union or enum; 2: after its tag */
   CText c = ctext(t, end, CT_DIRECTIVES);
   for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
     if (ctok_open_comment(k))
       break; /* the comment goes on in text still to come */
+    if (k.kind == CT_SPACE || k.kind == CT_COMMENT || k.kind == CT_PREPROC)
+      continue;
+    bool was_assign = assign;
+    assign = ctok_is(k, '=') || (init && ctok_is(k, ','));
+    /* "struct tag {": a type's body, which does not end the statement either */
+    int was_tagged = tagged;
+    tagged = ctok_word(k, "struct") || ctok_word(k, "union") || ctok_word(k, "enum") ? 1
+             : was_tagged == 1 && k.kind == CT_IDENT                                ? 2
+                                                                                    : 0;
     if (k.kind != CT_PUNCT || k.n != 1)
+      continue;
+    if (k.s[0] == '{' && (init || was_assign || was_tagged)) {
+      init++;
+      assign = true; /* a nested brace may follow at once */
+      continue;
+    }
+    if (k.s[0] == '}' && init) {
+      init--;
+      continue;
+    }
+    if (init)
       continue;
     depth += (k.s[0] == '(') - (k.s[0] == ')');
     if (depth <= 0 && strchr(";{}", k.s[0])) {

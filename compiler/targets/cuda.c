@@ -738,8 +738,14 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%s  const void *pa_one = %s;\n", in, T->procs ? p->sp : p->dp);
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(&pa_one, 1, %s);\n", in, where(e, n));
   }
-  out_gen(e->out, n->loc, "%s  %s<<<%s>>>(%s, pa_blocks, pa_tid%s);\n", in, kname, launch, T->procs ? p->dp : p->sp,
-          extra);
+  /* a thread past the holders of the walked side has no block to fill (read) */
+  const char *lin = ctx_printf(ctx, "%s  ", in);
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%s  if (pa_tid < %s) /* the threads that hold a block */\n", in, poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s    ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_tid%s);\n", lin, kname, launch,
+          T->procs ? p->dp : p->sp, extra);
   out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
   out_gen(e->out, n->loc, "%s}\n", in);
 }
@@ -783,6 +789,12 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(e->ctx, src->extent),
             poly_str(e->ctx, dst->extent), where(e, n));
+  if (p->parts) {
+    /* a thread's part of data over a sub-range of the threads (team_rows) */
+    out_gen(e->out, n->loc, "%sif (pa_tid < %s) /* the threads past the parts hold none */\n", in,
+            poly_str(ctx, p->parts));
+    in = ctx_printf(ctx, "%s  ", in);
+  }
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, dollar_poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));
@@ -807,7 +819,13 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   const char *kname = kernel_copy(e, n, p, &launch, &extra);
   if (!kname)
     return;
+  /* in the body of a pthd, omp or mpi detour the two arrays may be on
+   * different GPUs (one thread's, another's): the kernel reaches the other
+   * through peer access */
+  bool reach = e->detour && e->detour->type->kind != TK_CUDA;
   if (!p->staged) {
+    if (reach)
+      out_gen(e->out, n->loc, "%spa_cuda_peer_reach(%s, %s, %s);\n", in, sp, dp, where(e, n));
     out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, %s%s);\n", in, kname, launch, sp, dp, extra);
     out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
     return;
@@ -827,6 +845,8 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (dir == COPY_H2D || !host_cnt)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
+  if (reach)
+    out_gen(e->out, n->loc, "%s  pa_cuda_peer_reach(%s, NULL, %s);\n", in, dir == COPY_H2D ? dp : sp, where(e, n));
   if (dir == COPY_H2D)
     out_gen(e->out, n->loc, "%s  %s<<<%s>>>(pa_stage, %s%s);\n", in, kname, launch, dp, extra);
   else

@@ -20,6 +20,7 @@
  * walk the elements in increasing logical index, the sender packs bucket
  * by bucket, a collective moves them (scatter, gather, all-to-all or
  * broadcast), and the receiver unpacks in the same order. */
+#include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
 #include "emit/kernels.h"
@@ -64,7 +65,7 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
   }
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (strchr(t->ptypes[i], '[')) {
+    if (capture_decl_is_array(t->ptypes[i])) {
       diag_error(ctx, n->loc,
                  "parameter '%s' of mpi array '%s' is an array: detour arguments are sent by value, "
                  "declare it as a pointer (meaningful on process 0 only)",
@@ -72,6 +73,30 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
       ok = false;
     }
   return ok;
+}
+
+/* decl without the 'const' before its name: a member that memcpy fills
+ * ("const int k[2]" -> "int k[2]") */
+static const char *unconst(Ctx *ctx, const char *decl)
+{
+  const char *name;
+  size_t len;
+  if (ctext_declarator(decl, NULL, &name, &len) == CD_NONE)
+    return decl;
+  Buf b = {0};
+  const char *done = decl;
+  CText c = ctext(decl, name, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (ctok_word(t, "const")) {
+      buf_printf(&b, "%.*s", (int)(t.s - done), done);
+      done = t.s + t.n;
+      while (*done == ' ')
+        done++;
+    }
+  buf_puts(&b, done);
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
 }
 
 /* The body's function, and the function that unpacks the arguments sent
@@ -89,7 +114,7 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, "  %s;\n", caps[i].decl);
+      out_gen(e->out, loc, "  %s;\n", caps[i].array ? unconst(e->ctx, caps[i].decl) : caps[i].decl);
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
@@ -194,6 +219,16 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Capture *caps;
   int ncaps = capture_find(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
+    return;
+  bool sized = true;
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].array && capture_decl_is_unsized_array(caps[i].decl)) {
+      diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a local array whose size its initialiser "
+                 "gives ('%s'): the processes receive a copy, whose size must be written: declare it with its size",
+                 n->name, caps[i].name, caps[i].decl);
+      sized = false;
+    }
+  if (!sized)
     return;
 
   /* the call on process 0: arguments evaluated once, then sent */
@@ -328,17 +363,22 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const char *xp = x ? p->dp : p->sp, *hp = x ? p->sp : p->dp;
   const char *local = xp;
   if (p->via_host[x]) {
+    /* a scattered block goes back whole: read first unless the rows fill it */
+    bool fresh = scatter && hostc_written_whole(ctx, (CopySide *)&p->side[x]);
     out_gen(e->out, n->loc, "%s  %s *pa_local = (%s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
-            scatter ? "NULL" : xp, bytes[x], where, line);
+            fresh ? "NULL" : xp, bytes[x], where, line);
     local = "pa_local";
   }
   if (!poly_is_value(p->xbase, 0))
-    local = ctx_printf(ctx, "%s + %s", local, poly_str(ctx, p->xbase));
+    local = ctx_printf(ctx, "%s + %s", ctext_sum_operand(ctx, local), poly_str(ctx, p->xbase));
   const CopyDigit *dg = p->dg;
   Poly *hpitch = scatter ? dg[0].s : dg[0].d, *lpitch = scatter ? dg[0].d : dg[0].s;
-  const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
-  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
-          "sizeof(%s), %s, %d);\n", in, how_name(p->coll), host,
+  /* the host pointer is cast to void *: its offset added first, in elements */
+  const char *host = poly_is_value(p->ybase, 0) ? util_text_operand(ctx, hp)
+                                                : ctx_printf(ctx, "(%s + %s)", ctext_sum_operand(ctx, hp),
+                                                             poly_str(ctx, p->ybase));
+  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, %s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
+          "sizeof(%s), %s, %d);\n", in, how_name(p->coll), p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()", host,
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
           local, poly_str(ctx, lpitch), elem, where, line);
   if (p->via_host[x])
@@ -347,16 +387,59 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 }
 
 /* The opening of a copy through CUDA IPC: each process exports its block
- * at ptr and all gather the exports; then the branch every process takes
- * alike, on one node with every block exportable (closed by the caller,
- * with an else through the host and free(pa_all)). */
-static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *at)
+ * at ptr and all gather the exports; the runtime picks the transport
+ * (pa_gpu_transport: CUDA IPC on one node with the first `blocks` blocks
+ * exportable, else NCCL between GPU blocks, else the host), alike on every
+ * process; then the branch through CUDA IPC (closed by the caller, with
+ * the other transports' branches and free(pa_all)).  rows: process 0's
+ * host memory on one side (no NCCL). */
+static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at, bool rows)
 {
   const char *in = text_indent_of(n);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, ptr, at);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+  if (rows) {
+    out_gen(e->out, n->loc, "%s  if (pa_gpu_transport(pa_all, %s, 1, %s) == PA_VIA_IPC) {\n", in, blocks, at);
+    return;
+  }
+  out_gen(e->out, n->loc, "%s  const pa_via pa_way = pa_gpu_transport(pa_all, %s, 0, %s);\n", in, blocks, at);
+  out_gen(e->out, n->loc, "%s  if (pa_way == PA_VIA_IPC) {\n", in);
+}
+
+/* The branch of a peer all-to-all through NCCL (pa_nccl.cu): the first
+ * copy at the site runs the peer kernel over marked blocks to map which
+ * element comes from where (pa_nccl_probe), then the runtime moves the
+ * elements packed, pair by pair.  The sizes the kernel captures key the
+ * map. */
+static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *launch,
+                        const char *extra, const char *at)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = text_indent_of(n);
+  const char *elem = p->dst->type->elem;
+  Buf key = {0};
+  for (const char *s = extra; s && *s;) {
+    s += strspn(s, ", ");
+    size_t len = strcspn(s, ",");
+    if (len)
+      buf_printf(&key, "%s(long long)%.*s", key.len ? ", " : "", (int)len, s);
+    s += len;
+  }
+  out_gen(e->out, n->loc, "%s  } else if (pa_way == PA_VIA_NCCL) {\n", in);
+  if (key.len)
+    out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* the sizes the kernel takes */\n", in, key.data);
+  out_gen(e->out, n->loc, "%s    pa_nccl_xchg *pa_n = pa_nccl_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, %s);\n",
+          in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst), elem,
+          key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "NULL, 0", at);
+  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks;\n", in);
+  out_gen(e->out, n->loc, "%s    void *pa_probe;\n", in);
+  out_gen(e->out, n->loc, "%s    while (pa_nccl_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy here: where each element comes from */\n", in);
+  out_gen(e->out, n->loc, "%s      %s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", in, kname, launch, elem, extra);
+  out_gen(e->out, n->loc, "%s      pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
+  out_gen(e->out, n->loc, "%s    }\n", in);
+  out_gen(e->out, n->loc, "%s    pa_nccl_run(pa_n);\n", in);
+  buf_free(&key);
 }
 
 /* Rows between process 0's host memory and every process's GPU block
@@ -373,14 +456,19 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const char *xp = gather ? p->sp : p->dp, *hp = gather ? p->dp : p->sp;
   const CopyDigit *dg = p->dg;
   Poly *hpitch = gather ? dg[0].d : dg[0].s, *lpitch = gather ? dg[0].s : dg[0].d;
-  const char *host = poly_is_value(p->ybase, 0) ? hp : ctx_printf(ctx, "(%s + %s)", hp, poly_str(ctx, p->ybase));
-  ipc_open(e, n, xp, at);
+  /* the host pointer is cast to void *: its offset added first, in elements */
+  const char *host = poly_is_value(p->ybase, 0) ? util_text_operand(ctx, hp)
+                                                : ctx_printf(ctx, "(%s + %s)", ctext_sum_operand(ctx, hp),
+                                                             poly_str(ctx, p->ybase));
+  /* the processes that hold a part: all, or the first parts */
+  const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
+  ipc_open(e, n, xp, blocks, at, true);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), 0, %s, %s);\n", in,
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, %s, 0, %s, %s);\n", in, blocks,
           xp, at);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_rows(%d, (void *)%s, %s, %s, %s, %s, &pa_blocks, pa_mpi_size(), %s, %s, "
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_rows(%d, (void *)%s, %s, %s, %s, %s, &pa_blocks, %s, %s, %s, "
           "sizeof(%s), %s);\n", in, !gather, host, poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent),
-          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), poly_str(ctx, p->xbase),
+          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), blocks, poly_str(ctx, p->xbase),
           poly_str(ctx, lpitch), p->dst->type->elem, at);
   out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
@@ -500,8 +588,9 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
 
 /* An all-to-all between the GPUs of the processes (CopyPlan.peer): on one
  * node, each process maps the others' blocks (CUDA IPC) and its GPU runs
- * the peer kernel; across nodes (or with blocks #create did not make) the
- * collective through the host.  Every process takes the same branch. */
+ * the peer kernel; across nodes (or with blocks #create did not make)
+ * through NCCL where the runtime has it, else the collective through the
+ * host.  Every process takes the same branch (pa_gpu_transport). */
 static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
@@ -515,12 +604,20 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs */\n", in, text_copy_title(ctx, n, p->sp, p->dp));
-  ipc_open(e, n, p->sp, at);
+  ipc_open(e, n, p->sp, "pa_mpi_size()", at, false);
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
           in, p->sp, at);
-  out_gen(e->out, n->loc, "%s    %s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", in, kname, launch, p->dp, extra);
+  /* a process past the holders of the destination has no block to fill */
+  const char *lin = ctx_printf(ctx, "%s    ", in);
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%s    if (pa_rank < %s) /* the processes that hold a block */\n", in,
+            poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s      ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", lin, kname, launch, p->dp, extra);
   out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
+  nccl_branch(e, n, p, kname, launch, extra, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
   Node inner = *n;
   inner.out_indent = ctx_printf(ctx, "%s    ", in);
