@@ -663,6 +663,49 @@ static void emit_directive(Emitter *e, Node *n)
                                        * preprocessor line may follow) */
 }
 
+/* The program defines name (n characters) as a function-like macro. */
+static bool function_macro(Ctx *ctx, const char *name, size_t n)
+{
+  for (int l = 0; l < ctx->nlines; l++) {
+    const char *p = ctx->lines[l];
+    p += strspn(p, " \t");
+    if (*p++ != '#')
+      continue;
+    p += strspn(p, " \t");
+    if (strncmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
+      continue;
+    p += 6 + strspn(p + 6, " \t");
+    if (!strncmp(p, name, n) && p[n] == '(')
+      return true;
+  }
+  return false;
+}
+
+/* The C text s[0..len) ends inside the arguments of a call of one of the
+ * program's function-like macros (the innermost open parenthesis follows
+ * its name): an argument is pasted into the macro's body as text, where
+ * a $...$ result keeps its parentheses. */
+static bool in_macro_call(Ctx *ctx, const char *s, size_t len)
+{
+  int depth = 0;
+  for (size_t i = len; i-- > 0;) {
+    if (s[i] == ';' || s[i] == '{' || s[i] == '}')
+      return false;
+    if (s[i] == ')') {
+      depth++;
+    } else if (s[i] == '(' && depth-- == 0) {
+      size_t end = i;
+      while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+        end--;
+      size_t b = end;
+      while (b > 0 && util_is_ident_char((unsigned char)s[b - 1]))
+        b--;
+      return b < end && function_macro(ctx, s + b, end - b);
+    }
+  }
+  return false;
+}
+
 static void emit_node(Emitter *e, Node *n)
 {
   switch (n->kind) {
@@ -673,10 +716,13 @@ static void emit_node(Emitter *e, Node *n)
     emit_block(e, n);
     break;
   case N_DOLLAR: {
-    /* without parentheses where the text around makes it whole */
+    /* without parentheses where the text around makes it whole, unless
+     * it is pasted into a macro's body */
     Buf *before = &e->scope->text;
-    char *t = ctext_bare_operand(e->ctx, dollar_text(e->ctx, here(e), n), before->data, before->len,
-                                n->next && n->next->kind == N_TEXT ? n->next->text : NULL);
+    char *t = dollar_text(e->ctx, here(e), n);
+    if (!in_macro_call(e->ctx, before->data, before->len))
+      t = ctext_bare_operand(e->ctx, t, before->data, before->len,
+                             n->next && n->next->kind == N_TEXT ? n->next->text : NULL);
     buf_puts(&e->scope->text, t);
     out_src(e->out, t, n->loc);
     break;
