@@ -607,3 +607,187 @@ extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, l
     }
     pa_cuda_check(cudaSetDevice(cur), "cudaSetDevice", file, line);
 }
+
+/* ---- the transposing all-to-all in packets (parray_cuda.h) ---- */
+
+enum { PA_PACKET_CHUNKS = 4 };
+
+/* What thread or process me keeps between packet all-to-alls: a buffer of
+ * packets, a stream for the packing kernels, a stream and events for each
+ * destination.  One thread uses its own entry only (under
+ * PARRAY_GPU_SHARE two threads on one GPU have two). */
+typedef struct PacketState {
+    bool made;
+    int dev, nq; /* GPU; the destinations whose stream and events exist */
+    char *buf;
+    size_t bytes;
+    cudaStream_t pack, to[PA_CUDA_MAX_BLOCKS];
+    cudaEvent_t ev[PA_CUDA_MAX_BLOCKS][PA_PACKET_CHUNKS];
+} PacketState;
+static PacketState pstate[PA_CUDA_MAX_BLOCKS];
+
+static PacketState *packet_state(long long n, long long me, size_t bytes, const char *file, int line)
+{
+    if (n > PA_CUDA_MAX_BLOCKS || me < 0 || me >= n)
+        pa_fail(file, line, "a #copy between GPUs over %lld threads: at most %d are supported", n, PA_CUDA_MAX_BLOCKS);
+    PacketState *s = &pstate[me];
+    int dev = 0;
+    pa_cuda_check(cudaGetDevice(&dev), "cudaGetDevice", file, line);
+    if (s->made && s->dev != dev) { /* another team put this thread on another GPU */
+        int was = dev;
+        pa_cuda_check(cudaSetDevice(s->dev), "cudaSetDevice", file, line);
+        pa_cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", file, line);
+        pa_cuda_check(cudaFree(s->buf), "cudaFree", file, line);
+        pa_cuda_check(cudaStreamDestroy(s->pack), "cudaStreamDestroy", file, line);
+        for (int q = 0; q < s->nq; q++) {
+            pa_cuda_check(cudaStreamDestroy(s->to[q]), "cudaStreamDestroy", file, line);
+            for (int c = 0; c < PA_PACKET_CHUNKS; c++)
+                pa_cuda_check(cudaEventDestroy(s->ev[q][c]), "cudaEventDestroy", file, line);
+        }
+        pa_cuda_check(cudaSetDevice(was), "cudaSetDevice", file, line);
+        memset(s, 0, sizeof *s);
+    }
+    if (!s->made) {
+        s->dev = dev;
+        pa_cuda_check(cudaStreamCreateWithFlags(&s->pack, cudaStreamNonBlocking), "cudaStreamCreate", file, line);
+        s->made = true;
+    }
+    for (; s->nq < n; s->nq++) {
+        int q = s->nq;
+        pa_cuda_check(cudaStreamCreateWithFlags(&s->to[q], cudaStreamNonBlocking), "cudaStreamCreate", file, line);
+        for (int c = 0; c < PA_PACKET_CHUNKS; c++)
+            pa_cuda_check(cudaEventCreateWithFlags(&s->ev[q][c], cudaEventDisableTiming), "cudaEventCreate", file,
+                          line);
+    }
+    if (bytes > s->bytes) {
+        if (s->buf)
+            pa_cuda_check(cudaFree(s->buf), "cudaFree", file, line);
+        s->buf = NULL;
+        s->bytes = 0;
+        cudaError_t err = cudaMalloc(&s->buf, bytes);
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            pa_fail(file, line, "cannot allocate %zu bytes of GPU memory for the packets of an all-to-all: %s", bytes,
+                    cudaGetErrorString(err));
+        }
+        s->bytes = bytes;
+    }
+    return s;
+}
+
+enum { PA_PRELOAD_MAX = 256 };
+static const void *preload_kernels[PA_PRELOAD_MAX];
+static int npreload;
+
+extern "C" void pa_cuda_preload(const void *kernel)
+{
+    if (npreload < PA_PRELOAD_MAX) /* before main: one thread */
+        preload_kernels[npreload++] = kernel;
+}
+
+extern "C" void pa_cuda_packets_reserve(long long n, long long me, size_t bytes, int peers, const char *file, int line)
+{
+    for (int k = 0; k < npreload; k++) { /* loads the kernel on this GPU (lazy loading otherwise: at the first copy) */
+        cudaFuncAttributes a;
+        pa_cuda_check(cudaFuncGetAttributes(&a, preload_kernels[k]), "cudaFuncGetAttributes", file, line);
+    }
+    if (n < 2)
+        return;
+    size_t packet = (bytes + n - 1) / n; /* a block's share for one GPU, at most */
+    packet_state(n, me, packet * (size_t)(n - 1), file, line);
+    if (!peers)
+        return;
+    int count = 1, me_dev = 0;
+    pa_cuda_check(cudaGetDeviceCount(&count), "cudaGetDeviceCount", file, line);
+    pa_cuda_check(cudaGetDevice(&me_dev), "cudaGetDevice", file, line);
+    for (long long q = 0; q < n; q++) {
+        int dev = (int)(q % count), can = 0;
+        if (dev == me_dev)
+            continue;
+        pa_cuda_check(cudaDeviceCanAccessPeer(&can, me_dev, dev), "cudaDeviceCanAccessPeer", file, line);
+        if (can) /* else the copy names the GPUs */
+            peer_enable(me_dev, dev, file, line);
+    }
+}
+
+extern "C" pa_cuda_packets pa_cuda_packets_begin(long long n, long long me, long long rows, long long width,
+                                                 long long pitch, long long base, size_t elem, const char *file,
+                                                 int line)
+{
+    pa_cuda_packets k;
+    memset(&k, 0, sizeof k);
+    k.n = n;
+    k.me = me;
+    k.rows = rows;
+    k.width = width;
+    k.pitch = pitch;
+    k.base = base;
+    k.elem = elem;
+    size_t packet = (size_t)rows * (size_t)width * elem;
+    /* chunks of about 64 MB or more: fewer leave the copy engines idle while the first is packed, more
+       cost a launch and a copy each (bench/a2a_variants.cu: 2 to 4 best on 2 and 4 H200s) */
+    long long chunks = (long long)(packet >> 26);
+    k.chunks = (int)(chunks < 1 ? 1 : chunks > PA_PACKET_CHUNKS ? PA_PACKET_CHUNKS : chunks);
+    if (k.chunks > rows)
+        k.chunks = rows > 0 ? (int)rows : 1;
+    k.steps = (int)(n - 1) * k.chunks + 1;
+    PacketState *s = packet_state(n, me, packet * (size_t)(n - 1), file, line);
+    k.state = s;
+    k.stream = s->pack;
+    /* the blocks as this GPU's stream left them: written, and no longer read */
+    pa_cuda_check(cudaStreamSynchronize(0), "cudaStreamSynchronize", file, line);
+    return k;
+}
+
+extern "C" pa_cuda_step pa_cuda_packets_step(pa_cuda_packets *k, const pa_cuda_blocks *b, int s)
+{
+    PacketState *st = (PacketState *)k->state;
+    pa_cuda_step r;
+    size_t packet = (size_t)k->rows * (size_t)k->width * k->elem;
+    if (s < k->steps - 1) {
+        int d = s / k->chunks + 1, c = s % k->chunks;
+        r.q = (int)((k->me + d) % k->n);
+        r.lo = k->rows * c / k->chunks;
+        r.hi = k->rows * (c + 1) / k->chunks;
+        r.out = st->buf + (size_t)(d - 1) * packet;
+        r.pitch = k->width;
+        k->to[r.q] = (char *)b->p[r.q] + (size_t)k->base * k->elem;
+    } else { /* this GPU's own rectangle, straight into its block */
+        r.q = (int)k->me;
+        r.lo = 0;
+        r.hi = k->rows;
+        r.out = (char *)b->p[k->me] + (size_t)k->base * k->elem;
+        r.pitch = k->pitch;
+    }
+    return r;
+}
+
+extern "C" void pa_cuda_packets_sent(pa_cuda_packets *k, int s, const char *file, int line)
+{
+    PacketState *st = (PacketState *)k->state;
+    pa_cuda_check(cudaGetLastError(), "the packing kernel's launch", file, line);
+    if (s >= k->steps - 1)
+        return;
+    int d = s / k->chunks + 1, c = s % k->chunks, q = (int)((k->me + d) % k->n);
+    long long lo = k->rows * c / k->chunks, hi = k->rows * (c + 1) / k->chunks;
+    size_t packet = (size_t)k->rows * (size_t)k->width * k->elem, w = (size_t)k->width * k->elem;
+    const char *src = st->buf + (size_t)(d - 1) * packet + (size_t)lo * w;
+    char *dst = k->to[q] + (size_t)lo * (size_t)k->pitch * k->elem;
+    pa_cuda_check(cudaEventRecord(st->ev[q][c], st->pack), "cudaEventRecord", file, line);
+    pa_cuda_check(cudaStreamWaitEvent(st->to[q], st->ev[q][c], 0), "cudaStreamWaitEvent", file, line);
+    if (hi > lo)
+        pa_cuda_check(cudaMemcpy2DAsync(dst, (size_t)k->pitch * k->elem, src, w, w, (size_t)(hi - lo),
+                                        cudaMemcpyDefault, st->to[q]),
+                      "cudaMemcpy2DAsync (a packet to another GPU)", file, line);
+}
+
+extern "C" void pa_cuda_packets_end(pa_cuda_packets *k, const char *kernel, const char *file, int line)
+{
+    PacketState *st = (PacketState *)k->state;
+    cudaError_t err = cudaStreamSynchronize(st->pack);
+    if (err != cudaSuccess)
+        pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
+    for (long long d = 1; d < k->n; d++)
+        pa_cuda_check(cudaStreamSynchronize(st->to[(k->me + d) % k->n]),
+                      "cudaStreamSynchronize (the packets to the other GPUs)", file, line);
+}

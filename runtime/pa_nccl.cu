@@ -358,7 +358,7 @@ extern "C" pa_via pa_gpu_transport(const void *exports, long long n, int rows, c
         blocks &= all[i].usable;
     blocks &= n <= PA_CUDA_MAX_BLOCKS;
     int ipc = tp.one_node && tp.see && blocks;
-    int nccl = tp.nccl && !rows && n <= PA_CUDA_MAX_BLOCKS;
+    int nccl = tp.nccl && !rows && tp.n <= PA_CUDA_MAX_BLOCKS; /* the probe hands the kernel every process's block */
     pa_via via;
     const char *why;
     switch (tp.forced) {
@@ -371,8 +371,8 @@ extern "C" pa_via pa_gpu_transport(const void *exports, long long n, int rows, c
         why = "PARRAY_TRANSPORT=ipc";
         break;
     case PA_VIA_NCCL:
-        if (n > PA_CUDA_MAX_BLOCKS)
-            fail_all(file, line, "PARRAY_TRANSPORT=nccl, but the copy has %lld processes: at most %d", n,
+        if (tp.n > PA_CUDA_MAX_BLOCKS && !rows)
+            fail_all(file, line, "PARRAY_TRANSPORT=nccl, but the job has %d processes: at most %d", tp.n,
                      PA_CUDA_MAX_BLOCKS);
         /* rows between process 0's host memory and the GPUs: MPI carries them */
         via = rows ? PA_VIA_HOST : PA_VIA_NCCL;

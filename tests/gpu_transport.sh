@@ -42,21 +42,46 @@ result() { # NAME STATUS LOG WHY
   if [ "$2" -eq 0 ]; then echo "PASS $1"; pass=$((pass + 1))
   else echo "FAIL $1${4:+: $4}"; sed 's/^/    /' "$3" | tail -n 20; fail=$((fail + 1)); fi
 }
-mpirun_np="mpirun --oversubscribe --bind-to none -np"
+# (mpirun reads stdin: every run below gets </dev/null, or it eats the loops' input)
+mpirun_np=(mpirun --oversubscribe --bind-to none -np)
 "$parrayc" --version | head -n 3
 
-# ---- builds: xfer for 2 and 4 processes, NCCL's reference ----
+# ---- builds, all at once (nvcc takes most of the time): xfer for 2 and 4
+# processes at N = 1024 and TN, NCCL's reference, the e2e programs and
+# samples, the SGEMM sample on 2 and 4 GPUs in both forms at N = SN ----
+build() { # NAME PARRAYC-ARGS...: parrayc --build ... -o NAME, log build_NAME.log
+  local name=$1; shift
+  "$parrayc" --build "$@" -o "$work/$name" >"build_$name.log" 2>&1
+  echo $? >"build_$name.status"
+}
+cp "$root/samples/fastsgemm.pah" "$work/fastsgemm.pah"
+builds=""
 for np in 2 4; do
-  sed "s/^#define NP 2/#define NP $np/; s/\[2\]} P/[$np]} P/" "$root/tests/transport/xfer.pa" >"xfer$np.pa"
-  for n in 1024 "$TN"; do
-    "$parrayc" --build -DN="$n" "xfer$np.pa" -o "xfer${np}_$n" >"build_xfer${np}_$n.log" 2>&1
-    result "build xfer np=$np N=$n" $? "build_xfer${np}_$n.log"
+  sed "s/^#define NP 2/#define NP $np/" "$root/tests/transport/xfer.pa" >"xfer$np.pa"
+  for n in 1024 $([ "$TN" = 1024 ] || echo "$TN"); do build "xfer${np}_$n" -DN="$n" "xfer$np.pa" & builds="$builds xfer${np}_$n"; done
+  mkdir -p "sgemm$np"
+  sed "s|N/2|N/$np|g" "$root/samples/multi/sgemm.pah" >"sgemm$np/sgemm.pah"
+  for form in pthd mpi; do
+    sed "s/) \[2\]} G$/) [$np]} G/" "$root/samples/multi/sgemm_$form.pa" >"sgemm$np/sgemm_$form.pa"
+    build "sgemm${np}_$form" -DN="$SN" "sgemm$np/sgemm_$form.pa" & builds="$builds sgemm${np}_$form"
   done
 done
+# every mpi x cuda end-to-end program (the *_fails ones aside)
+e2e=""
+for f in "$root"/tests/e2e/gpu_mpi_*.pa; do
+  case $f in *_fails.pa) ;; *) e2e="$e2e $(basename "$f" .pa)" ;; esac
+done
+for f in $e2e; do
+  build "$f" "$root/tests/e2e/$f.pa" & builds="$builds $f"
+done
+build transpose_mpi "$root/samples/multi/transpose_mpi.pa" & builds="$builds transpose_mpi"
+build fft_mpi "$root/samples/multi/fft_mpi.pa" -lcufft & builds="$builds fft_mpi"
 # shellcheck disable=SC2046
-nvcc -O2 -arch=native $(mpicc --showme:compile) "$root/tests/transport/nccl_ref.cu" -o nccl_ref \
-  $(mpicc --showme:link) -lnccl >build_ref.log 2>&1
-result "build nccl_ref" $? build_ref.log
+(nvcc -O2 -arch=native $(mpicc --showme:compile) "$root/tests/transport/nccl_ref.cu" -o nccl_ref \
+  $(mpicc --showme:link) -lnccl >build_nccl_ref.log 2>&1; echo $? >build_nccl_ref.status) &
+builds="$builds nccl_ref"
+wait
+for b in $builds; do result "build $b" "$(cat "build_$b.status" 2>/dev/null || echo 1)" "build_$b.log"; done
 
 # the environments of the transports: NAME|WANT (this copy goes through)|NCCL's own|ENV...
 net="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 NCCL_SOCKET_IFNAME=lo"
@@ -83,14 +108,14 @@ xfer() {
   IFS='|' read -r name want nccl envs <<<"$3"
   local log=$work/xfer${np}_${n}_$name.log
   times=""
-  if [ "$want" = nccl ] && [ "$gpus" -lt "$np" ]; then echo "SKIP xfer np=$np $name: $gpus GPUs"; return; fi
   if [ "$name" = two_nodes ] && [ "$np" -lt 4 ]; then return; fi
+  if [ "$want" = nccl ] && [ "$gpus" -lt "$np" ]; then echo "SKIP xfer np=$np $name: $gpus GPUs"; return; fi
   local share=""
   [ "$gpus" -lt "$np" ] && share="PARRAY_GPU_SHARE=1"
   local wrap=""
   case " $envs " in *" ISOLATE=1 "*) wrap=./isolate.sh ;; esac
   # shellcheck disable=SC2086
-  env $envs $share PARRAY_VERBOSE=1 NCCL_DEBUG=INFO timeout 300 $mpirun_np "$np" $wrap "./xfer${np}_$n" >"$log" 2>&1
+  env $envs $share PARRAY_VERBOSE=1 NCCL_DEBUG=INFO timeout 300 "${mpirun_np[@]}" "$np" $wrap "./xfer${np}_$n" </dev/null >"$log" 2>&1
   local st=$? why=""
   [ $st -eq 124 ] && why="timed out"
   [ "$(grep -c ': correct (0 wrong)' "$log")" = 3 ] || { st=1; why="${why:-not every element right}"; }
@@ -109,19 +134,22 @@ done <<<"$cases"
 for t in "ipc|PARRAY_TRANSPORT=ipc" "nccl_net|PARRAY_TRANSPORT=nccl $net" "host|PARRAY_TRANSPORT=host"; do
   IFS='|' read -r tn envs <<<"$t"
   [ "$gpus" -lt 2 ] && [ "$tn" = nccl_net ] && continue
-  for f in "$root"/tests/e2e/gpu_mpi_dmem.pa "$root"/tests/e2e/gpu_mpi_tiles.pa "$root"/tests/e2e/gpu_mpi_chunks.pa; do
-    name=$(basename "$f" .pa)_$tn
+  for f in $e2e transpose_mpi fft_mpi; do
+    log=$work/${f}_$tn.log
     # shellcheck disable=SC2086
-    env $envs timeout 300 sh "$root/tests/run_e2e.sh" "$parrayc" "$f" >"$name.log" 2>&1
-    result "$name" $? "$name.log"
-  done
-  for f in transpose_mpi fft_mpi; do
-    libs=; [ $f = fft_mpi ] && libs=-lcufft
-    # shellcheck disable=SC2086
-    env $envs timeout 300 "$parrayc" --run "$root/samples/multi/$f.pa" $libs -o "$work/$f" >"${f}_$tn.log" 2>&1
+    env $envs timeout 300 "${mpirun_np[@]}" 2 "./$f" </dev/null >"$log" 2>"$log.err"
     st=$?
-    grep -q WRONG "${f}_$tn.log" && st=1
-    result "${f}_$tn" $st "${f}_$tn.log"
+    case $f in
+      gpu_*) # stdout as run_e2e.sh checks it: equal to the .out, both sorted when the test says "sort"
+        if head -n 1 "$root/tests/e2e/$f.pa" | grep -q 'parrayc-test:.* sort'; then
+          diff -u <(LC_ALL=C sort "$root/tests/e2e/$f.out") <(LC_ALL=C sort "$log") >"$log.diff" || st=1
+        else
+          diff -u "$root/tests/e2e/$f.out" "$log" >"$log.diff" || st=1
+        fi ;;
+      *) grep -q WRONG "$log" && st=1 ;;
+    esac
+    cat "$log.err" >>"$log"
+    result "${f}_$tn" $st "$log"
   done
 done
 
@@ -133,7 +161,7 @@ for t in "p2p|" "net|$net"; do
   start=$(date +%s)
   # shellcheck disable=SC2086
   env $envs PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_DIE=1 PARRAY_NCCL_TIMEOUT=30 timeout 120 \
-    $mpirun_np 2 ./xfer2_1024 >"$log" 2>&1
+    "${mpirun_np[@]}" 2 ./xfer2_1024 </dev/null >"$log" 2>&1
   st=$? why=""
   if [ $st -eq 124 ]; then why="hung (killed by timeout after 120 s)"; st=1
   elif [ $st -eq 0 ]; then why="exited 0"; st=1
@@ -170,7 +198,7 @@ while IFS= read -r c; do
     ref="" ratio=""
     if [ "$want" = nccl ] && [ "$name" != isolated ]; then
       # shellcheck disable=SC2086
-      ref=$(env $envs timeout 120 $mpirun_np "$np" ./nccl_ref "$TN" 5 2>/dev/null | sed -n 's/^NCCL_REF.*ms=//p')
+      ref=$(env $envs timeout 120 "${mpirun_np[@]}" "$np" ./nccl_ref "$TN" 5 </dev/null 2>/dev/null | sed -n 's/^NCCL_REF.*ms=//p')
       [ -n "$ref" ] && ratio=$(awk -v r="$ref" -v a="$a" 'BEGIN { printf "%.3f", r / a }')
     fi
     gbs=$(awk -v n="$TN" -v p="$np" -v a="$a" 'BEGIN { printf "%.1f", n * n * 4 * (p - 1) / p / (a * 1e-3) / 1e9 }')
@@ -189,14 +217,11 @@ done <<<"$cases"
 } >>"$table"
 for g in 2 4; do
   [ "$g" -gt "$gpus" ] && continue
-  mkdir -p "sgemm$g"
-  sed "s|N/2|N/$g|g" "$root/samples/multi/sgemm.pah" >"sgemm$g/sgemm.pah"
-  cp "$root/samples/fastsgemm.pah" "$work/fastsgemm.pah"
   declare -A sc=() ga=()
   for form in pthd mpi; do
-    sed "s/) \[2\]} G$/) [$g]} G/" "$root/samples/multi/sgemm_$form.pa" >"sgemm$g/sgemm_$form.pa"
     log=$work/sgemm${g}_$form.log
-    timeout 300 "$parrayc" --run -DN="$SN" "sgemm$g/sgemm_$form.pa" -o "$work/sgemm${g}_$form" >"$log" 2>&1
+    if [ $form = mpi ]; then timeout 300 "${mpirun_np[@]}" "$g" "./sgemm${g}_$form" </dev/null >"$log" 2>&1
+    else timeout 300 "./sgemm${g}_$form" </dev/null >"$log" 2>&1; fi
     st=$?
     grep -q "; correct" "$log" || st=1
     result "sgemm $form $g GPUs N=$SN" $st "$log"

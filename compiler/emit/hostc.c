@@ -366,6 +366,33 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
   buf_free(&ind);
 }
 
+/* The steps of an all-to-all in packets (CopyPlan.packets), after
+ * hostc_packets_begin's pa_pk and the destination's blocks in pa_blocks,
+ * for this GPU's thread or process me: pack and send each step
+ * (pa_cuda_packets_step), then wait for every packet to land. */
+void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
+                   const char *me, const char *at, const char *in)
+{
+  out_gen(e->out, n->loc, "%sfor (int pa_s = 0; pa_s < pa_pk.steps; pa_s++) {\n", in);
+  out_gen(e->out, n->loc, "%s  const pa_cuda_step pa_st = pa_cuda_packets_step(&pa_pk, &pa_blocks, pa_s);\n", in);
+  out_gen(e->out, n->loc, "%s  %s<<<dim3((unsigned)((pa_st.hi - pa_st.lo + 31) / 32), %s), dim3(32, 8), 0, "
+          "pa_pk.stream>>>(%s, (%s *)pa_st.out, pa_st.pitch, %s, pa_st.q, pa_st.lo, pa_st.hi%s);\n", in, kname,
+          grid_yz, p->sp, p->dst->type->elem, me, extra);
+  out_gen(e->out, n->loc, "%s  pa_cuda_packets_sent(&pa_pk, pa_s, %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s}\n", in);
+  out_gen(e->out, n->loc, "%spa_cuda_packets_end(&pa_pk, \"%s\", %s);\n", in, kname, at);
+}
+
+const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at)
+{
+  Ctx *ctx = e->ctx;
+  CopySide S = p->side[0];
+  Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
+  return ctx_printf(ctx, "pa_cuda_packets pa_pk = pa_cuda_packets_begin(%s, %s, %s, %s, %s, %s, sizeof(%s), %s);",
+                    nprocs, me, dollar_poly_text(ctx, S.dg[p->pk_a].extent), dollar_poly_text(ctx, S.dg[p->pk_b].extent),
+                    dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, at);
+}
+
 char *hostc_block_bytes(Ctx *ctx, Dim *d)
 {
   return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", dollar_poly_text(ctx, dim_span(ctx, d)), d->type->elem);

@@ -54,4 +54,11 @@ bool hostc_written_whole(Ctx *ctx, CopySide *s);
  * bytes[k] bytes; stage_close copies the destination's back and frees. */
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes);
 void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes);
+/* An all-to-all in packets (CopyPlan.packets), its packing kernel from
+ * kernel_packets (emit/kernels.h): the copy's begin (a declaration of
+ * pa_pk) and its steps, for thread or process me (C text) of nprocs, with
+ * the destination's blocks in pa_blocks. */
+const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
+void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
+                   const char *me, const char *at, const char *in);
 #endif

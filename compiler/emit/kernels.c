@@ -7,7 +7,8 @@
  *                one thread per element, or 32/64-element square tiles
  *                through shared memory when the copy transposes;
  *   kernel_peer  the copy between the GPUs of threads (targets/cuda.c, a
- *                pthd or omp team) or of processes (targets/mpi.c). */
+ *                pthd or omp team) or of processes (targets/mpi.c);
+ *   kernel_packets  the packing kernel of an all-to-all in packets. */
 #include "emit/kernels.h"
 #include "model/launch.h"
 #include "print/capture.h"
@@ -62,7 +63,7 @@ static Poly *digit_offset(Ctx *ctx, CopyDigit *dg, Poly **v, int nd, bool dst)
 
 /* The transpose kernel's tile edge: 64 for elements of at most 8 bytes
  * (the tile, 64 x 65 of them, fits the 48 KB of static shared memory),
- * 32 for larger ones and for types parrayc cannot size (type_elem_bytes).
+ * 32 for larger ones and for types parrayc cannot size (elem_bytes).
  * A 64 x 64 tile keeps twice the bytes in flight per
  * thread: the 32 x 32 tile reached 0.944 of a device-to-device copy at
  * N = 8192 on the H100, the 64 x 64 one 0.965 (doc/performance.md). */
@@ -204,7 +205,8 @@ static const char *kernel_for(Emitter *e, const char *base, const char *body, bo
 /* Kernel text (starting "__global__ void BASE(") written to e->hoist after
  * comment, unless a kernel with the same text after its name is there
  * already: the name of the kernel that does the work. */
-static const char *kernel_add(Emitter *e, Node *n, const char *base, const char *text, const char *comment)
+static const char *kernel_add(Emitter *e, Node *n, const char *base, const char *text, const char *comment,
+                              bool preload)
 {
   size_t head = strlen("__global__ void ") + strlen(base);
   bool fresh;
@@ -215,6 +217,11 @@ static const char *kernel_add(Emitter *e, Node *n, const char *base, const char 
   Out *saved = e->out;
   e->out = &k;
   out_gen(e->out, n->loc, "%s\n__global__ void %s%s", comment, kname, text + head);
+  /* loaded on each GPU where a distributed block is created, not at its
+   * first launch (CUDA's lazy loading would put that in the first copy) */
+  if (preload)
+    out_gen(e->out, n->loc, "__attribute__((constructor)) static void %s_preload(void)\n{\n"
+            "  pa_cuda_preload((const void *)%s);\n}\n\n", kname, kname);
   e->out = saved;
   out_append(&e->hoist, &k);
   out_free(&k);
@@ -238,7 +245,7 @@ const char *kernel_copy(Emitter *e, Node *n, const CopyPlan *p, const char **lau
     return NULL;
   return kernel_add(e, n, base, text,
                     ctx_printf(ctx, "/* #copy %s to %s (%s:%d) and every copy between the same layouts */", src->path,
-                               dst->path, text_loc_file(ctx, n->loc), text_loc_line(ctx, n->loc)));
+                               dst->path, text_loc_file(ctx, n->loc), text_loc_line(ctx, n->loc)), false);
 }
 
 
@@ -370,11 +377,11 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
   if (pull)
     kname = kernel_add(e, n, kname, text,
                        ctx_printf(ctx, "/* %s: each GPU fills its block of %s from the blocks that hold its "
-                                  "elements%s */", at, n->name2, how));
+                                  "elements%s */", at, n->name2, how), false);
   else
     kname = kernel_add(e, n, kname, text,
                        ctx_printf(ctx, "/* %s: each GPU writes its block of %s into one GPU's array%s */", at, n->name,
-                                  how));
+                                  how), false);
   long long v;
   if (p->peer_tiles)
     *launch = peer_tile_launch(ctx, p, X);
@@ -385,3 +392,59 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
   return kname;
 }
 
+/* The packing kernel of an all-to-all in packets (CopyPlan.packets): rows
+ * pa_lo .. pa_hi of the rectangle this GPU (pa_tid) sends GPU pa_q, read
+ * from its block of the source along digit pk_a and written to pa_out
+ * (pa_pitch elements a row) along pk_b, in 32 x 32 tiles through shared
+ * memory.  *grid_yz is the launch grid's y and z; its x covers the rows
+ * of each step (hostc_packets, emit/hostc.c). */
+const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **grid_yz, const char **extra)
+{
+  Ctx *ctx = e->ctx;
+  CopySide S = p->side[0];
+  const char *elem = p->dst->type->elem;
+  Poly *i = copy_side_linear(ctx, &S);
+  const char *kname =
+    text_gen_name(ctx, "pack", ctx_printf(ctx, "%s_to_%s", text_dim_cname(ctx, p->src), text_dim_cname(ctx, p->dst)), NULL);
+  const char *so = poly_str(ctx, dim_offset(ctx, p->src, i));
+  const char *eb = dollar_poly_text(ctx, S.dg[p->pk_b].extent);
+  Buf k = {0};
+  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_out, long long pa_pitch, int pa_tid, int pa_q, "
+             "long long pa_lo, long long pa_hi)\n{\n", kname, elem, elem);
+  buf_printf(&k, "  __shared__ %s pa_tile[32][33]; /* padded: no bank conflicts */\n", elem);
+  buf_printf(&k, "  const long long pa_a0 = pa_lo + blockIdx.x * 32LL;\n");
+  buf_printf(&k, "  for (long long pa_b0 = blockIdx.y * 32LL; pa_b0 < %s; pa_b0 += gridDim.y * 32LL) {\n", eb);
+  for (int pass = 0; pass < 2; pass++) {
+    buf_printf(&k, "    for (int pa_k = threadIdx.y; pa_k < 32; pa_k += 8) {\n");
+    buf_printf(&k, "      const long long pa_a = pa_a0 + %s, pa_b = pa_b0 + %s;\n", pass ? "pa_k" : "threadIdx.x",
+               pass ? "threadIdx.x" : "pa_k");
+    buf_printf(&k, "      if (pa_a < pa_hi && pa_b < %s) {\n", eb);
+    const char *stmt = pass ? "pa_out[pa_a * pa_pitch + pa_b] = pa_tile[threadIdx.x][pa_k];"
+                            : ctx_printf(ctx, "pa_tile[pa_k][threadIdx.x] = pa_src[%s];", so);
+    for (int d = 0; d < S.n; d++) {
+      SideDigit *g = &S.dg[d];
+      const char *v = g->var->t[0].f[0]->text;
+      if (!text_mentions(stmt, v))
+        continue;
+      const char *val = g->proc ? "pa_tid" : d == p->pk_o ? "pa_q" : d == p->pk_a ? "pa_a" : d == p->pk_b ? "pa_b" : "0";
+      buf_printf(&k, "        const long long %s = %s;\n", v, val);
+    }
+    buf_printf(&k, "        %s\n", stmt);
+    buf_printf(&k, "      }\n    }\n    __syncthreads();\n");
+  }
+  buf_printf(&k, "  }\n}\n\n");
+  const char *text = captures(e, n, ctx_strdup(ctx, k.data), extra);
+  buf_free(&k);
+  if (!text)
+    return NULL;
+  kname = kernel_add(e, n, kname, text,
+                     ctx_printf(ctx, "/* #copy %s to %s (%s:%d) and every copy between the same layouts: each GPU "
+                                "packs, from its block of %s, the rectangle it sends each GPU, transposed in 32 x 32 "
+                                "tiles through shared memory */", n->name, n->name2, text_loc_file(ctx, n->loc),
+                                text_loc_line(ctx, n->loc), n->name), true);
+  long long vb;
+  *grid_yz = poly_is_const(S.dg[p->pk_b].extent, &vb)
+               ? ctx_printf(ctx, "%lld, 1", (vb + 31) / 32 < 65535 ? (vb + 31) / 32 : 65535)
+               : ctx_printf(ctx, "(unsigned)((%s + 31) / 32 < 65535 ? (%s + 31) / 32 : 65535), 1", eb, eb);
+  return kname;
+}

@@ -14,5 +14,9 @@ const char *kernel_copy(Emitter *e, Node *n, const CopyPlan *p, const char **lau
 /* An all-to-all between GPUs (CopyPlan.peer): launched as
  * KERNEL<<<*launch>>>(pointer, pa_blocks, tid *extra). */
 const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra);
+/* The packing kernel of an all-to-all in packets (CopyPlan.packets): the
+ * rectangle this GPU sends one GPU, transposed; its launch grid's y and z
+ * in *grid_yz (hostc_packets launches it). */
+const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **grid_yz, const char **extra);
 
 #endif

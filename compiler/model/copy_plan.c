@@ -437,9 +437,65 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
       p->batch = poly_mul(ctx, p->batch, X->dg[k].extent);
 }
 
-/* GPU to GPU among the threads: the peer kernel (hostc_peer_kernel),
- * in tiles where it transposes. */
+/* A transposing all-to-all in packets (CopyPlan.packets).  Walked on the
+ * source side S, every local digit of S but three has extent 1: pk_o is
+ * the destination's owner itself, pk_a has unit stride in the source and
+ * pk_b unit stride in the destination, where the element lands at
+ * pk_base + pk_a * pk_pitch + pk_b of its owner's block, pk_base depending
+ * on S's process digit alone.  Then what GPU p sends GPU q is one
+ * rectangle, extent(a) rows of extent(b) elements at pitch pk_pitch in
+ * q's block: a local transposing kernel packs it, and one pitched copy
+ * per pair moves it at the speed of the copy engines (0.88-0.95 of
+ * cudaMemcpyPeerAsync of contiguous blocks on 2 and 4 H200s, where a
+ * kernel reading or writing the peers' blocks reached 0.45-0.7:
+ * bench/a2a_variants.cu, doc/performance.md).  False when the copy is not
+ * that (the peer kernel stays). */
 static int owner_digit(Ctx *ctx, CopySide *s);
+
+static bool plan_packets(Ctx *ctx, CopyPlan *p)
+{
+  CopySide *S = &p->side[0], *T = &p->side[1];
+  if (!S->procs || !T->procs)
+    return false;
+  int ps = owner_digit(ctx, S);
+  if (ps < 0)
+    return false;
+  Poly *i = copy_side_linear(ctx, S);
+  Poly *owner = copy_side_owner(ctx, T, i, false);
+  int o = -1;
+  for (int k = 0; k < S->n; k++)
+    if (!S->dg[k].proc && poly_equal(owner, S->dg[k].var))
+      o = k;
+  if (o < 0)
+    return false;
+  Poly **as = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1)), **ad = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1)), *cs, *cd;
+  if (!affine_in(ctx, dim_offset(ctx, p->src, i), S, as, &cs) || !affine_in(ctx, dim_offset(ctx, p->dst, i), S, ad, &cd))
+    return false;
+  int a = -1, b = -1;
+  for (int k = 0; k < S->n; k++) {
+    if (S->dg[k].proc || k == o || poly_is_value(S->dg[k].extent, 1))
+      continue;
+    if (poly_is_value(as[k], 1) && a < 0)
+      a = k;
+    else if (poly_is_value(ad[k], 1) && b < 0)
+      b = k;
+    else
+      return false; /* a third digit: more than one rectangle a pair */
+  }
+  if (a < 0 || b < 0 || !poly_is_value(ad[o], 0) || !poly_is_value(cs, 0))
+    return false;
+  p->packets = true;
+  p->pk_a = a;
+  p->pk_b = b;
+  p->pk_o = o;
+  p->pk_pitch = ad[a];
+  p->pk_base = cd;
+  p->pk_pstride = ad[ps];
+  return true;
+}
+
+/* GPU to GPU among the threads: the peer kernel (kernel_peer), in tiles
+ * where it transposes, or packets. */
 
 /* The holders of the walked side of a peer copy (the distributed
  * destination, else the source): processes 0 .. its process digit's
@@ -459,7 +515,9 @@ static void plan_peer(Ctx *ctx, CopyPlan *p)
   p->dir = COPY_D2D;
   p->peer = true;
   p->parts = peer_parts(ctx, p);
-  plan_peer_tiles(ctx, p);
+  /* packets move every process's share: not where only some hold one */
+  if (p->parts || !plan_packets(ctx, p))
+    plan_peer_tiles(ctx, p);
 }
 
 /* A scatter or gather between a shared host array and dmem distributed
@@ -678,7 +736,8 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
   p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
   if (p->peer) {
     p->parts = peer_parts(ctx, p);
-    plan_peer_tiles(ctx, p);
+    if (p->parts || !plan_packets(ctx, p))
+      plan_peer_tiles(ctx, p);
   }
   /* a scatter or gather of rows, a broadcast of a block: no element
    * loops (pa_mpi_rows) */

@@ -84,6 +84,15 @@ typedef struct CopyPlan {
   bool peer_tiles;      /* peer: the kernel walks 32 x 32 tiles of digits a and b of the walked side (the
                          * distributed destination, else the source): a has unit stride in the source,
                          * b in the destination; batch is the product of the other local digits */
+  bool packets;         /* peer, a transposing all-to-all between two distributions (plan_packets): each GPU
+                         * transposes its block into one packet per destination GPU with a local kernel
+                         * (hostc_packet_kernel) and the copy engines move the packets (pa_cuda_packets);
+                         * pk_a, pk_b, pk_o: the source's digits of the packet's rows (unit source stride),
+                         * columns (unit destination stride) and the destination GPU; pk_pitch: the
+                         * destination's row pitch; the rectangle from GPU k lands at pk_base +
+                         * k * pk_pstride in the destination block */
+  int pk_a, pk_b, pk_o;
+  Poly *pk_pitch, *pk_base, *pk_pstride;
   CopySide side[2];     /* COPY_COLLECTIVE: source and destination */
   /* The digits line up only if sizes parrayc keeps symbolic divide (N by
    * 32): this plan holds when all of guard do at run time, fallback (one

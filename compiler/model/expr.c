@@ -361,26 +361,55 @@ static bool all_nonneg(const Poly *p)
   return true;
 }
 
+/* u is t times sizes: u's atoms are t's and others that are sizes (A_SYM). */
+static bool times_sizes(const Term *u, const Term *t)
+{
+  int k = 0;
+  for (int j = 0; j < u->nf; j++) {
+    if (k < t->nf && u->f[j] == t->f[k])
+      k++;
+    else if (u->f[j]->kind != A_SYM)
+      return false;
+  }
+  return k == t->nf && u->nf > t->nf;
+}
+
 /* Is p >= 0 whatever the atoms' values?  Sizes are at least 1, indices,
- * quotients and remainders at least 0. */
+ * quotients and remainders at least 0.  A negative term is cancelled by
+ * positive terms that are it times sizes (G * (N/G) - N/G >= 0: G >= 1). */
 static bool provably_nonneg(const Poly *p)
 {
-  long long floor = 0;
-  for (int i = 0; i < p->n; i++) {
+  long long floor = 0, *left = malloc(sizeof(long long) * (p->n + 1));
+  bool ok = left != NULL;
+  for (int i = 0; ok && i < p->n; i++)
+    left[i] = p->t[i].coef > 0 ? p->t[i].coef : 0;
+  for (int i = 0; ok && i < p->n; i++) {
+    const Term *t = &p->t[i];
+    if (t->nf == 0 || t->coef >= 0)
+      continue;
+    long long need = -t->coef;
+    for (int j = 0; j < p->n && need > 0; j++)
+      if (left[j] > 0 && times_sizes(&p->t[j], t)) {
+        long long take = left[j] < need ? left[j] : need;
+        left[j] -= take;
+        need -= take;
+      }
+    ok = need == 0;
+  }
+  for (int i = 0; ok && i < p->n; i++) {
     const Term *t = &p->t[i];
     if (t->nf == 0) {
       floor += t->coef;
       continue;
     }
-    if (t->coef < 0)
-      return false;
     bool all_sizes = true;
     for (int k = 0; k < t->nf; k++)
       all_sizes &= t->f[k]->kind == A_SYM;
     if (all_sizes)
-      floor += t->coef;
+      floor += left[i];
   }
-  return floor >= 0;
+  free(left);
+  return ok && floor >= 0;
 }
 
 static Poly *atom_max(Ctx *ctx, Atom *a)

@@ -653,6 +653,33 @@ static void sync(Emitter *e, Node *n)
   out_gen(e->out, n->loc, "%s__syncthreads();\n", text_indent_of(n));
 }
 
+/* dmem distributed over the thread array of the detour it is created in:
+ * what a copy among its blocks needs is made now, off the copies' path
+ * (issue 29): peer access between the threads' GPUs and the buffers of a
+ * packet all-to-all (pa_cuda_packets_reserve); in an mpi detour also the
+ * other processes' blocks, mapped by CUDA IPC (every process creates its
+ * block together: the exchange is a collective). */
+static void create_distributed(Emitter *e, Node *n, Type *tt, const char *p, const char *bytes)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = text_indent_of(n), *at = where(e, n);
+  if (tt->kind != TK_MPI) {
+    out_gen(e->out, n->loc, "%spa_cuda_packets_reserve(%s, pa_tid, %s, 1, %s); /* peer access, buffers: now, not at "
+            "the first copy */\n", in, dollar_poly_text(ctx, tt->root->extent), bytes, at);
+    return;
+  }
+  out_gen(e->out, n->loc, "%s{ /* the other processes' blocks of %s mapped, and buffers made: now, not at the first "
+          "copy */\n", in, n->name);
+  out_gen(e->out, n->loc, "%s  pa_cuda_packets_reserve(pa_mpi_size(), pa_rank, %s, 0, %s);\n", in, bytes, at);
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, p, at);
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
+          in, at);
+  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size()))\n", in);
+  out_gen(e->out, n->loc, "%s    pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n", in, p, at);
+  out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
+  out_gen(e->out, n->loc, "%s}\n", in);
+}
+
 static void create(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
@@ -684,6 +711,9 @@ static void create(Emitter *e, Node *n, Dim *d)
   }
   out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", text_indent_of(n), decl, p, elem,
           hostc_mem_enum(m), span, elem, text_c_string(ctx, d->path), where(e, n));
+  Type *tt = m == MEM_DMEM ? dim_distributed_over(d) : NULL;
+  if (tt && e->detour && e->detour->type == tt)
+    create_distributed(e, n, tt, p, ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem));
 }
 
 static void destroy(Emitter *e, Node *n, Dim *d)
@@ -715,12 +745,40 @@ static const char *kind_name(CopyDir dir)
  * another distribution, from one GPU's array or into it (plan_threads):
  * each thread's GPU runs the peer kernel (hostc.c) over the blocks
  * pa_cuda_team_blocks opens to it (peer access). */
+/* A transposing all-to-all in packets (CopyPlan.packets): each thread's
+ * GPU packs what it sends each GPU and the copy engines move it into the
+ * destination's blocks (pa_cuda_packets_begin, hostc_packets). */
+static void team_packets(Emitter *e, Node *n, const CopyPlan *p, Type *team)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = text_indent_of(n);
+  const char *grid_yz, *extra;
+  const char *kname = kernel_packets(e, n, p, &grid_yz, &extra);
+  if (!kname)
+    return;
+  const char *nt = dollar_poly_text(ctx, team->root->extent), *at = where(e, n);
+  if (p->check_extent)
+    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
+            poly_str(ctx, p->dst->extent), at);
+  out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: all-to-all in packets, each GPU packs "
+          "what it sends each GPU and the copy engines move it */\n", in, text_copy_title(ctx, n, p->sp, p->dp), team->name);
+  out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_tid", nt, at));
+  out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
+          in, p->dp, nt, at);
+  hostc_packets(e, n, p, kname, grid_yz, extra, "pa_tid", at, ctx_printf(ctx, "%s  ", in));
+  out_gen(e->out, n->loc, "%s}\n", in);
+}
+
 static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
   const char *in = text_indent_of(n);
   const CopySide *S = &p->side[0], *T = &p->side[1];
   Type *team = (T->procs ? T : S)->procs;
+  if (p->packets) {
+    team_packets(e, n, p, team);
+    return;
+  }
   const char *launch, *extra;
   const char *kname = kernel_peer(e, n, p, &launch, &extra);
   if (!kname)

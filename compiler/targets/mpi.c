@@ -435,7 +435,14 @@ static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
   out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks;\n", in);
   out_gen(e->out, n->loc, "%s    void *pa_probe;\n", in);
   out_gen(e->out, n->loc, "%s    while (pa_nccl_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy here: where each element comes from */\n", in);
-  out_gen(e->out, n->loc, "%s      %s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", in, kname, launch, elem, extra);
+  /* as through CUDA IPC: a process past the holders of the destination has no block to fill */
+  const char *lin = ctx_printf(ctx, "%s      ", in);
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%s      if (pa_rank < %s) /* the processes that hold a block */\n", in,
+            poly_str(ctx, p->parts));
+    lin = ctx_printf(ctx, "%s        ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", lin, kname, launch, elem, extra);
   out_gen(e->out, n->loc, "%s      pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s    pa_nccl_run(pa_n);\n", in);
@@ -596,26 +603,41 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   Ctx *ctx = e->ctx;
   const char *in = text_indent_of(n);
   const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
-  const char *launch, *extra;
+  const char *launch, *extra, *grid_yz = NULL, *pk_extra = NULL;
+  /* the peer kernel: the copy through CUDA IPC, or where each element
+   * comes from in the NCCL branch */
   const char *kname = kernel_peer(e, n, p, &launch, &extra);
+  const char *pkname = p->packets && kname ? kernel_packets(e, n, p, &grid_yz, &pk_extra) : NULL;
+  if (p->packets && !pkname)
+    return;
   if (!kname)
     return;
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
-  out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs */\n", in, text_copy_title(ctx, n, p->sp, p->dp));
-  ipc_open(e, n, p->sp, "pa_mpi_size()", at, false);
-  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
-          in, p->sp, at);
-  /* a process past the holders of the destination has no block to fill */
-  const char *lin = ctx_printf(ctx, "%s    ", in);
-  if (p->parts) {
-    out_gen(e->out, n->loc, "%s    if (pa_rank < %s) /* the processes that hold a block */\n", in,
-            poly_str(ctx, p->parts));
-    lin = ctx_printf(ctx, "%s      ", in);
+  out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs%s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
+          p->packets ? ", in packets: each GPU packs what it sends each GPU and the copy engines move it" : "");
+  if (p->packets) {
+    /* the destination's blocks, written by the others' copy engines */
+    out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_rank", "pa_mpi_size()", at));
+    ipc_open(e, n, p->dp, "pa_mpi_size()", at, false);
+    out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
+            in, p->dp, at);
+    hostc_packets(e, n, p, pkname, grid_yz, pk_extra, "pa_rank", at, ctx_printf(ctx, "%s    ", in));
+  } else {
+    ipc_open(e, n, p->sp, "pa_mpi_size()", at, false);
+    out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
+            in, p->sp, at);
+    /* a process past the holders of the destination has no block to fill */
+    const char *lin = ctx_printf(ctx, "%s    ", in);
+    if (p->parts) {
+      out_gen(e->out, n->loc, "%s    if (pa_rank < %s) /* the processes that hold a block */\n", in,
+              poly_str(ctx, p->parts));
+      lin = ctx_printf(ctx, "%s      ", in);
+    }
+    out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", lin, kname, launch, p->dp, extra);
+    out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   }
-  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", lin, kname, launch, p->dp, extra);
-  out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
   nccl_branch(e, n, p, kname, launch, extra, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);

@@ -313,6 +313,49 @@ START_TEST(test_memory)
 }
 END_TEST
 
+/* A transposing all-to-all between two distributions over the GPUs of a
+ * pthd or mpi array (issue 29): in packets where the destination's GPU is
+ * a digit of the source (columns split [G][NG]), each GPU packing its
+ * rectangle for q at base NG * pa_tid of q's block, pitch G * NG; from a
+ * source whose columns are one digit [G * NG] the peer kernel stays.  Each #create of the
+ * distribution reserves what the copies need. */
+static void check_packets(const char *kind)
+{
+  char src[2048];
+  snprintf(src, sizeof src,
+           "#define NG 64\n"
+           "#parray {%s(float *x) [G]} P\n"
+           "#parray {dmem float [[#P][NG]][[G][NG]]} X\n"
+           "#parray {dmem float [[#P][NG]][[G][NG]]} Y\n"
+           "#parray {float [#Y_1][#Y_0]} YT\n"
+           "#parray {dmem float [[#P][NG]][G * NG]} Z\n"
+           "#parray {float [#X_1][#X_0]} XT\n"
+           "#mainhost {\n  float *x = 0;\n  #detour P(x) {\n    #create X(dx)\n    #create Y(dy)\n"
+           "    #create Z(dz)\n    #copy X(dx) to YT(dy)\n    #copy Z(dz) to XT(dx)\n  }\n}\n", kind);
+  char *out = translate_ok(src);
+  const char *me = strcmp(kind, "mpi") ? "pa_tid" : "pa_rank";
+  char want[256];
+  ck_contains(out, "__global__ void pa_pack_X_to_YT(");
+  ck_contains(out, "pa_out[pa_a * pa_pitch + pa_b] = pa_tile[threadIdx.x][pa_k];");
+  snprintf(want, sizeof want, "pa_cuda_packets_begin(%s, %s, NG, NG, (G * NG), (NG * %s), sizeof(float), ",
+           strcmp(kind, "mpi") ? "G" : "pa_mpi_size()", me, me);
+  ck_contains(out, want);
+  ck_contains(out, "pa_cuda_packets_end(&pa_pk, \"pa_pack_X_to_YT\"");
+  ck_contains(out, "pa_cuda_preload((const void *)pa_pack_X_to_YT);");
+  /* Z's columns one digit [G * NG]: X's GPU is a quotient of it, no digit: the peer kernel */
+  ck_contains(out, "__global__ void pa_copy_Z_to_XT(");
+  ck_lacks(out, "pa_pack_Z_to_XT");
+  ck_contains(out, "pa_cuda_packets_reserve(");
+  free(out);
+}
+
+START_TEST(test_packets)
+{
+  check_packets("pthd");
+  check_packets("mpi");
+}
+END_TEST
+
 START_TEST(test_copies)
 {
   const char *decls = "#parray {dmem float [512][512]} D\n"
@@ -625,6 +668,7 @@ static Suite *make(void)
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_min_blocks);
   tcase_add_test(tc, test_smem_dynamic);
+  tcase_add_test(tc, test_packets);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -375,6 +375,13 @@ START_TEST(poly_algebra)
                       &v));
   ck_assert_int_eq(v, 29);
   ck_assert(!poly_eval(n, i->t[0].f[0], 1, &v)); /* a symbol has no value */
+  /* j < N/G: j < G * (N/G), since G >= 1 (the samples written for G GPUs, issue 29) */
+  Poly *g = poly_sym(ctx, "G"), *ng = poly_div(ctx, n, g);
+  Poly *j = poly_var(ctx, "j", ng);
+  ck_assert(poly_equal(poly_mod(ctx, j, poly_mul(ctx, g, ng)), j));
+  ck_assert_str_eq(poly_str(ctx, poly_div(ctx, j, poly_mul(ctx, g, ng))), "0");
+  /* but j % (N/G - 1) is not j: j reaches N/G - 1 */
+  ck_assert(!poly_equal(poly_mod(ctx, j, poly_sub(ctx, ng, poly_const(ctx, 1))), j));
   ck_assert(poly_fits_int(poly_const(ctx, 2147483647)));
   ck_assert(!poly_fits_int(poly_const(ctx, 2147483648LL)));
   ctx_free(ctx);
