@@ -57,14 +57,14 @@ static CKind scan(CText *c, const char **q)
     *q = skip_literal(p, end, ch);
     return ch == '"' ? CT_STRING : CT_CHAR;
   }
-  if (is_ident_start((unsigned char)ch)) {
-    while (p < end && is_ident_char((unsigned char)*p))
+  if (util_is_ident_start((unsigned char)ch)) {
+    while (p < end && util_is_ident_char((unsigned char)*p))
       p++;
     *q = p;
     return CT_IDENT;
   }
   if (ch >= '0' && ch <= '9') {
-    while (p < end && (is_ident_char((unsigned char)*p) || *p == '.'))
+    while (p < end && (util_is_ident_char((unsigned char)*p) || *p == '.'))
       p++;
     *q = p;
     return CT_NUMBER;
@@ -255,7 +255,7 @@ CDeclKind ctext_declarator(const char *s, const char *end, const char **name, si
 
 /* Conservative: calls, increments and assignments may have effects; a
  * literal has none. */
-bool text_has_side_effects(const char *s)
+bool ctext_has_side_effects(const char *s)
 {
   CText c = ctext(s, NULL, 0);
   CTok prev = {CT_END, s, 0, false};
@@ -273,7 +273,7 @@ bool text_has_side_effects(const char *s)
   return false;
 }
 
-char *text_sum_operand(Ctx *ctx, const char *s)
+char *ctext_sum_operand(Ctx *ctx, const char *s)
 {
   int depth = 0;
   CText c = ctext(s, NULL, 0);
@@ -314,9 +314,9 @@ static bool bare_after(const char *s, size_t n)
   if (c == '&' || c == '|')
     return b == c;
   size_t w = n;
-  while (w > 0 && is_ident_char((unsigned char)s[w - 1]))
+  while (w > 0 && util_is_ident_char((unsigned char)s[w - 1]))
     w--;
-  return n - w == 6 && !strncmp(s + w, "return", 6) && (w == 0 || !is_ident_char((unsigned char)s[w - 1]));
+  return n - w == 6 && !strncmp(s + w, "return", 6) && (w == 0 || !util_is_ident_char((unsigned char)s[w - 1]));
 }
 
 /* the text starts with a token before which an operand of + or * stands
@@ -338,16 +338,16 @@ static bool bare_before(const char *s)
   return false;
 }
 
-char *text_strip_parens(Ctx *ctx, char *text)
+char *ctext_strip_parens(Ctx *ctx, char *text)
 {
   for (const char *close; text[0] == '(' && (close = ctext_close(text, NULL)) && !close[1];)
-    text = str_trim(ctx, ctx_strndup(ctx, text + 1, strlen(text) - 2));
+    text = util_str_trim(ctx, ctx_strndup(ctx, text + 1, strlen(text) - 2));
   return text;
 }
 
-char *text_bare_operand(Ctx *ctx, char *text, const char *before, size_t nbefore, const char *after)
+char *ctext_bare_operand(Ctx *ctx, char *text, const char *before, size_t nbefore, const char *after)
 {
   if (text[0] != '(' || !before || !after || !bare_after(before, nbefore) || !bare_before(after))
     return text;
-  return text_strip_parens(ctx, text);
+  return ctext_strip_parens(ctx, text);
 }

@@ -63,13 +63,13 @@ CDeclKind ctext_declarator(const char *s, const char *end, const char **name, si
 bool ctext_type_word(const char *w, size_t n);
 struct Ctx;
 /* "(x)" -> "x" while the parentheses enclose the whole text */
-char *text_strip_parens(struct Ctx *ctx, char *text);
+char *ctext_strip_parens(struct Ctx *ctx, char *text);
 /* text, an expression of C's additive or multiplicative precedence
  * (a $...$ result), without its outer parentheses when the C text around
  * it (before[0..nbefore) ends, after starts) makes it a whole index,
  * argument, right-hand side, condition or operand of a comparison, && or
  * ||: where no operator can take part of it and gcc -Wparentheses has
  * nothing to say.  Otherwise text as it is. */
-char *text_bare_operand(struct Ctx *ctx, char *text, const char *before, size_t nbefore, const char *after);
+char *ctext_bare_operand(struct Ctx *ctx, char *text, const char *before, size_t nbefore, const char *after);
 
 #endif

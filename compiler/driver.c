@@ -19,7 +19,7 @@
 #include <wordexp.h>
 
 
-void argv_add(Argv *a, const char *s)
+void driver_argv_add(Argv *a, const char *s)
 {
   if (a->n + 2 > a->cap) {
     a->cap = a->cap ? a->cap * 2 : 32;
@@ -29,7 +29,7 @@ void argv_add(Argv *a, const char *s)
   a->v[a->n] = NULL;
 }
 
-void argv_free(Argv *a)
+void driver_argv_free(Argv *a)
 {
   for (int i = 0; i < a->n; i++)
     free(a->v[i]);
@@ -186,7 +186,7 @@ static bool split_flags(const char *name, const char *flags, Argv *before, Argv 
   }
   for (size_t i = 0; i < w.we_wordc; i++) {
     const char *t = w.we_wordv[i];
-    argv_add(!strncmp(t, "-l", 2) || !strncmp(t, "-Wl,", 4) || driver_is_compiler_input(t) ? after : before, t);
+    driver_argv_add(!strncmp(t, "-l", 2) || !strncmp(t, "-Wl,", 4) || driver_is_compiler_input(t) ? after : before, t);
   }
   wordfree(&w);
   return true;
@@ -233,13 +233,13 @@ static void nvcc_host_flags(Argv *a, const char *flags)
   for (char *t = strtok(copy, " \t\n"); t; t = strtok(NULL, " \t\n")) {
     if (strncmp(t, "-fsanitize=", 11)) {
       snprintf(buf, sizeof buf, "-Xcompiler=%s", t);
-      argv_add(a, buf);
+      driver_argv_add(a, buf);
       continue;
     }
     char *list = t + 11, *save = NULL;
     for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
       snprintf(buf, sizeof buf, "-Xcompiler=-fsanitize=%s", s);
-      argv_add(a, buf);
+      driver_argv_add(a, buf);
     }
   }
   free(copy);
@@ -287,7 +287,7 @@ static void nvcc_mpi_flags(Argv *a, Argv *words)
       snprintf(buf, sizeof buf, "-Xlinker=%s", t + 4);
     else
       snprintf(buf, sizeof buf, "-Xcompiler=%s", t);
-    argv_add(a, buf);
+    driver_argv_add(a, buf);
   }
 }
 
@@ -325,17 +325,17 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
   if (!split_flags("PARRAY_CFLAGS", env_or("PARRAY_CFLAGS", "-O2"), &pre, &post))
     return 1;
   if (cuda) {
-    argv_add(&a, env_or("NVCC", *PARRAY_NVCC ? PARRAY_NVCC : "nvcc"));
+    driver_argv_add(&a, env_or("NVCC", *PARRAY_NVCC ? PARRAY_NVCC : "nvcc"));
     for (int i = 0; i < pre.n; i++)
-      argv_add(&a, pre.v[i]);
+      driver_argv_add(&a, pre.v[i]);
     const char *arch = cli->arch ? cli->arch : env_or("PARRAY_CUDA_ARCH", PARRAY_CUDA_ARCH);
     char buf[PATH_MAX + 32];
     snprintf(buf, sizeof buf, "-arch=%s%s", strchr(arch, '_') || !strcmp(arch, "native") || !strcmp(arch, "all") ? "" : "sm_", arch);
-    argv_add(&a, buf);
-    argv_add(&a, "-Xcompiler=-Wall,-Wextra");
+    driver_argv_add(&a, buf);
+    driver_argv_add(&a, "-Xcompiler=-Wall,-Wextra");
     nvcc_host_flags(&a, PARRAY_SANITIZE_FLAGS);
     if (omp)
-      argv_add(&a, "-Xcompiler=-fopenmp");
+      driver_argv_add(&a, "-Xcompiler=-fopenmp");
     if (mpi) {
       /* mpi x cuda: nvcc with the MPI wrapper's flags */
       Argv words = {0}, libs = {0};
@@ -344,13 +344,13 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
         ok = mpi_wrapper_words("link", "PARRAY_MPI_LIBS", &libs);
       nvcc_mpi_flags(&a, &words);
       nvcc_mpi_flags(&mpi_libs, &libs);
-      argv_free(&words);
-      argv_free(&libs);
+      driver_argv_free(&words);
+      driver_argv_free(&libs);
       if (!ok) {
-        argv_free(&a);
-        argv_free(&pre);
-        argv_free(&post);
-        argv_free(&mpi_libs);
+        driver_argv_free(&a);
+        driver_argv_free(&pre);
+        driver_argv_free(&post);
+        driver_argv_free(&mpi_libs);
         return 1;
       }
     }
@@ -360,7 +360,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
         snprintf(buf, sizeof buf, "-Xcompiler=%s", f);
       else
         snprintf(buf, sizeof buf, "%s", f);
-      argv_add(&a, buf);
+      driver_argv_add(&a, buf);
     }
     for (int i = 0; i < cli->hostflags.n; i++) {
       const char *f = cli->hostflags.v[i];
@@ -369,28 +369,28 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
         continue;
       }
       snprintf(buf, sizeof buf, "-Xcompiler=%s", f);
-      argv_add(&a, buf);
+      driver_argv_add(&a, buf);
     }
     for (int i = 0; i < cli->nvflags.n; i++)
-      argv_add(&a, cli->nvflags.v[i]);
+      driver_argv_add(&a, cli->nvflags.v[i]);
   } else {
-    argv_add(&a, mpi ? env_or("MPICC", *PARRAY_MPICC ? PARRAY_MPICC : "mpicc") : env_or("CC", "cc"));
-    argv_add(&a, "-std=gnu11");
+    driver_argv_add(&a, mpi ? env_or("MPICC", *PARRAY_MPICC ? PARRAY_MPICC : "mpicc") : env_or("CC", "cc"));
+    driver_argv_add(&a, "-std=gnu11");
     for (int i = 0; i < pre.n; i++)
-      argv_add(&a, pre.v[i]);
-    argv_add(&a, "-Wall");
-    argv_add(&a, "-Wextra");
+      driver_argv_add(&a, pre.v[i]);
+    driver_argv_add(&a, "-Wall");
+    driver_argv_add(&a, "-Wextra");
     split_flags("the sanitizer flags", PARRAY_SANITIZE_FLAGS, &a, &a);
     if (omp)
-      argv_add(&a, "-fopenmp");
+      driver_argv_add(&a, "-fopenmp");
     for (int i = 0; i < cli->cflags.n; i++)
-      argv_add(&a, cli->cflags.v[i]);
+      driver_argv_add(&a, cli->cflags.v[i]);
     /* -Xcompiler A,B: the host compiler is cc itself */
     for (int i = 0; i < cli->hostflags.n; i++) {
       char *copy = strdup(cli->hostflags.v[i]), *save = NULL;
       bool std = !strncmp(copy, "-std=", 5);
       for (char *t = std ? copy : strtok_r(copy, ",", &save); t; t = std ? NULL : strtok_r(NULL, ",", &save))
-        argv_add(&a, t);
+        driver_argv_add(&a, t);
       free(copy);
     }
     for (int i = 0; i < cli->nvflags.n; i++)
@@ -402,42 +402,42 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
     char *slash = strrchr(dir, '/');
     if (slash)
       *slash = 0;
-    argv_add(&a, cuda ? "-I" : "-iquote");
-    argv_add(&a, slash ? dir : ".");
+    driver_argv_add(&a, cuda ? "-I" : "-iquote");
+    driver_argv_add(&a, slash ? dir : ".");
     free(dir);
   }
-  argv_add(&a, "-I");
-  argv_add(&a, inc);
+  driver_argv_add(&a, "-I");
+  driver_argv_add(&a, inc);
   if (cli->mode == MODE_COMPILE)
-    argv_add(&a, "-c");
+    driver_argv_add(&a, "-c");
   for (int i = 0; i < n; i++)
-    argv_add(&a, units[i].source);
-  argv_add(&a, "-o");
-  argv_add(&a, out);
+    driver_argv_add(&a, units[i].source);
+  driver_argv_add(&a, "-o");
+  driver_argv_add(&a, out);
   if (cli->mode != MODE_COMPILE) {
     for (int i = 0; i < cli->link.n; i++)
-      argv_add(&a, cli->link.v[i]);
+      driver_argv_add(&a, cli->link.v[i]);
     for (int i = 0; i < post.n; i++)
-      argv_add(&a, post.v[i]);
-    argv_add(&a, "-L");
-    argv_add(&a, lib);
+      driver_argv_add(&a, post.v[i]);
+    driver_argv_add(&a, "-L");
+    driver_argv_add(&a, lib);
     if (mpi)
-      argv_add(&a, "-lparray_mpi");
+      driver_argv_add(&a, "-lparray_mpi");
     if (cuda)
-      argv_add(&a, "-lparray_cuda");
-    argv_add(&a, "-lparray");
+      driver_argv_add(&a, "-lparray_cuda");
+    driver_argv_add(&a, "-lparray");
     for (int i = 0; i < mpi_libs.n; i++)
-      argv_add(&a, mpi_libs.v[i]);
+      driver_argv_add(&a, mpi_libs.v[i]);
     if (cuda && omp)
-      argv_add(&a, "-lgomp");
-    argv_add(&a, "-lpthread");
-    argv_add(&a, "-lm");
+      driver_argv_add(&a, "-lgomp");
+    driver_argv_add(&a, "-lpthread");
+    driver_argv_add(&a, "-lm");
   }
   int rc = spawn(&a, cli->verbose);
-  argv_free(&a);
-  argv_free(&pre);
-  argv_free(&post);
-  argv_free(&mpi_libs);
+  driver_argv_free(&a);
+  driver_argv_free(&pre);
+  driver_argv_free(&post);
+  driver_argv_free(&mpi_libs);
   if (rc != 0) {
     fprintf(stderr, "parrayc: error: compiling '%s' failed\n", n == 1 ? units[0].source : out);
     return 1;
@@ -518,7 +518,7 @@ static bool use_color(int color)
 static bool translate(Cli *cli, Unit *u)
 {
   size_t len;
-  char *src = file_read(u->input, &len);
+  char *src = util_file_read(u->input, &len);
   if (!src) {
     char msg[PATH_MAX + 128];
     snprintf(msg, sizeof msg, "cannot read '%s': %s", u->input, strerror(errno));
@@ -556,7 +556,7 @@ static bool translate(Cli *cli, Unit *u)
   }
   if (w)
     fprintf(stderr, "%d warning%s generated.\n", w, w == 1 ? "" : "s");
-  u->cuda = program_uses_cuda(u->ctx, u->ctx->tree);
+  u->cuda = emit_uses_cuda(u->ctx, u->ctx->tree);
   return true;
 }
 
@@ -590,28 +590,28 @@ static int run(Ctx *ctx, Cli *cli, const char *exe)
     }
     if (!split_flags("PARRAY_LAUNCH", launch, &a, &a)) {
       free(path);
-      argv_free(&a);
+      driver_argv_free(&a);
       return 1;
     }
   } else if (ctx->uses_mpi) {
     int np = cli->nprocs ? cli->nprocs : mpi_procs(ctx);
-    argv_add(&a, env_or("MPIRUN", *PARRAY_MPIRUN ? PARRAY_MPIRUN : "mpirun"));
+    driver_argv_add(&a, env_or("MPIRUN", *PARRAY_MPIRUN ? PARRAY_MPIRUN : "mpirun"));
     if (geteuid() == 0) {
       setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
       setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
     }
-    argv_add(&a, "--oversubscribe");
-    argv_add(&a, "-np");
+    driver_argv_add(&a, "--oversubscribe");
+    driver_argv_add(&a, "-np");
     char buf[32];
     snprintf(buf, sizeof buf, "%d", np);
-    argv_add(&a, buf);
+    driver_argv_add(&a, buf);
   }
-  argv_add(&a, path);
+  driver_argv_add(&a, path);
   free(path);
   for (int i = 0; i < cli->nrun_args; i++)
-    argv_add(&a, cli->run_args[i]);
+    driver_argv_add(&a, cli->run_args[i]);
   int rc = spawn(&a, cli->verbose);
-  argv_free(&a);
+  driver_argv_free(&a);
   return rc;
 }
 
@@ -717,7 +717,7 @@ static bool wrong_kind(Cli *cli, Unit *u)
 static int explain(Unit *u, const char *name)
 {
   Dim *d = dim_resolve(u->ctx, name, (Loc){0, 0});
-  return d && type_explain(u->ctx, d, stdout) ? 0 : 1;
+  return d && explain_type(u->ctx, d, stdout) ? 0 : 1;
 }
 
 /* Names, checks, dependency rules, translations, compiler runs. */

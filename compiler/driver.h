@@ -13,8 +13,8 @@ typedef struct Argv {
   char **v;
   int n, cap;
 } Argv;
-void argv_add(Argv *a, const char *s); /* a copy of s */
-void argv_free(Argv *a);
+void driver_argv_add(Argv *a, const char *s); /* a copy of s */
+void driver_argv_free(Argv *a);
 
 typedef struct Cli {
   Mode mode;

@@ -249,50 +249,50 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
   case OPT_NVCC: { /* -G, -lineinfo, --use_fast_math, as nvcc spells them */
     const char *name = spelled + 1 + (spelled[1] == '-');
     snprintf(buf, sizeof buf, "%s%s", strcmp(name, "use_fast_math") ? "-" : "--", name);
-    argv_add(&cli->nvflags, buf);
+    driver_argv_add(&cli->nvflags, buf);
     break;
   }
   case OPT_XPTXAS:
     snprintf(buf, sizeof buf, "-Xptxas=%s", v);
-    argv_add(&cli->nvflags, buf);
+    driver_argv_add(&cli->nvflags, buf);
     break;
   case OPT_MAXRREG: {
     int n;
     if (!parse_count(v, &n) || n == 0)
       return cli_error("'-maxrregcount %s': expected a positive number%s", v, "");
     snprintf(buf, sizeof buf, "-maxrregcount=%d", n);
-    argv_add(&cli->nvflags, buf);
+    driver_argv_add(&cli->nvflags, buf);
     break;
   }
   case OPT_XCOMPILER: /* nvcc's: a comma-separated list of host compiler flags */
-    argv_add(&cli->hostflags, v);
+    driver_argv_add(&cli->hostflags, v);
     break;
   case OPT_STD:
     snprintf(buf, sizeof buf, "-std=%s", v);
     /* a C++ standard is for nvcc (the .cu translation), a C one for cc */
-    argv_add(strstr(v, "++") ? &cli->nvflags : &cli->hostflags, buf);
+    driver_argv_add(strstr(v, "++") ? &cli->nvflags : &cli->hostflags, buf);
     break;
   case OPT_PTHREAD:
-    argv_add(&cli->cflags, "-pthread");
+    driver_argv_add(&cli->cflags, "-pthread");
     break;
   case 'I':
-    argv_add(&cli->incdirs, v);
+    driver_argv_add(&cli->incdirs, v);
     /* fall through */
   case 'D': case 'U': case 'O': case 'g': case 'f': case 'W':
     if (c == 'D') {
-      if (!is_ident_start((unsigned char)*v) || cli->ndefines == 64)
+      if (!util_is_ident_start((unsigned char)*v) || cli->ndefines == 64)
         return cli_error("'-D%s': expected NAME or NAME=VALUE (at most 64)%s", v, "");
       cli->defines[cli->ndefines++] = v;
     }
     snprintf(buf, sizeof buf, "-%c%s", c, v ? v : "");
     if (c == 'W' && !strncmp(v, "l,", 2))
-      argv_add(&cli->link, buf); /* -Wl,...: a linker option, in its place among the inputs */
+      driver_argv_add(&cli->link, buf); /* -Wl,...: a linker option, in its place among the inputs */
     else
-      argv_add(&cli->cflags, buf);
+      driver_argv_add(&cli->cflags, buf);
     break;
   case 'l': case 'L':
     snprintf(buf, sizeof buf, "-%c%s", c, v);
-    argv_add(&cli->link, buf);
+    driver_argv_add(&cli->link, buf);
     break;
   }
   return 0;
@@ -351,7 +351,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
       break;
     }
     if (a[0] != '-' || !a[1]) {
-      argv_add(&operands, a);
+      driver_argv_add(&operands, a);
       continue;
     }
     const char *body = a + 1 + (a[1] == '-');
@@ -389,7 +389,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
     if (c == 'l' || c == 'L' || (c == 'W' && !strncmp(v, "l,", 2))) {
       char buf[PATH_MAX + 8];
       snprintf(buf, sizeof buf, "\1-%c%s", c, v);
-      argv_add(&operands, buf);
+      driver_argv_add(&operands, buf);
       continue;
     }
     rc = take_option(cli, c, v, a, &mode);
@@ -397,13 +397,13 @@ static int parse_cli(int argc, char **argv, Cli *cli)
   for (int i = 0; i < operands.n && !rc; i++) {
     const char *a = operands.v[i];
     if (a[0] == '\1')
-      argv_add(&cli->link, a + 1);
+      driver_argv_add(&cli->link, a + 1);
     else if (cli->mode != MODE_TRANSLATE && driver_is_compiler_input(a))
-      argv_add(&cli->link, a);
+      driver_argv_add(&cli->link, a);
     else
-      argv_add(&cli->inputs, a);
+      driver_argv_add(&cli->inputs, a);
   }
-  argv_free(&operands);
+  driver_argv_free(&operands);
   if (rc)
     return rc;
   if (cli->thread_map && !cli->access_file)
@@ -414,7 +414,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
     if (cli->inputs.n > 1 || (cli->inputs.n == 1 && strcmp(cli->inputs.v[0], cli->access_file)))
       return cli_error("'--explain-access' names '%s'; no other input file is taken%s", cli->access_file, "");
     if (!cli->inputs.n)
-      argv_add(&cli->inputs, cli->access_file);
+      driver_argv_add(&cli->inputs, cli->access_file);
   }
   if (!cli->inputs.n && !(cli->mode == MODE_BUILD && cli->link.n))
     return cli_error("no Parray input file (see parrayc --help)%s%s", "", "");
@@ -431,12 +431,12 @@ int main(int argc, char **argv)
   int rc = parse_cli(argc, argv, &cli);
   if (!rc)
     rc = driver_run(&cli);
-  argv_free(&cli.inputs);
-  argv_free(&cli.link);
-  argv_free(&cli.cflags);
-  argv_free(&cli.incdirs);
-  argv_free(&cli.nvflags);
-  argv_free(&cli.hostflags);
+  driver_argv_free(&cli.inputs);
+  driver_argv_free(&cli.link);
+  driver_argv_free(&cli.cflags);
+  driver_argv_free(&cli.incdirs);
+  driver_argv_free(&cli.nvflags);
+  driver_argv_free(&cli.hostflags);
   free((char *)cli.access_file);
   return rc;
 }

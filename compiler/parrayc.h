@@ -56,7 +56,7 @@ void buf_free(Buf *b);
 char *buf_detach(Buf *b); /* NUL-terminated, malloc'd; b is reset */
 /* The whole file ("-": standard input), NUL-terminated, malloc'd; NULL
  * when it cannot be read (errno says why). */
-char *file_read(const char *path, size_t *len);
+char *util_file_read(const char *path, size_t *len);
 
 /* A hash table of pointers.  The caller hashes its key and says which of
  * the items with that hash is the one it wants; items are never removed. */
@@ -69,21 +69,21 @@ void *map_get(const Map *m, unsigned long hash, MapMatch *match, const void *key
 void map_put(Map *m, unsigned long hash, void *item);
 void map_free(Map *m);
 #define HASH_SEED 14695981039346656037ul
-unsigned long hash_str(const char *s, unsigned long h); /* h: HASH_SEED or a running hash */
+unsigned long util_hash_str(const char *s, unsigned long h); /* h: HASH_SEED or a running hash */
 
-bool is_ident_start(int c);
-bool is_ident_char(int c);
-char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
-bool text_is_simple(const char *s);       /* an identifier or a number */
+bool util_is_ident_start(int c);
+bool util_is_ident_char(int c);
+char *util_str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
+bool util_text_is_simple(const char *s);       /* an identifier or a number */
 /* s as an operand of a cast or an operator: parenthesised unless simple */
-char *text_operand(Ctx *ctx, const char *s);
+char *util_text_operand(Ctx *ctx, const char *s);
 /* s as the left operand of '+': parenthesised when an operator of lower
  * precedence stands at its top level ("f ? p : q", "p = q", "a, b") */
-char *text_sum_operand(Ctx *ctx, const char *s); /* ctext.c */
-bool text_has_side_effects(const char *s); /* ctext.c */
-int edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
+char *ctext_sum_operand(Ctx *ctx, const char *s); /* ctext.c */
+bool ctext_has_side_effects(const char *s); /* ctext.c */
+int util_edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
 /* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */
-const char *nearest_word(const char *w, const char *const *words);
+const char *util_nearest_word(const char *w, const char *const *words);
 
 /* ---- diag.c: every message goes through here ---- */
 /* Diagnostics kept for -fdiagnostics-format=json/sarif instead of printed
@@ -235,7 +235,7 @@ bool poly_equal(const Poly *a, const Poly *b);
 /* The one rule for run-time extent checks: two extents may differ at run
  * time when they are not the same polynomial and not both constants (those
  * are compared at compile time). */
-bool extents_may_differ(const Poly *a, const Poly *b);
+bool poly_extents_may_differ(const Poly *a, const Poly *b);
 bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b); /* a < b for every value */
 Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
@@ -369,10 +369,10 @@ typedef struct ExtentCheck {
 } ExtentCheck;
 /* The checks of t's own nodes, to be made at run time. */
 int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out);
-const char *mem_name(MemKind m);
-int elem_bytes(const char *elem); /* bytes of a named element type, 0 when unknown */
-const char *thread_kind_name(ThreadKind k);
-bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
+const char *type_mem_name(MemKind m);
+int type_elem_bytes(const char *elem); /* bytes of a named element type, 0 when unknown */
+const char *type_kind_name(ThreadKind k);
+bool type_path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
 
 /* ---- C fragments as C text (dollar.c) ---- */
 void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var);
@@ -381,17 +381,17 @@ Poly *view_index(Ctx *ctx, ThreadView *v, Dim *d); /* $tid_K$ of node d */
 void view_note_used(Ctx *ctx, ThreadView *v, Type *t);
 /* is a declared outside the body of v's detour and of those around it
  * (v NULL: anywhere but in a detour body)? */
-bool type_declared_outside(const Type *a, const ThreadView *v);
-char *poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
+bool view_type_outside(const Type *a, const ThreadView *v);
+char *dollar_poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
 /* the same where the text around makes it whole: an index, an argument,
  * a right-hand side, a condition (no outer parentheses) */
-char *poly_whole(Ctx *ctx, Poly *p);
+char *dollar_poly_whole(Ctx *ctx, Poly *p);
 char *dollar_text(Ctx *ctx, ThreadView *here, Node *n);
 /* C text with the parameters of the current #insert replaced */
-char *substitute(Ctx *ctx, const char *text);
+char *dollar_substitute(Ctx *ctx, const char *text);
 /* The C text of a fragment (N_TEXT and N_DOLLAR nodes), $...$ translated and
  * subprogram parameters replaced. */
-char *fragment_text(Ctx *ctx, ThreadView *here, Node *list);
+char *dollar_fragment_text(Ctx *ctx, ThreadView *here, Node *list);
 
 /* ---- subprograms (expanded by the walk, emit.c) ---- */
 typedef struct Subprog {
@@ -472,7 +472,7 @@ struct Ctx {
   int ndeps;
   Access *accesses;       /* --explain-access: what the walk met on its line */
   Access **accesses_tail; /* where the next one goes */
-  /* The C text of a fragment holding $...$ (dollar.c's fragment_text, which
+  /* The C text of a fragment holding $...$ (dollar.c's dollar_fragment_text, which
    * the walk attaches): the type model needs it for sizes, parameters and
    * indices, and lies below the translator of $...$. */
   char *(*fragment_text)(Ctx *ctx, ThreadView *here, Node *list);
@@ -502,8 +502,8 @@ void ctx_set_source(Ctx *ctx, const char *src, size_t len); /* replaces src and 
 bool include_headers(Ctx *ctx);
 /* diag.c: the file and line in it of line `line` of src (as spliced by
  * include_headers, which records the segments) */
-const char *src_file(Ctx *ctx, int line, int *file_line);
-bool src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at line */
+const char *diag_src_file(Ctx *ctx, int line, int *file_line);
+bool diag_src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at line */
 
 /* ---- front end (lexer.l, parser.y) ---- */
 Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */

@@ -251,24 +251,24 @@ void map_free(Map *m)
 }
 
 /* FNV-1a */
-unsigned long hash_str(const char *s, unsigned long h)
+unsigned long util_hash_str(const char *s, unsigned long h)
 {
   for (; *s; s++)
     h = (h ^ (unsigned char)*s) * 1099511628211ul;
   return h;
 }
 
-bool is_ident_start(int c)
+bool util_is_ident_start(int c)
 {
   return isalpha(c) || c == '_';
 }
 
-bool is_ident_char(int c)
+bool util_is_ident_char(int c)
 {
   return isalnum(c) || c == '_';
 }
 
-char *str_trim(Ctx *ctx, const char *s)
+char *util_str_trim(Ctx *ctx, const char *s)
 {
   while (isspace((unsigned char)*s))
     s++;
@@ -278,13 +278,13 @@ char *str_trim(Ctx *ctx, const char *s)
   return ctx_strndup(ctx, s, n);
 }
 
-bool text_is_simple(const char *s)
+bool util_text_is_simple(const char *s)
 {
   if (!*s)
     return false;
-  if (is_ident_start((unsigned char)*s)) {
+  if (util_is_ident_start((unsigned char)*s)) {
     for (; *s; s++)
-      if (!is_ident_char((unsigned char)*s))
+      if (!util_is_ident_char((unsigned char)*s))
         return false;
     return true;
   }
@@ -294,14 +294,14 @@ bool text_is_simple(const char *s)
   return true;
 }
 
-char *text_operand(Ctx *ctx, const char *s)
+char *util_text_operand(Ctx *ctx, const char *s)
 {
-  return text_is_simple(s) ? ctx_strdup(ctx, s) : ctx_printf(ctx, "(%s)", s);
+  return util_text_is_simple(s) ? ctx_strdup(ctx, s) : ctx_printf(ctx, "(%s)", s);
 }
 
 /* Levenshtein distance of a and b, counted up to limit + 1: enough to say
  * "did you mean" for short words. */
-int edit_distance(const char *a, const char *b, int limit)
+int util_edit_distance(const char *a, const char *b, int limit)
 {
   size_t n = strlen(a), m = strlen(b);
   if (n > 32 || m > 32)
@@ -328,12 +328,12 @@ int edit_distance(const char *a, const char *b, int limit)
 
 /* The word of words[] (NULL-terminated) nearest to w within distance 2, or
  * NULL. */
-const char *nearest_word(const char *w, const char *const *words)
+const char *util_nearest_word(const char *w, const char *const *words)
 {
   const char *best = NULL;
   int bd = 3;
   for (int i = 0; words[i]; i++) {
-    int d = edit_distance(w, words[i], 2);
+    int d = util_edit_distance(w, words[i], 2);
     if (d < bd) {
       bd = d;
       best = words[i];
@@ -342,7 +342,7 @@ const char *nearest_word(const char *w, const char *const *words)
   return best;
 }
 
-char *file_read(const char *path, size_t *len)
+char *util_file_read(const char *path, size_t *len)
 {
   FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
   if (!f)

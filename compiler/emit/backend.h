@@ -93,7 +93,7 @@ static inline ThreadView *here(Emitter *e)
 /* a fragment's C text where the walk stands */
 static inline char *frag_text(Emitter *e, Node *list)
 {
-  return fragment_text(e->ctx, here(e), list);
+  return dollar_fragment_text(e->ctx, here(e), list);
 }
 
 #endif

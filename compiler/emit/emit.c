@@ -49,7 +49,7 @@ static void print_copy(Emitter *e, Node *n, const CopyPlan *p)
     copy_backend(e, p)->copy(e, n, p);
     return;
   }
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   Node inner = *n;
   inner.out_indent = ctx_printf(e->ctx, "%s  ", in);
   CopyPlan fast = *p;
@@ -95,7 +95,7 @@ static const char *parray_pragma_words(const char *s)
   for (int i = 0; i < 3; i++) {
     s += strspn(s, " \t");
     size_t n = strlen(words[i]);
-    if (strncmp(s, words[i], n) != 0 || (i > 0 && is_ident_char((unsigned char)s[n])))
+    if (strncmp(s, words[i], n) != 0 || (i > 0 && util_is_ident_char((unsigned char)s[n])))
       return NULL;
     s += n;
   }
@@ -108,7 +108,7 @@ static const char *parray_pragma_words(const char *s)
 static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
 {
   const char *written = words;
-  words = substitute(e->ctx, words);
+  words = dollar_substitute(e->ctx, words);
   Buf known = {0};
   int nknown = 0;
   for (const Backend *const *b = e->targets; *b; b++) {
@@ -122,7 +122,7 @@ static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
   }
   Loc at = n->loc; /* at the '#' */
   at.col += (int)strspn(n->text, " \t");
-  diag_error(e->ctx, at, "unknown '#pragma parray %s': %s %s", str_trim(e->ctx, words),
+  diag_error(e->ctx, at, "unknown '#pragma parray %s': %s %s", util_str_trim(e->ctx, words),
              nknown == 1 ? "the one parray pragma is" : nknown ? "the parray pragmas are" : "there are no parray pragmas",
              known.data ? known.data : "");
   buf_free(&known);
@@ -135,7 +135,7 @@ static void emit_text(Emitter *e, Node *n)
     emit_parray_pragma(e, n, words);
     return;
   }
-  char *t = substitute(e->ctx, n->text);
+  char *t = dollar_substitute(e->ctx, n->text);
   buf_puts(&e->scope->text, t);
   out_src(e->out, t, n->loc);
 }
@@ -220,8 +220,8 @@ static bool in_function(Emitter *e, Node *n, const char *what)
  * (and leak) the first block: an error, unless #destroy came between. */
 static bool track_created(Emitter *e, Node *n, bool create)
 {
-  char *p = str_trim(e->ctx, frag_text(e, n->args[0]));
-  if (!text_is_simple(p))
+  char *p = util_str_trim(e->ctx, frag_text(e, n->args[0]));
+  if (!util_text_is_simple(p))
     return true;
   if (!create) {
     scope_destroyed(e->scope, p);
@@ -345,7 +345,7 @@ static void emit_copy(Emitter *e, Node *n)
   CopySite site = {s, d, e->detour ? e->detour->type : NULL};
   CopyBy by = copy_by(&site);
   char *sp, *dp;
-  if (dim_on_gpu(s) || dim_on_gpu(d))
+  if (copy_on_gpu(s) || copy_on_gpu(d))
     note_gpu_work(e);
   if (by == COPY_BY_THREAD) {
     /* the pointers as written; the destination's first, the order in
@@ -354,21 +354,21 @@ static void emit_copy(Emitter *e, Node *n)
     dp = frag_text(e, n->args[1]);
     sp = frag_text(e, n->args[0]);
   } else {
-    sp = str_trim(ctx, frag_text(e, n->args[0]));
-    dp = str_trim(ctx, frag_text(e, n->args[1]));
+    sp = util_str_trim(ctx, frag_text(e, n->args[0]));
+    dp = util_str_trim(ctx, frag_text(e, n->args[1]));
   }
   /* a copy may name its pointers more than once (a check, then the
    * copy): one with side effects is evaluated once, before */
   Node inner = *n;
-  const char *in = indent_of(n);
-  bool once = (by == COPY_BY_HOST || by == COPY_BY_DEVICE) && (text_has_side_effects(sp) || text_has_side_effects(dp));
+  const char *in = text_indent_of(n);
+  bool once = (by == COPY_BY_HOST || by == COPY_BY_DEVICE) && (ctext_has_side_effects(sp) || ctext_has_side_effects(dp));
   if (once) {
     out_gen(e->out, n->loc, "%s{ /* the pointers of #copy %s to %s, evaluated once */\n", in, n->name, n->name2);
-    if (text_has_side_effects(sp)) {
+    if (ctext_has_side_effects(sp)) {
       out_gen(e->out, n->loc, "%s  const %s *pa_sp = %s;\n", in, s->type->elem, sp);
       sp = "pa_sp";
     }
-    if (text_has_side_effects(dp)) {
+    if (ctext_has_side_effects(dp)) {
       out_gen(e->out, n->loc, "%s  %s *pa_dp = %s;\n", in, d->type->elem, dp);
       dp = "pa_dp";
     }
@@ -508,8 +508,8 @@ static void emit_subprog(Emitter *e, Node *n)
       return;
     }
   for (int i = 0; i < n->nargs; i++) {
-    char *p = str_trim(ctx, plain_text(ctx, n->args[i]));
-    if (!text_is_simple(p) || !is_ident_start((unsigned char)p[0]))
+    char *p = util_str_trim(ctx, plain_text(ctx, n->args[i]));
+    if (!util_text_is_simple(p) || !util_is_ident_start((unsigned char)p[0]))
       diag_error(ctx, n->loc, "subprogram parameter %d of '%s' must be a name", i + 1, n->name);
   }
   Subprog *s = ctx_alloc(ctx, sizeof *s);
@@ -558,9 +558,9 @@ static void emit_insert(Emitter *e, Node *n)
   for (int i = 0; i < n->nargs; i++) {
     /* the parameter names as written: not substituted by the instance
      * this #insert stands in */
-    in->names[i] = str_trim(ctx, plain_text(ctx, sp->args[i]));
-    in->values[i] = str_trim(ctx, n->args[i] ? frag_text(e, n->args[i]) : "");
-    in->written[i] = str_trim(ctx, plain_text(ctx, n->args[i]));
+    in->names[i] = util_str_trim(ctx, plain_text(ctx, sp->args[i]));
+    in->values[i] = util_str_trim(ctx, n->args[i] ? frag_text(e, n->args[i]) : "");
+    in->written[i] = util_str_trim(ctx, plain_text(ctx, n->args[i]));
   }
   in->parent = ctx->instance;
   ctx->instance = in;
@@ -614,7 +614,7 @@ static bool brace_directive(Emitter *e, Node *n)
                n->name);
     return false;
   }
-  out_gen(e->out, n->loc, "%s{ /* the body of the statement above */\n", indent_of(n));
+  out_gen(e->out, n->loc, "%s{ /* the body of the statement above */\n", text_indent_of(n));
   return true;
 }
 
@@ -630,11 +630,11 @@ static void emit_directive(Emitter *e, Node *n)
     n = c;
   }
   bool braced = brace_directive(e, n);
-  const char *indent = indent_of(n);
+  const char *indent = text_indent_of(n);
   Node inner;
   if (braced && (n->kind == N_COPY || n->kind == N_SYNC || n->kind == N_DESTROY)) {
     inner = *n; /* printed one level deeper, inside the braces */
-    inner.out_indent = ctx_printf(e->ctx, "%s  ", indent_of(n));
+    inner.out_indent = ctx_printf(e->ctx, "%s  ", text_indent_of(n));
     n = &inner;
   }
   switch (n->kind) {
@@ -663,6 +663,49 @@ static void emit_directive(Emitter *e, Node *n)
                                        * preprocessor line may follow) */
 }
 
+/* The program defines name (n characters) as a function-like macro. */
+static bool function_macro(Ctx *ctx, const char *name, size_t n)
+{
+  for (int l = 0; l < ctx->nlines; l++) {
+    const char *p = ctx->lines[l];
+    p += strspn(p, " \t");
+    if (*p++ != '#')
+      continue;
+    p += strspn(p, " \t");
+    if (strncmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
+      continue;
+    p += 6 + strspn(p + 6, " \t");
+    if (!strncmp(p, name, n) && p[n] == '(')
+      return true;
+  }
+  return false;
+}
+
+/* The C text s[0..len) ends inside the arguments of a call of one of the
+ * program's function-like macros (the innermost open parenthesis follows
+ * its name): an argument is pasted into the macro's body as text, where
+ * a $...$ result keeps its parentheses. */
+static bool in_macro_call(Ctx *ctx, const char *s, size_t len)
+{
+  int depth = 0;
+  for (size_t i = len; i-- > 0;) {
+    if (s[i] == ';' || s[i] == '{' || s[i] == '}')
+      return false;
+    if (s[i] == ')') {
+      depth++;
+    } else if (s[i] == '(' && depth-- == 0) {
+      size_t end = i;
+      while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+        end--;
+      size_t b = end;
+      while (b > 0 && util_is_ident_char((unsigned char)s[b - 1]))
+        b--;
+      return b < end && function_macro(ctx, s + b, end - b);
+    }
+  }
+  return false;
+}
+
 static void emit_node(Emitter *e, Node *n)
 {
   switch (n->kind) {
@@ -673,10 +716,13 @@ static void emit_node(Emitter *e, Node *n)
     emit_block(e, n);
     break;
   case N_DOLLAR: {
-    /* without parentheses where the text around makes it whole */
+    /* without parentheses where the text around makes it whole, unless
+     * it is pasted into a macro's body */
     Buf *before = &e->scope->text;
-    char *t = text_bare_operand(e->ctx, dollar_text(e->ctx, here(e), n), before->data, before->len,
-                                n->next && n->next->kind == N_TEXT ? n->next->text : NULL);
+    char *t = dollar_text(e->ctx, here(e), n);
+    if (!in_macro_call(e->ctx, before->data, before->len))
+      t = ctext_bare_operand(e->ctx, t, before->data, before->len,
+                             n->next && n->next->kind == N_TEXT ? n->next->text : NULL);
     buf_puts(&e->scope->text, t);
     out_src(e->out, t, n->loc);
     break;
@@ -728,7 +774,7 @@ static bool declares_kind(Node *list, const char *word)
   return false;
 }
 
-bool program_uses_cuda(Ctx *ctx, Node *tree)
+bool emit_uses_cuda(Ctx *ctx, Node *tree)
 {
   (void)ctx;
   return declares_kind(tree, "cuda") || declares_kind(tree, "dmem") || declares_kind(tree, "smem");
@@ -793,8 +839,8 @@ char *emit_program(Ctx *ctx, const Backend *const *targets)
   Emitter e = {0};
   e.ctx = ctx;
   e.targets = targets;
-  ctx->fragment_text = fragment_text;
-  e.cuda = program_uses_cuda(ctx, ctx->tree);
+  ctx->fragment_text = dollar_fragment_text;
+  e.cuda = emit_uses_cuda(ctx, ctx->tree);
   e.mpi = declares_kind(ctx->tree, "mpi");
   ctx->uses_cuda = e.cuda;
   ctx->uses_mpi = e.mpi;

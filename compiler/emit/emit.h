@@ -9,6 +9,6 @@
  * the generated text (malloc'd) or NULL. */
 char *emit_program(Ctx *ctx, const Backend *const *targets);
 /* whether the translation of tree is CUDA C++ */
-bool program_uses_cuda(Ctx *ctx, Node *tree);
+bool emit_uses_cuda(Ctx *ctx, Node *tree);
 
 #endif

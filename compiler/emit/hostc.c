@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
-const char *mem_enum(MemKind m)
+const char *hostc_mem_enum(MemKind m)
 {
   static const char *names[] = {"PA_PAGED", "PA_PAGED", "PA_PINNED", "PA_DMEM", "PA_SMEM", "PA_RMEM"};
   return names[m];
@@ -21,7 +21,7 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
 {
   Ctx *ctx = e->ctx;
   Dim *src = p->src, *dst = p->dst;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   const char *elem = dst->type->elem;
   long long total;
   bool small = poly_is_const(src->extent, &total) && total <= 64;
@@ -31,7 +31,7 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
   if (p->check_extent) {
     /* inside the block: a copy guarded by 'if (pa_rank == 0)' is one statement */
     const char *s = poly_str(ctx, src->extent), *d = poly_str(ctx, dst->extent);
-    const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+    const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
     if (unroll) /* in a kernel: prints and traps (parray_cuda.h) */
       out_gen(e->out, n->loc, "%s  pa_cuda_kernel_copy_extent(%s, %s, %s);\n", in, s, d, at);
     else
@@ -107,8 +107,8 @@ static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf 
     int nc = type_extent_checks(ctx, list[i], &c);
     for (int k = 0; k < nc; k++)
       buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, poly_str(ctx, c[k].have),
-                 poly_str(ctx, c[k].want), c[k].exact, c_string(ctx, c[k].d->path),
-                 c_string(ctx, c[k].d->ref->path), c_string(ctx, loc_file(ctx, c[k].d->loc)), loc_line(ctx, c[k].d->loc));
+                 poly_str(ctx, c[k].want), c[k].exact, text_c_string(ctx, c[k].d->path),
+                 text_c_string(ctx, c[k].d->ref->path), text_c_string(ctx, text_loc_file(ctx, c[k].d->loc)), text_loc_line(ctx, c[k].d->loc));
   }
 }
 
@@ -120,13 +120,13 @@ void hostc_type_checks(Emitter *e, Node *n, Type *t)
   for (Detour *x = e->detour; x; x = x->parent)
     if (x->type->kind == TK_CUDA)
       return;
-  if (e->detour && type_declared_outside(t, e->detour->view.parent) && t->detour != e->detour->node)
+  if (e->detour && view_type_outside(t, e->detour->view.parent) && t->detour != e->detour->node)
     return;
   Type **list = NULL;
   int nlist = 0;
   types_reached(e->ctx, t, &list, &nlist);
   Buf b = {0};
-  type_checks(e, list, nlist, indent_of(n), &b);
+  type_checks(e, list, nlist, text_indent_of(n), &b);
   if (b.len)
     out_gen(e->out, n->loc, "%s", b.data);
   buf_free(&b);
@@ -150,10 +150,10 @@ void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
   int nlist = 0;
   types_reached(e->ctx, dt->type, &list, &nlist);
   for (int i = 0; i < dt->view.nused; i++)
-    if (type_declared_outside(dt->view.used[i], here(e)))
+    if (view_type_outside(dt->view.used[i], here(e)))
       types_reached(e->ctx, dt->view.used[i], &list, &nlist);
   Buf b = {0};
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   type_checks(e, list, nlist, in, &b);
   for (int i = 0; i < dt->nchecks; i++)
     buf_printf(&b, "%s%s\n", in, dt->checks[i]);
@@ -227,7 +227,7 @@ static bool plain_c_type(const char *elem)
  * the program knows enter it) a run-time check that each such size is
  * positive and the span fits: a clear error naming n's line rather than a
  * wrapped-around allocation. */
-char *checked_span(Emitter *e, Node *n, Dim *d)
+char *hostc_checked_span(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
   Poly *span = dim_span(ctx, d);
@@ -237,15 +237,15 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
   int k = span_sizes(ctx, span, &atoms, &powers, &bound);
   /* a misspelt element type is reported at the #parray, not here */
   if (!plain_c_type(d->type->elem))
-    out_gen(e->out, d->type->loc, "%s(void)sizeof(%s);\n", indent_of(n), d->type->elem);
+    out_gen(e->out, d->type->loc, "%s(void)sizeof(%s);\n", text_indent_of(n), d->type->elem);
   if (k == 0)
-    return poly_whole(ctx, span);
+    return dollar_poly_whole(ctx, span);
   Buf b = {0};
-  buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", indent_of(n), c_string(ctx, d->path),
-             c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc), bound, k);
+  buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", text_indent_of(n), text_c_string(ctx, d->path),
+             text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc), bound, k);
   for (int i = 0; i < k; i++)
-    buf_printf(&b, text_is_simple(atoms[i]->text) ? ", %s, (long long)%s, %d" : ", %s, (long long)(%s), %d",
-               c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
+    buf_printf(&b, util_text_is_simple(atoms[i]->text) ? ", %s, (long long)%s, %d" : ", %s, (long long)(%s), %d",
+               text_c_string(ctx, atoms[i]->text), atoms[i]->text, powers[i]);
   buf_puts(&b, ");\n");
   /* under the #parray's line: a size the C compiler rejects (an undeclared
    * variable) is reported where it was written */
@@ -263,7 +263,7 @@ char *checked_span(Emitter *e, Node *n, Dim *d)
 static bool body_mentions(Node *body, const char *name)
 {
   for (Node *x = body; x; x = x->next)
-    if ((x->kind == N_TEXT && x->text && mentions(x->text, name)) || body_mentions(x->body, name))
+    if ((x->kind == N_TEXT && x->text && text_mentions(x->text, name)) || body_mentions(x->body, name))
       return true;
   return false;
 }
@@ -333,7 +333,7 @@ Detour *hostc_detour(Emitter *e, Node *n, Type *t, const char *fname, const char
 
 char *hostc_outlined(Ctx *ctx, Node *n, Out *body)
 {
-  return dedent(ctx, tidy_body(ctx, body->b.data ? body->b.data : ""), n->text ? n->text : "", true);
+  return text_dedent(ctx, text_tidy_body(ctx, body->b.data ? body->b.data : ""), n->text ? n->text : "", true);
 }
 
 void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
@@ -341,7 +341,7 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
 {
   Ctx *ctx = e->ctx;
   Buf ind = {0};
-  buf_printf(&ind, "%s  ", indent_of(n));
+  buf_printf(&ind, "%s  ", text_indent_of(n));
   if (cond) {
     out_gen(e->out, n->loc, "%sif (%s)\n", ind.data, cond);
     buf_puts(&ind, "  ");
@@ -354,11 +354,11 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
       if (!here || (!g->proc && !locals))
         continue;
       const char *v = g->var->t[0].f[0]->text;
-      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, poly_whole(e->ctx, g->extent), v);
+      out_gen(e->out, n->loc, "%sfor (int %s = 0; %s < %s; %s++)\n", ind.data, v, v, dollar_poly_whole(e->ctx, g->extent), v);
       buf_puts(&ind, "  ");
     }
     if (own && pass == 0) {
-      out_gen(e->out, n->loc, "%sif (%s == %s)\n", ind.data, poly_whole(e->ctx, side_owner(ctx, s, NULL, true)), rank);
+      out_gen(e->out, n->loc, "%sif (%s == %s)\n", ind.data, dollar_poly_whole(e->ctx, copy_side_owner(ctx, s, NULL, true)), rank);
       buf_puts(&ind, "  ");
     }
   }
@@ -389,13 +389,13 @@ const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, c
   CopySide S = p->side[0];
   Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
   return ctx_printf(ctx, "pa_cuda_packets pa_pk = pa_cuda_packets_begin(%s, %s, %s, %s, %s, %s, sizeof(%s), %s);",
-                    nprocs, me, poly_text(ctx, S.dg[p->pk_a].extent), poly_text(ctx, S.dg[p->pk_b].extent),
-                    poly_text(ctx, p->pk_pitch), poly_text(ctx, base), p->dst->type->elem, at);
+                    nprocs, me, dollar_poly_text(ctx, S.dg[p->pk_a].extent), dollar_poly_text(ctx, S.dg[p->pk_b].extent),
+                    dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, at);
 }
 
 char *hostc_block_bytes(Ctx *ctx, Dim *d)
 {
-  return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", poly_text(ctx, dim_span(ctx, d)), d->type->elem);
+  return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", dollar_poly_text(ctx, dim_span(ctx, d)), d->type->elem);
 }
 
 bool hostc_written_whole(Ctx *ctx, CopySide *s)
@@ -414,8 +414,8 @@ bool hostc_written_whole(Ctx *ctx, CopySide *s)
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n), *elem = p->dst->type->elem;
-  const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+  const char *in = text_indent_of(n), *elem = p->dst->type->elem;
+  const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   if (p->via_host[0])
     out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem, sp,
             bytes[0], at);
@@ -433,8 +433,8 @@ void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, co
 void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
-  const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+  const char *in = text_indent_of(n);
+  const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   if (p->via_host[0])
     out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s);\n", in, at);
   if (p->via_host[1])

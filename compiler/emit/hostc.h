@@ -6,7 +6,7 @@
 
 #include "emit/backend.h"
 
-const char *mem_enum(MemKind m); /* "PA_PAGED", ... */
+const char *hostc_mem_enum(MemKind m); /* "PA_PAGED", ... */
 /* a COPY_NEST or COPY_ELEMENTS plan as a loop run by the calling thread,
  * after the extent check where the plan has one; unroll: in a kernel
  * ('#pragma unroll' for small extents, the check traps) */
@@ -24,7 +24,7 @@ void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt);
 /* the span of d for #create n, in 64 bits, after a run-time check of the
  * sizes only the program knows (written before it); C text for a whole
  * argument or index, without outer parentheses */
-char *checked_span(Emitter *e, Node *n, Dim *d);
+char *hostc_checked_span(Emitter *e, Node *n, Dim *d);
 /* `static int pa_main(int argc, char **argv)` around #mainhost's body */
 void hostc_main_head(Emitter *e, Node *n);
 void hostc_main_tail(Emitter *e, Node *n);

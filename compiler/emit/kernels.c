@@ -27,7 +27,7 @@ static const char *captures(Emitter *e, Node *n, const char *k, const char **ext
 {
   Ctx *ctx = e->ctx;
   Capture *caps;
-  int ncaps = find_kernel_captures(ctx, e->scope, n, k, &caps);
+  int ncaps = capture_find_kernel(ctx, e->scope, n, k, &caps);
   *extra = "";
   if (ncaps <= 0)
     return ncaps < 0 ? NULL : k;
@@ -69,7 +69,7 @@ static Poly *digit_offset(Ctx *ctx, CopyDigit *dg, Poly **v, int nd, bool dst)
  * N = 8192 on the H100, the 64 x 64 one 0.965 (doc/performance.md). */
 static int tile_edge(const char *elem)
 {
-  int size = elem_bytes(elem);
+  int size = type_elem_bytes(elem);
   return size > 0 && size <= 8 ? 64 : 32;
 }
 
@@ -107,7 +107,7 @@ static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *
   buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", edge, edge);
   if (nb > 1) {
     buf_puts(&k, "  const int pa_z = blockIdx.z;\n");
-    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", poly_whole(e->ctx, so), poly_whole(e->ctx, doff));
+    buf_printf(&k, "  pa_src += %s;\n  pa_dst += %s;\n", dollar_poly_whole(e->ctx, so), dollar_poly_whole(e->ctx, doff));
   }
   const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n        ", poly_str(ctx, dg[A].extent),
                                       poly_str(ctx, dg[B].extent))
@@ -164,7 +164,7 @@ static const char *element_copy_kernel(Emitter *e, const char *kname, const char
   buf_printf(&k, "  const %s pa_i = %sblockIdx.x * %d + threadIdx.x;\n", ity, wide ? "(long long)" : "", ELEMENT_BLOCK);
   long long v;
   if (!(poly_is_const(total, &v) && v % ELEMENT_BLOCK == 0))
-    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", poly_whole(e->ctx, total));
+    buf_printf(&k, "  if (pa_i >= %s)\n    return;\n", dollar_poly_whole(e->ctx, total));
   buf_printf(&k, "  pa_dst[%s] = pa_src[%s];\n}\n\n", poly_str(ctx, doff), poly_str(ctx, so));
   *grid = ctx_printf(ctx, "%s, %d", launch_blocks(ctx, total, ELEMENT_BLOCK), ELEMENT_BLOCK);
   char *s = ctx_strdup(ctx, k.data);
@@ -237,7 +237,7 @@ const char *kernel_copy(Emitter *e, Node *n, const CopyPlan *p, const char **lau
   Ctx *ctx = e->ctx;
   Dim *src = p->src, *dst = p->dst;
   const char *elem = dst->type->elem;
-  const char *base = gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, src), dim_cname(ctx, dst)), NULL);
+  const char *base = text_gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", text_dim_cname(ctx, src), text_dim_cname(ctx, dst)), NULL);
   const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, base, elem, launch)
                                               : element_copy_kernel(e, base, elem, src, dst, p->dg, p->nd, launch);
   text = captures(e, n, text, extra);
@@ -245,7 +245,7 @@ const char *kernel_copy(Emitter *e, Node *n, const CopyPlan *p, const char **lau
     return NULL;
   return kernel_add(e, n, base, text,
                     ctx_printf(ctx, "/* #copy %s to %s (%s:%d) and every copy between the same layouts */", src->path,
-                               dst->path, loc_file(ctx, n->loc), loc_line(ctx, n->loc)), false);
+                               dst->path, text_loc_file(ctx, n->loc), text_loc_line(ctx, n->loc)), false);
 }
 
 
@@ -260,7 +260,7 @@ static void peer_digits(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const 
   for (int d = X->n - 1; d >= 0; d--) {
     SideDigit *g = &X->dg[d];
     const char *v = g->var->t[0].f[0]->text;
-    bool used = mentions(stmt, v);
+    bool used = text_mentions(stmt, v);
     if (g->proc) {
       if (used)
         buf_printf(k, "%sconst int %s = pa_tid;\n", ind, v);
@@ -272,10 +272,10 @@ static void peer_digits(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const 
       continue;
     }
     if (used && poly_is_value(place, 1))
-      buf_printf(k, "%sconst long long %s = %s %% %s;\n", ind, v, from, poly_text(ctx, g->extent));
+      buf_printf(k, "%sconst long long %s = %s %% %s;\n", ind, v, from, dollar_poly_text(ctx, g->extent));
     else if (used)
-      buf_printf(k, "%sconst long long %s = %s / %s %% %s;\n", ind, v, from, poly_text(ctx, place),
-                 poly_text(ctx, g->extent));
+      buf_printf(k, "%sconst long long %s = %s / %s %% %s;\n", ind, v, from, dollar_poly_text(ctx, place),
+                 dollar_poly_text(ctx, g->extent));
     place = poly_mul(ctx, place, g->extent);
   }
 }
@@ -286,13 +286,13 @@ static void peer_digits(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const 
 static void peer_tile_body(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, const char *elem, const char *from,
                            const char *to)
 {
-  const char *ea = poly_whole(ctx, X->dg[p->a].extent), *eb = poly_whole(ctx, X->dg[p->b].extent);
+  const char *ea = dollar_poly_whole(ctx, X->dg[p->a].extent), *eb = dollar_poly_whole(ctx, X->dg[p->b].extent);
   buf_printf(k, "  __shared__ %s pa_tile[32][33]; /* padded: no bank conflicts */\n", elem);
   buf_printf(k, "  const long long pa_a0 = blockIdx.x * 32LL;\n");
   if (poly_is_value(p->batch, 1))
     buf_printf(k, "  {\n");
   else
-    buf_printf(k, "  for (long long pa_z = blockIdx.z; pa_z < %s; pa_z += gridDim.z)\n", poly_whole(ctx, p->batch));
+    buf_printf(k, "  for (long long pa_z = blockIdx.z; pa_z < %s; pa_z += gridDim.z)\n", dollar_poly_whole(ctx, p->batch));
   buf_printf(k, "    for (long long pa_b0 = blockIdx.y * 32LL; pa_b0 < %s; pa_b0 += gridDim.y * 32LL) {\n", eb);
   for (int pass = 0; pass < 2; pass++) {
     buf_printf(k, "      for (int pa_k = threadIdx.y; pa_k < 32; pa_k += 8) {\n");
@@ -317,15 +317,15 @@ static const char *peer_tile_launch(Ctx *ctx, const CopyPlan *p, CopySide *X)
   Poly *ea = X->dg[p->a].extent, *eb = X->dg[p->b].extent;
   long long va, vb, vz;
   const char *gx = poly_is_const(ea, &va) ? ctx_printf(ctx, "%lld", (va + 31) / 32)
-                                          : ctx_printf(ctx, "(unsigned)((%s + 31) / 32)", poly_text(ctx, ea));
+                                          : ctx_printf(ctx, "(unsigned)((%s + 31) / 32)", dollar_poly_text(ctx, ea));
   const char *gy = poly_is_const(eb, &vb)
                        ? ctx_printf(ctx, "%lld", (vb + 31) / 32 < 65535 ? (vb + 31) / 32 : 65535)
                        : ctx_printf(ctx, "(unsigned)((%s + 31) / 32 < 65535 ? (%s + 31) / 32 : 65535)",
-                                    poly_text(ctx, eb), poly_text(ctx, eb));
+                                    dollar_poly_text(ctx, eb), dollar_poly_text(ctx, eb));
   const char *gz = poly_is_const(p->batch, &vz)
                        ? ctx_printf(ctx, "%lld", vz < 65535 ? vz : 65535)
-                       : ctx_printf(ctx, "(unsigned)(%s < 65535 ? %s : 65535)", poly_whole(ctx, p->batch),
-                                    poly_whole(ctx, p->batch));
+                       : ctx_printf(ctx, "(unsigned)(%s < 65535 ? %s : 65535)", dollar_poly_whole(ctx, p->batch),
+                                    dollar_poly_whole(ctx, p->batch));
   return ctx_printf(ctx, "dim3(%s, %s, %s), dim3(32, 8)", gx, gy, gz);
 }
 
@@ -344,12 +344,12 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
   CopySide *X = pull ? &T : &S; /* the side whose block this GPU walks */
   const char *elem = p->dst->type->elem;
   enum { THREADS = 256 };
-  Poly *i = side_linear(ctx, X);
+  Poly *i = copy_side_linear(ctx, X);
   const char *kname =
-    gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, p->src), dim_cname(ctx, p->dst)), NULL);
+    text_gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", text_dim_cname(ctx, p->src), text_dim_cname(ctx, p->dst)), NULL);
   const char *so = poly_str(ctx, dim_offset(ctx, p->src, i)), *dof = poly_str(ctx, dim_offset(ctx, p->dst, i));
   const char *from = pull ? ctx_printf(ctx, "((const %s *)pa_blocks.p[%s])[%s]", elem,
-                                       poly_str(ctx, side_owner(ctx, &S, i, false)), so)
+                                       poly_str(ctx, copy_side_owner(ctx, &S, i, false)), so)
                           : ctx_printf(ctx, "pa_src[%s]", so);
   const char *to = pull ? ctx_printf(ctx, "pa_dst[%s]", dof) : ctx_printf(ctx, "((%s *)pa_blocks.p[0])[%s]", elem, dof);
   Buf k = {0};
@@ -361,7 +361,7 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
     peer_tile_body(ctx, &k, p, X, elem, from, to);
   } else {
     buf_printf(&k, "  const long long pa_e = (long long)blockIdx.x * %d + threadIdx.x;\n", THREADS);
-    buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", poly_whole(ctx, X->local));
+    buf_printf(&k, "  if (pa_e >= %s)\n    return;\n", dollar_poly_whole(ctx, X->local));
     const char *stmt = ctx_printf(ctx, "%s = %s;", to, from);
     peer_digits(ctx, &k, p, X, "  ", stmt);
     buf_printf(&k, "  %s\n", stmt);
@@ -373,7 +373,7 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
     return NULL;
   const char *how = p->peer_tiles ? ", in 32 x 32 tiles through shared memory (it transposes)" : "";
   const char *at = ctx_printf(ctx, "#copy %s to %s (%s:%d) and every copy between the same layouts", n->name,
-                              n->name2, loc_file(ctx, n->loc), loc_line(ctx, n->loc));
+                              n->name2, text_loc_file(ctx, n->loc), text_loc_line(ctx, n->loc));
   if (pull)
     kname = kernel_add(e, n, kname, text,
                        ctx_printf(ctx, "/* %s: each GPU fills its block of %s from the blocks that hold its "
@@ -387,7 +387,7 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
     *launch = peer_tile_launch(ctx, p, X);
   else
     *launch = poly_is_const(X->local, &v) ? ctx_printf(ctx, "%lld, %d", (v + THREADS - 1) / THREADS, THREADS)
-                                          : ctx_printf(ctx, "(%s + %d) / %d, %d", poly_text(ctx, X->local),
+                                          : ctx_printf(ctx, "(%s + %d) / %d, %d", dollar_poly_text(ctx, X->local),
                                                        THREADS - 1, THREADS, THREADS);
   return kname;
 }
@@ -403,11 +403,11 @@ const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **
   Ctx *ctx = e->ctx;
   CopySide S = p->side[0];
   const char *elem = p->dst->type->elem;
-  Poly *i = side_linear(ctx, &S);
+  Poly *i = copy_side_linear(ctx, &S);
   const char *kname =
-    gen_name(ctx, "pack", ctx_printf(ctx, "%s_to_%s", dim_cname(ctx, p->src), dim_cname(ctx, p->dst)), n);
+    text_gen_name(ctx, "pack", ctx_printf(ctx, "%s_to_%s", text_dim_cname(ctx, p->src), text_dim_cname(ctx, p->dst)), NULL);
   const char *so = poly_str(ctx, dim_offset(ctx, p->src, i));
-  const char *eb = poly_text(ctx, S.dg[p->pk_b].extent);
+  const char *eb = dollar_poly_text(ctx, S.dg[p->pk_b].extent);
   Buf k = {0};
   buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_out, long long pa_pitch, int pa_tid, int pa_q, "
              "long long pa_lo, long long pa_hi)\n{\n", kname, elem, elem);
@@ -424,7 +424,7 @@ const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **
     for (int d = 0; d < S.n; d++) {
       SideDigit *g = &S.dg[d];
       const char *v = g->var->t[0].f[0]->text;
-      if (!mentions(stmt, v))
+      if (!text_mentions(stmt, v))
         continue;
       const char *val = g->proc ? "pa_tid" : d == p->pk_o ? "pa_q" : d == p->pk_a ? "pa_a" : d == p->pk_b ? "pa_b" : "0";
       buf_printf(&k, "        const long long %s = %s;\n", v, val);
@@ -440,8 +440,8 @@ const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **
   kname = kernel_add(e, n, kname, text,
                      ctx_printf(ctx, "/* #copy %s to %s (%s:%d) and every copy between the same layouts: each GPU "
                                 "packs, from its block of %s, the rectangle it sends each GPU, transposed in 32 x 32 "
-                                "tiles through shared memory */", n->name, n->name2, loc_file(ctx, n->loc),
-                                loc_line(ctx, n->loc), n->name), true);
+                                "tiles through shared memory */", n->name, n->name2, text_loc_file(ctx, n->loc),
+                                text_loc_line(ctx, n->loc), n->name), true);
   long long vb;
   *grid_yz = poly_is_const(S.dg[p->pk_b].extent, &vb)
                ? ctx_printf(ctx, "%lld, 1", (vb + 31) / 32 < 65535 ? (vb + 31) / 32 : 65535)

@@ -85,7 +85,7 @@ static const char *macro_text(Ctx *ctx, const char *name, const char **from)
       continue;
     for (p += 6; *p == ' ' || *p == '\t';)
       p++;
-    if (strncmp(p, name, n) || is_ident_char(p[n]) || p[n] == '(')
+    if (strncmp(p, name, n) || util_is_ident_char(p[n]) || p[n] == '(')
       continue;
     const char *end = strchr(p, '\n');
     char *body = ctx_strndup(ctx, p + n, end ? (size_t)(end - p - n) : strlen(p + n));
@@ -94,7 +94,7 @@ static const char *macro_text(Ctx *ctx, const char *name, const char **from)
       *c = 0;
     if ((c = strstr(body, "/*")))
       *c = 0;
-    found = str_trim(ctx, body);
+    found = util_str_trim(ctx, body);
   }
   *from = "#define";
   return found;
@@ -604,10 +604,10 @@ static void text_header(View *v, FILE *out)
   Dim *d = v->d;
   Type *t = d->type;
   if (t->kind != TK_NONE)
-    fprintf(out, "%s: %s thread array, %s%s threads\n", d->path, thread_kind_name(t->kind), poly_str(ctx, d->extent),
+    fprintf(out, "%s: %s thread array, %s%s threads\n", d->path, type_kind_name(t->kind), poly_str(ctx, d->extent),
             value_note(v->env, d->extent));
   else
-    fprintf(out, "%s: %s %s, extent %s%s, span %s%s, contiguous %s\n", d->path, mem_name(t->mem), t->elem,
+    fprintf(out, "%s: %s %s, extent %s%s, span %s%s, contiguous %s\n", d->path, type_mem_name(t->mem), t->elem,
             poly_str(ctx, d->extent), value_note(v->env, d->extent), poly_str(ctx, dim_span(ctx, d)),
             value_note(v->env, dim_span(ctx, d)), contiguity(ctx, v->env, d));
   explain_node(ctx, v->env, d, d->path, 0, out);
@@ -981,7 +981,7 @@ static char *captured(FILE *f)
   return s;
 }
 
-bool type_explain(Ctx *ctx, Dim *d, FILE *out)
+bool explain_type(Ctx *ctx, Dim *d, FILE *out)
 {
   Env env = {.ctx = ctx};
   View v = {.ctx = ctx, .env = &env, .d = d};
@@ -1052,7 +1052,7 @@ static const char *access_text(Ctx *ctx, Node *n, AccessKind *kind)
     start--;
   if (start > s && start[-1] == '[') {
     start--;
-    while (start > s && is_ident_char(start[-1]))
+    while (start > s && util_is_ident_char(start[-1]))
       start--;
   } else
     start = p;
@@ -1323,8 +1323,8 @@ static int assignments(Region *r, const char *name, Assign *out, int max)
     int len;
     const char *s = region_line(r, k, &len);
     for (int i = 0; i + (int)nl <= len; i++) {
-      if (strncmp(s + i, name, nl) || (i > 0 && (is_ident_char(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '>')) ||
-          is_ident_char(s[i + nl]))
+      if (strncmp(s + i, name, nl) || (i > 0 && (util_is_ident_char(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '>')) ||
+          util_is_ident_char(s[i + nl]))
         continue;
       int j = i + (int)nl;
       while (j < len && s[j] == ' ')
@@ -1345,7 +1345,7 @@ static int assignments(Region *r, const char *name, Assign *out, int max)
         else if ((s[e] == ';' || s[e] == ',') && depth == 0)
           break;
       }
-      char *rhs = str_trim(r->ctx, ctx_strndup(r->ctx, s + v, e - v));
+      char *rhs = util_str_trim(r->ctx, ctx_strndup(r->ctx, s + v, e - v));
       if (!*rhs) /* the statement of the access itself, cut at it */
         continue;
       if (n < max)
@@ -1369,12 +1369,12 @@ static bool text_varies(Region *r, const char *text, int depth)
   if (depth > 8)
     return true;
   for (const char *p = text; *p;) {
-    if (!is_ident_start((unsigned char)*p) || (p > text && (is_ident_char(p[-1]) || p[-1] == '.'))) {
+    if (!util_is_ident_start((unsigned char)*p) || (p > text && (util_is_ident_char(p[-1]) || p[-1] == '.'))) {
       p++;
       continue;
     }
     const char *q = p;
-    while (is_ident_char(*q))
+    while (util_is_ident_char(*q))
       q++;
     if (name_varies(r, ctx_strndup(r->ctx, p, q - p), depth + 1))
       return true;
@@ -1414,14 +1414,14 @@ static const char *pointer_plus_access(Region *r, const char *rhs)
     while (*p == ' ')
       p++;
     const char *q = p;
-    while (is_ident_char(*q))
+    while (util_is_ident_char(*q))
       q++;
     if (q == p || *q != '[' || q[1] != '$')
       return NULL;
     name = ctx_strndup(r->ctx, p, q - p);
-  } else if (is_ident_start((unsigned char)*p)) {
+  } else if (util_is_ident_start((unsigned char)*p)) {
     const char *q = p;
-    while (is_ident_char(*q))
+    while (util_is_ident_char(*q))
       q++;
     const char *t = q;
     while (*t == ' ')
@@ -1444,7 +1444,7 @@ static const char *pointer_plus_access(Region *r, const char *rhs)
     while (*t == ' ')
       t++;
     const char *q = t;
-    while (is_ident_char(*q))
+    while (util_is_ident_char(*q))
       q++;
     if (q == t || *q)
       return NULL;
@@ -1638,7 +1638,7 @@ static bool touch_map(Ctx *ctx, Access *a, Via *via, Grid *g, int *ng, FILE *out
     return false;
   bool cuda = t->kind == TK_CUDA, blocks = nblocks > 1;
   fprintf(out, "    who touches what: %d thread%s (%s)", n, n == 1 ? "" : "s",
-          cuda ? (blocks ? "every block" : "block 0") : thread_kind_name(t->kind));
+          cuda ? (blocks ? "every block" : "block 0") : type_kind_name(t->kind));
   Dim *root = a->dim->type->root, *store = storage_of(root);
   touch_grid(ctx, root, th, n, cuda, blocks, lo, hi, &g[0], out);
   g[0].title = ctx_printf(ctx, "%s: the thread that touches each element (%s)", t->name, g[0].title);
@@ -1655,13 +1655,13 @@ static bool touch_map(Ctx *ctx, Access *a, Via *via, Grid *g, int *ng, FILE *out
 static int src_line(Ctx *ctx, int line)
 {
   int l;
-  src_file(ctx, line, &l);
+  diag_src_file(ctx, line, &l);
   return l;
 }
 
 static bool same_size(Access *x, Access *y)
 {
-  return elem_bytes(x->dim->type->elem) == elem_bytes(y->dim->type->elem);
+  return type_elem_bytes(x->dim->type->elem) == type_elem_bytes(y->dim->type->elem);
 }
 
 /* Follows pointer name back through the region, in the order written: an
@@ -1739,16 +1739,16 @@ static bool resolvable(Ctx *ctx, Region *reg, Access *a, const char *text, Acces
     while (q > line && q[-1] == ' ')
       q--;
     const char *e = q;
-    while (q > line && is_ident_char(q[-1]))
+    while (q > line && util_is_ident_char(q[-1]))
       q--;
-    if (q == e || !is_ident_start((unsigned char)*q))
+    if (q == e || !util_is_ident_start((unsigned char)*q))
       return true;
     base = ctx_strndup(ctx, q, e - q);
   } else {
-    if (!is_ident_start((unsigned char)text[0]))
+    if (!util_is_ident_start((unsigned char)text[0]))
       return true;
     const char *e = text;
-    while (is_ident_char(*e))
+    while (util_is_ident_char(*e))
       e++;
     if (*e != '[')
       return true;
@@ -1821,17 +1821,17 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes
     Buf b = {0};
     buf_printf(&b, " (in #insert %s(", a->instance->insert->name);
     for (int k = 0; k < a->instance->n; k++)
-      buf_printf(&b, "%s%s", k ? ", " : "", str_trim(ctx, a->instance->values[k]));
+      buf_printf(&b, "%s%s", k ? ", " : "", util_str_trim(ctx, a->instance->values[k]));
     buf_printf(&b, ") at line %d)", a->instance->insert->loc.line);
     inst = ctx_strdup(ctx, b.data);
     buf_free(&b);
   }
   if (kind == ACC_OFFSET)
     fprintf(out, "  %s%s: an offset into %s %s (%s): the element each lane reaches at it\n", text, inst,
-            mem_name(t->mem), t->elem, a->dim->path);
+            type_mem_name(t->mem), t->elem, a->dim->path);
   else
     fprintf(out, "  %s%s: %s of %s %s through %s\n", text, inst, kind == ACC_STORE ? "store" : "load",
-            mem_name(t->mem), t->elem, a->dim->path);
+            type_mem_name(t->mem), t->elem, a->dim->path);
   Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->node->loc.line, a->node->loc.col};
   Via via = {{0}, {0}, 0}; /* the offsets the pointer carries, followed */
   bool cpu = a->threads && (a->threads->kind == TK_PTHD || a->threads->kind == TK_OMP);
@@ -1845,14 +1845,14 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes
     return true;
   }
   if (t->mem != MEM_DMEM && t->mem != MEM_SMEM) {
-    fprintf(out, "    %s memory: not predicted (only dmem and smem are)\n", mem_name(t->mem));
+    fprintf(out, "    %s memory: not predicted (only dmem and smem are)\n", type_mem_name(t->mem));
     return false;
   }
   if (!a->threads || a->threads->kind != TK_CUDA) {
     fputs("    not in a cuda, pthd or omp detour: there are no threads to predict\n", out);
     return false;
   }
-  int size = elem_bytes(t->elem);
+  int size = type_elem_bytes(t->elem);
   if (!size) {
     fprintf(out, "    the size of '%s' is unknown to parrayc: not predicted\n", t->elem);
     return false;

@@ -10,7 +10,7 @@ typedef enum ExplainFormat { FMT_TEXT, FMT_SVG, FMT_HTML, FMT_TEX, FMT_BAD } Exp
 ExplainFormat explain_format(const char *name); /* "text", "svg", "html", "tex"; NULL: text */
 
 /* Prints d in the format of ctx->opt.explain_format; false after an error. */
-bool type_explain(Ctx *ctx, Dim *d, FILE *out);
+bool explain_type(Ctx *ctx, Dim *d, FILE *out);
 
 /* ---- --explain-access FILE.pa:LINE ---- */
 

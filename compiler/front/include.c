@@ -111,7 +111,7 @@ static void scan_c_header(Ctx *ctx, const char *path)
 {
   add_dep(ctx, path);
   size_t len;
-  char *text = file_read(path, &len);
+  char *text = util_file_read(path, &len);
   if (!text)
     return;
   bool in_comment = false;
@@ -136,7 +136,7 @@ static void scan_c_header(Ctx *ctx, const char *path)
 static void splice(Ctx *ctx, int line, const char *text, int n, const char *file)
 {
   int fline;
-  const char *outer = src_file(ctx, line, &fline);
+  const char *outer = diag_src_file(ctx, line, &fline);
   const char *from = ctx->lines[line - 1];
   const char *rest = strchr(from, '\n');
   rest = rest ? rest + 1 : from + strlen(from);
@@ -174,7 +174,7 @@ bool include_headers(Ctx *ctx)
       continue;
     }
     int fline;
-    const char *from = src_file(ctx, line, &fline);
+    const char *from = diag_src_file(ctx, line, &fline);
     char *path = find_header(ctx, from, name);
     Loc loc = {line, (int)(at - p) + 1};
     bool parray = has_suffix(name, ".pah");
@@ -195,7 +195,7 @@ bool include_headers(Ctx *ctx)
       continue;
     }
     size_t len;
-    char *text = file_read(path, &len);
+    char *text = util_file_read(path, &len);
     if (!text) {
       diag_error(ctx, loc, "cannot read '%s': %s", path, strerror(errno));
       return false;

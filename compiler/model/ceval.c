@@ -70,7 +70,7 @@ static bool cast(Parser *ps)
     while (isspace((unsigned char)*p))
       p++;
     int k = 0;
-    while (words[k] && !(strncmp(p, words[k], strlen(words[k])) == 0 && !is_ident_char(p[strlen(words[k])])))
+    while (words[k] && !(strncmp(p, words[k], strlen(words[k])) == 0 && !util_is_ident_char(p[strlen(words[k])])))
       k++;
     if (!words[k])
       break;
@@ -92,7 +92,7 @@ static long long number(Parser *ps)
     overflow(ps);
   while (*end && strchr("uUlL", *end))
     end++;
-  if (is_ident_char((unsigned char)*end))
+  if (util_is_ident_char((unsigned char)*end))
     fail(ps, NULL);
   ps->p = end;
   return v;
@@ -101,7 +101,7 @@ static long long number(Parser *ps)
 static long long name(Parser *ps)
 {
   const char *s = ps->p;
-  while (is_ident_char((unsigned char)*ps->p) || (*ps->p == '.' && is_ident_start((unsigned char)ps->p[1])))
+  while (util_is_ident_char((unsigned char)*ps->p) || (*ps->p == '.' && util_is_ident_start((unsigned char)ps->p[1])))
     ps->p++;
   size_t n = (size_t)(ps->p - s);
   char buf[MAX_NAME];
@@ -134,7 +134,7 @@ static long long primary(Parser *ps)
   }
   if (isdigit((unsigned char)*ps->p))
     return number(ps);
-  if (is_ident_start((unsigned char)*ps->p))
+  if (util_is_ident_start((unsigned char)*ps->p))
     return name(ps);
   fail(ps, NULL);
   return 0;

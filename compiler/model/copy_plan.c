@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool dim_on_gpu(const Dim *d)
+bool copy_on_gpu(const Dim *d)
 {
   MemKind m = d->type->mem;
   return m == MEM_DMEM || m == MEM_SMEM;
@@ -28,7 +28,7 @@ bool dim_on_gpu(const Dim *d)
 CopyBy copy_by(const CopySite *site)
 {
   Dim *s = site->src, *d = site->dst;
-  bool gpu = dim_on_gpu(s) || dim_on_gpu(d);
+  bool gpu = copy_on_gpu(s) || copy_on_gpu(d);
   /* distributed data, or any data in an mpi body (process 0's arrays,
    * this process's own memory: plan_processes tells them apart) */
   if (dim_distributed_over(s) || dim_distributed_over(d) || (site->detour && site->detour->kind == TK_MPI))
@@ -126,7 +126,7 @@ static void plan_device(Ctx *ctx, CopyPlan *p)
 {
   bool sdev = p->src->type->mem == MEM_DMEM, ddev = p->dst->type->mem == MEM_DMEM;
   p->dir = sdev && ddev ? COPY_D2D : sdev ? COPY_D2H : COPY_H2D;
-  p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
+  p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
   if (contiguous_pair(ctx, p->src, p->dst)) {
     p->how = COPY_BLOCK;
     return;
@@ -278,7 +278,7 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
 }
 
 /* the linear index of the element the loop variables of s stand at */
-Poly *side_linear(Ctx *ctx, CopySide *s)
+Poly *copy_side_linear(Ctx *ctx, CopySide *s)
 {
   Poly *i = poly_const(ctx, 0);
   for (int k = 0; k < s->n; k++)
@@ -288,7 +288,7 @@ Poly *side_linear(Ctx *ctx, CopySide *s)
 
 /* The process that stores element i of side s (0 for an ordinary array,
  * which lives on process 0); own: i is at s's own loop variables. */
-Poly *side_owner(Ctx *ctx, CopySide *s, Poly *i, bool own)
+Poly *copy_side_owner(Ctx *ctx, CopySide *s, Poly *i, bool own)
 {
   Poly *p = poly_const(ctx, 0);
   for (int k = 0; k < s->n; k++) {
@@ -313,7 +313,7 @@ static bool uses_atom(const Poly *p, const Atom *a)
 }
 
 /* Does p depend on a local loop variable of s? */
-bool side_uses_locals(CopySide *s, Poly *p)
+bool copy_side_uses_locals(CopySide *s, Poly *p)
 {
   for (int k = 0; k < s->n; k++)
     if (!s->dg[k].proc && uses_atom(p, s->dg[k].var->t[0].f[0]))
@@ -327,7 +327,7 @@ static char *leading_name(Ctx *ctx, const char *p)
   while (*p == ' ' || *p == '(' || *p == '\t')
     p++;
   const char *s = p;
-  while (is_ident_char((unsigned char)*p))
+  while (util_is_ident_char((unsigned char)*p))
     p++;
   return ctx_strndup(ctx, s, (size_t)(p - s));
 }
@@ -400,7 +400,7 @@ static bool affine_in(Ctx *ctx, Poly *p, CopySide *s, Poly **a, Poly **c)
 static int unit_digit(Ctx *ctx, CopySide *s)
 {
   Poly **a = ctx_alloc(ctx, sizeof(Poly *) * (s->n + 1)), *c;
-  if (!affine_in(ctx, dim_offset(ctx, s->dim, side_linear(ctx, s)), s, a, &c))
+  if (!affine_in(ctx, dim_offset(ctx, s->dim, copy_side_linear(ctx, s)), s, a, &c))
     return -1;
   for (int k = s->n - 1; k >= 0; k--)
     if (!s->dg[k].proc && poly_is_value(a[k], 1))
@@ -460,8 +460,8 @@ static bool plan_packets(Ctx *ctx, CopyPlan *p)
   int ps = owner_digit(ctx, S);
   if (ps < 0)
     return false;
-  Poly *i = side_linear(ctx, S);
-  Poly *owner = side_owner(ctx, T, i, false);
+  Poly *i = copy_side_linear(ctx, S);
+  Poly *owner = copy_side_owner(ctx, T, i, false);
   int o = -1;
   for (int k = 0; k < S->n; k++)
     if (!S->dg[k].proc && poly_equal(owner, S->dg[k].var))
@@ -538,7 +538,7 @@ static int owner_digit(Ctx *ctx, CopySide *s)
         return -1;
       pk = k;
     }
-  return pk >= 0 && poly_equal(side_owner(ctx, s, NULL, true), s->dg[pk].var) ? pk : -1;
+  return pk >= 0 && poly_equal(copy_side_owner(ctx, s, NULL, true), s->dg[pk].var) ? pk : -1;
 }
 
 /* Each process's (or thread's) part of a scatter or gather as rows: the
@@ -555,7 +555,7 @@ static bool part_rows(Ctx *ctx, CopyPlan *p, Poly **step, Poly **ybase, Poly **x
   int pk = owner_digit(ctx, X);
   if (pk < 0)
     return false;
-  Poly *i = side_linear(ctx, X);
+  Poly *i = copy_side_linear(ctx, X);
   Poly **ax = ctx_alloc(ctx, sizeof(Poly *) * (X->n + 1)), **ay = ctx_alloc(ctx, sizeof(Poly *) * (X->n + 1));
   if (!affine_in(ctx, dim_offset(ctx, X->dim, i), X, ax, xbase) || !affine_in(ctx, dim_offset(ctx, Y->dim, i), X, ay, ybase))
     return false;
@@ -604,9 +604,9 @@ static bool team_rows(Ctx *ctx, CopyPlan *p)
     return false;
   Poly *host_base = poly_add(ctx, poly_mul(ctx, step, poly_sym(ctx, "pa_tid")), ybase);
   const char **hp = scatter ? &p->sp : &p->dp, **xp = scatter ? &p->dp : &p->sp;
-  *hp = ctx_printf(ctx, "%s + %s", text_sum_operand(ctx, *hp), poly_str(ctx, host_base));
+  *hp = ctx_printf(ctx, "%s + %s", ctext_sum_operand(ctx, *hp), poly_str(ctx, host_base));
   if (!poly_is_value(xbase, 0))
-    *xp = ctx_printf(ctx, "%s + %s", text_sum_operand(ctx, *xp), poly_str(ctx, xbase));
+    *xp = ctx_printf(ctx, "%s + %s", ctext_sum_operand(ctx, *xp), poly_str(ctx, xbase));
   p->by = COPY_BY_DEVICE;
   p->how = COPY_ROWS;
   p->dir = scatter ? COPY_H2D : COPY_D2H;
@@ -622,7 +622,7 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
   CopySide *S = &p->side[0], *T = &p->side[1];
   if (p->detour != team) {
     diag_error(ctx, n->loc, "a #copy of '%s', distributed over the %s array '%s', must stand in the body of a "
-               "detour on '%s' itself%s", (S->procs ? S : T)->dim->path, thread_kind_name(team->kind), team->name,
+               "detour on '%s' itself%s", (S->procs ? S : T)->dim->path, type_kind_name(team->kind), team->name,
                team->name, p->detour ? ctx_printf(ctx, ", not in one on '%s'", p->detour->name) : "");
     return false;
   }
@@ -637,9 +637,9 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
   p->by = COPY_BY_THREAD;
   p->how = COPY_COLLECTIVE;
   p->coll = S->procs && T->procs ? COLL_ALLTOALL : S->procs ? COLL_GATHER : COLL_SCATTER;
-  p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
+  p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
   p->sync_after = true;
-  bool sgpu = dim_on_gpu(p->src), dgpu = dim_on_gpu(p->dst);
+  bool sgpu = copy_on_gpu(p->src), dgpu = copy_on_gpu(p->dst);
   if (p->coll == COLL_ALLTOALL && sgpu && dgpu) {
     /* GPU to GPU: each thread's GPU reads the others' blocks (cuda backend) */
     if (owner_digit(ctx, T) < 0) {
@@ -688,7 +688,7 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
   if (!mpi) {
     if (p->detour)
       diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of its mpi detour itself, not "
-                 "in a nested %s detour", thread_kind_name(p->detour->kind));
+                 "in a nested %s detour", type_kind_name(p->detour->kind));
     else
       diag_error(ctx, n->loc, "a #copy of distributed data must stand in the body of an mpi detour");
     return false;
@@ -708,7 +708,7 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
     p->coll = COLL_SCATTER;
   } else if (process0_array(ctx, mpi, p->sp) && !process0_array(ctx, mpi, p->dp)) {
     p->coll = COLL_BCAST;
-  } else if (dim_on_gpu(p->src) || dim_on_gpu(p->dst)) {
+  } else if (copy_on_gpu(p->src) || copy_on_gpu(p->dst)) {
     if (process0_array(ctx, mpi, p->dp)) {
       diag_error(ctx, n->loc, "#copy from GPU memory into process 0's memory ('%s') in the body of mpi detour '%s': "
                  "gather into it from a distributed type, or copy on the host after the detour", p->dp, mpi->name);
@@ -721,15 +721,15 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
   } else {
     /* process 0's memory exists on process 0 only */
     p->process0 = process0_array(ctx, mpi, p->dp);
-    p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
+    p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
     plan_loop(ctx, p);
     return true;
   }
-  p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
+  p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
   /* MPI moves host memory: a GPU side is staged (CUDA-aware MPI would take
    * the device pointers; the Open MPI builds parrayc meets are not) */
-  p->via_host[0] = dim_on_gpu(p->src);
-  p->via_host[1] = dim_on_gpu(p->dst);
+  p->via_host[0] = copy_on_gpu(p->src);
+  p->via_host[1] = copy_on_gpu(p->dst);
   /* between GPUs, when the processes share a node and the blocks are
    * #create's: each GPU reads the others' blocks through CUDA IPC (the
    * runtime decides; through the host otherwise) */
@@ -777,14 +777,14 @@ bool copy_plan(Ctx *ctx, Node *n, const CopySite *site, const char *sp, const ch
   case COPY_BY_THREAD:
     /* each thread's own copy: checked like any other (the backend
      * decides where: in place, or before a kernel's launch) */
-    p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
+    p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
     plan_loop(ctx, p);
     return true;
   case COPY_BY_DEVICE:
     plan_device(ctx, p);
     return true;
   case COPY_BY_HOST:
-    p->check_extent = extents_may_differ(p->src->extent, p->dst->extent);
+    p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
     if (contiguous_pair(ctx, p->src, p->dst))
       p->how = COPY_BLOCK;
     else

@@ -61,7 +61,7 @@ typedef struct CopyPlan {
   const char *sp, *dp;  /* C text of the two pointers */
   Type *detour;
   CopyDir dir;
-  bool check_extent;    /* the extents may differ at run time (extents_may_differ): compare them first */
+  bool check_extent;    /* the extents may differ at run time (poly_extents_may_differ): compare them first */
   CopyDigit *dg;        /* the common digits, outermost first, or NULL when the views do not line up */
   int nd;
   int a, b;             /* COPY_TRANSPOSE: the digits of unit source and destination stride */
@@ -102,7 +102,7 @@ typedef struct CopyPlan {
   struct CopyPlan *fallback;
 } CopyPlan;
 
-bool dim_on_gpu(const Dim *d);
+bool copy_on_gpu(const Dim *d);
 CopyBy copy_by(const CopySite *site);
 /* The plan for a copy at site, sp and dp the pointers' C text; false after
  * reporting why it cannot be done. */
@@ -113,10 +113,10 @@ char *copy_guard_text(Ctx *ctx, const CopyPlan *p);
 CopyDigit *copy_loop_order(Ctx *ctx, const CopyDigit *dg, int nd);
 
 /* Sides of a copy among processes. */
-Poly *side_linear(Ctx *ctx, CopySide *s); /* the linear index at s's loop variables */
+Poly *copy_side_linear(Ctx *ctx, CopySide *s); /* the linear index at s's loop variables */
 /* The process that stores element i of side s (0 for an ordinary array,
  * which lives on process 0); own: i is at s's own loop variables. */
-Poly *side_owner(Ctx *ctx, CopySide *s, Poly *i, bool own);
-bool side_uses_locals(CopySide *s, Poly *p); /* p depends on a local loop variable of s */
+Poly *copy_side_owner(Ctx *ctx, CopySide *s, Poly *i, bool own);
+bool copy_side_uses_locals(CopySide *s, Poly *p); /* p depends on a local loop variable of s */
 
 #endif

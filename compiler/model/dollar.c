@@ -22,7 +22,7 @@ static const char *param_text(Ctx *ctx, const char *w, size_t n)
 }
 
 /* the text with every parameter of the current #insert replaced */
-char *substitute(Ctx *ctx, const char *text)
+char *dollar_substitute(Ctx *ctx, const char *text)
 {
   if (!ctx->instance)
     return (char *)text;
@@ -63,7 +63,7 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
   Buf b = {0};
   int slots = 0;
   for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-    if (a->kind == A_VAR && !a->printed && text_has_side_effects(a->text) && count_atom(p, a) != 1)
+    if (a->kind == A_VAR && !a->printed && ctext_has_side_effects(a->text) && count_atom(p, a) != 1)
       a->slot = slots++;
   if (slots) {
     buf_puts(&b, "__extension__ ({ ");
@@ -95,14 +95,14 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
   return s;
 }
 
-char *poly_text(Ctx *ctx, Poly *p)
+char *dollar_poly_text(Ctx *ctx, Poly *p)
 {
   return print_once(ctx, p, ctx->natoms);
 }
 
-char *poly_whole(Ctx *ctx, Poly *p)
+char *dollar_poly_whole(Ctx *ctx, Poly *p)
 {
-  return text_strip_parens(ctx, print_once(ctx, p, ctx->natoms));
+  return ctext_strip_parens(ctx, print_once(ctx, p, ctx->natoms));
 }
 
 /* ---- $tid...$ ---- */
@@ -174,7 +174,7 @@ static char *tid_text(Ctx *ctx, ThreadView *here, Dx *dx)
 
 /* ---- what the body uses: checked at the launch ---- */
 
-bool type_declared_outside(const Type *a, const ThreadView *v)
+bool view_type_outside(const Type *a, const ThreadView *v)
 {
   for (const ThreadView *x = v; x; x = x->parent)
     if (a->detour == x->node)
@@ -235,7 +235,7 @@ static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
     return;
   char *base;
   int *digits, nd;
-  if (!path_split(ctx_printf(ctx, "T%s", tid->dx->path + 3), &base, &digits, &nd, ctx))
+  if (!type_path_split(ctx_printf(ctx, "T%s", tid->dx->path + 3), &base, &digits, &nd, ctx))
     return;
   Dim *td = dt->type->root;
   for (int k = 0; k < nd; k++) {
@@ -313,7 +313,7 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
   }
 }
 
-char *fragment_text(Ctx *ctx, ThreadView *here, Node *list)
+char *dollar_fragment_text(Ctx *ctx, ThreadView *here, Node *list)
 {
   Buf b = {0};
   for (Node *n = list; n; n = n->next) {
@@ -323,7 +323,7 @@ char *fragment_text(Ctx *ctx, ThreadView *here, Node *list)
       buf_puts(&b, dollar_text(ctx, here, n));
     }
     else if (n->kind == N_TEXT)
-      buf_puts(&b, substitute(ctx, n->text));
+      buf_puts(&b, dollar_substitute(ctx, n->text));
   }
   char *s = ctx_strdup(ctx, b.data ? b.data : "");
   buf_free(&b);

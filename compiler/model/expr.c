@@ -81,7 +81,7 @@ static unsigned long atom_hash(const AtomKey *k)
 {
   unsigned long h = hash_mix(HASH_SEED, k->kind);
   if (k->text)
-    h = hash_str(k->text, h);
+    h = util_hash_str(k->text, h);
   return poly_hash(k->den, poly_hash(k->num, poly_hash(k->bound, h)));
 }
 
@@ -122,7 +122,7 @@ Poly *poly_var(Ctx *ctx, const char *text, Poly *bound)
 {
   /* an expression with effects is its own atom: it must be evaluated once
    * per occurrence in the source, never merged with another */
-  if (text_has_side_effects(text)) {
+  if (ctext_has_side_effects(text)) {
     Atom *a = atom_new(ctx, A_VAR);
     a->text = ctx_strdup(ctx, text);
     a->bound = bound;
@@ -335,7 +335,7 @@ bool poly_is_value(const Poly *p, long long value)
   return poly_is_const(p, &v) && v == value;
 }
 
-bool extents_may_differ(const Poly *a, const Poly *b)
+bool poly_extents_may_differ(const Poly *a, const Poly *b)
 {
   long long x;
   return !poly_equal(a, b) && !(poly_is_const(a, &x) && poly_is_const(b, &x));
@@ -681,7 +681,7 @@ static void print_atom(Buf *b, const Atom *a, bool wide, bool alone)
   case A_VAR:
     if (a->kind == A_VAR && a->slot >= 0)
       buf_printf(b, "pa_ix%d", a->slot);
-    else if (text_is_simple(a->text))
+    else if (util_text_is_simple(a->text))
       buf_puts(b, a->text);
     else
       buf_printf(b, "(%s)", a->text);

@@ -15,7 +15,7 @@
 
 /* Bytes of an element type parrayc can name; 0 when it cannot (a struct,
  * a typedef): the element's C type stays text to the model. */
-int elem_bytes(const char *elem)
+int type_elem_bytes(const char *elem)
 {
   static const struct {
     const char *name;
@@ -31,13 +31,13 @@ int elem_bytes(const char *elem)
   return 0;
 }
 
-const char *mem_name(MemKind m)
+const char *type_mem_name(MemKind m)
 {
   static const char *names[] = {"none", "paged", "pinned", "dmem", "smem", "rmem"};
   return names[m];
 }
 
-const char *thread_kind_name(ThreadKind k)
+const char *type_kind_name(ThreadKind k)
 {
   static const char *names[] = {"data", "pthd", "omp", "cuda", "mpi"};
   return names[k];
@@ -46,7 +46,7 @@ const char *thread_kind_name(ThreadKind k)
 static MemKind mem_of_word(const char *w)
 {
   for (MemKind m = MEM_PAGED; m <= MEM_RMEM; m++)
-    if (!strcmp(w, mem_name(m)))
+    if (!strcmp(w, type_mem_name(m)))
       return m;
   return MEM_NONE;
 }
@@ -54,7 +54,7 @@ static MemKind mem_of_word(const char *w)
 static ThreadKind kind_of_word(const char *w)
 {
   for (ThreadKind k = TK_PTHD; k <= TK_MPI; k++)
-    if (!strcmp(w, thread_kind_name(k)))
+    if (!strcmp(w, type_kind_name(k)))
       return k;
   return TK_NONE;
 }
@@ -67,12 +67,12 @@ static void check_kind_like(Ctx *ctx, Node *decl, int w)
   static const char *const kinds[] = {"paged", "pinned", "dmem", "smem", "rmem", "pthd", "omp", "cuda", "mpi", NULL};
   static const char *const c_words[] = {"const", "volatile", "signed", "unsigned", "struct", "union", "enum",
                                         "long", "short", "static", "restrict", "int", "char", NULL};
-  if (w + 1 >= decl->nwords || !is_ident_start((unsigned char)decl->words[w][0]))
+  if (w + 1 >= decl->nwords || !util_is_ident_start((unsigned char)decl->words[w][0]))
     return;
   for (int i = 0; c_words[i]; i++)
     if (!strcmp(decl->words[w], c_words[i]))
       return;
-  const char *near = nearest_word(decl->words[w], kinds);
+  const char *near = util_nearest_word(decl->words[w], kinds);
   if (near)
     diag_warning(ctx, decl->loc, "'%s' is taken as part of the element type; did you mean the %s kind '%s'?",
                  decl->words[w], mem_of_word(near) != MEM_NONE ? "memory" : "thread", near);
@@ -83,8 +83,8 @@ static void check_unmarked_ref(Ctx *ctx, const char *size, Loc loc)
 {
   char *base;
   int *digits, n;
-  if (!is_ident_start((unsigned char)*size) || !text_is_simple(size) ||
-      !path_split(size, &base, &digits, &n, ctx))
+  if (!util_is_ident_start((unsigned char)*size) || !util_text_is_simple(size) ||
+      !type_path_split(size, &base, &digits, &n, ctx))
     return;
   Type *t = type_lookup(ctx, base);
   if (!t)
@@ -98,7 +98,7 @@ static void check_unmarked_ref(Ctx *ctx, const char *size, Loc loc)
 
 /* "A_1_0" -> "A", {1, 0}.  The base is the longest prefix that leaves only
  * "_<digits>" groups. */
-bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx)
+bool type_path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx)
 {
   size_t len = strlen(path);
   size_t cut = len;
@@ -136,10 +136,10 @@ static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
   if (ceval(text, NULL, NULL, &v, &bad))
     return poly_const(ctx, v);
   if (bad) {
-    diag_error(ctx, loc, "size '%s' %s", str_trim(ctx, text), bad);
+    diag_error(ctx, loc, "size '%s' %s", util_str_trim(ctx, text), bad);
     return NULL;
   }
-  return poly_sym(ctx, str_trim(ctx, text));
+  return poly_sym(ctx, util_str_trim(ctx, text));
 }
 
 /* ---- building the tree ---- */
@@ -171,7 +171,7 @@ typedef struct TypeKey {
 
 static unsigned long type_hash(int scope, const char *name)
 {
-  return hash_str(name, HASH_SEED ^ (unsigned long)scope);
+  return util_hash_str(name, HASH_SEED ^ (unsigned long)scope);
 }
 
 static bool type_matches(const void *item, const void *key)
@@ -250,7 +250,7 @@ Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc)
 {
   char *base;
   int *digits, n;
-  if (!path_split(path, &base, &digits, &n, ctx)) {
+  if (!type_path_split(path, &base, &digits, &n, ctx)) {
     diag_error(ctx, loc, "'%s' is not a type path", path);
     return NULL;
   }
@@ -262,13 +262,13 @@ Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc)
     Instance *saved = ctx->instance;
     ctx->instance = in->parent;
     int errors = ctx->errors;
-    d = dim_resolve(ctx, str_trim(ctx, bound), loc);
+    d = dim_resolve(ctx, util_str_trim(ctx, bound), loc);
     ctx->instance = saved;
     if (!d) {
       /* the mistake is in the #insert's argument: say where that is */
       if (ctx->errors > errors)
         diag_note(ctx, in->insert->loc, "'%s' is the argument of this #insert for parameter '%s'",
-                  str_trim(ctx, bound), base);
+                  util_str_trim(ctx, bound), base);
       return NULL;
     }
   } else {
@@ -367,7 +367,7 @@ static void add_check(Ctx *ctx, ExtentCheck **out, int *n, Dim *d, Poly *have, b
 static void collect_checks(Ctx *ctx, Dim *d, ExtentCheck **out, int *n)
 {
   bool tiles = d->ref_kind == REF_SPLIT && sizes_divide(d);
-  if (d->ref && d->ref_kind != REF_NONE && d->ref_kind != REF_FULL && extents_may_differ(d->extent, d->ref->extent) &&
+  if (d->ref && d->ref_kind != REF_NONE && d->ref_kind != REF_FULL && poly_extents_may_differ(d->extent, d->ref->extent) &&
       (tiles || !poly_provably_less(ctx, poly_sub(ctx, d->extent, poly_const(ctx, 1)), d->ref->extent)))
     add_check(ctx, out, n, d, d->extent, tiles);
   for (int k = 0; k < d->nkids; k++)
@@ -402,7 +402,7 @@ static Dim *build_dim(Ctx *ctx, ThreadView *here, Type *t, DimSyn *syn, Dim *par
     d->size = size_poly(ctx, text, syn->loc);
     d->divides = strchr(text, '/') != NULL;
     if (d->size && !syn->ref)
-      check_unmarked_ref(ctx, str_trim(ctx, text), syn->loc);
+      check_unmarked_ref(ctx, util_str_trim(ctx, text), syn->loc);
     long long v;
     if (!d->size)
       d->size = poly_const(ctx, 1);
@@ -464,7 +464,7 @@ static void parse_params(Ctx *ctx, ThreadView *here, Type *t)
     if (*p == ')' || *p == ']')
       depth--;
     if ((*p == ',' && depth == 0) || !*p) {
-      char *decl = str_trim(ctx, ctx_strndup(ctx, start, (size_t)(p - start)));
+      char *decl = util_str_trim(ctx, ctx_strndup(ctx, start, (size_t)(p - start)));
       if (*decl) {
         /* the name as C's declarators bind: int (*rows)[4], int (*op)(int, int) */
         const char *s = NULL;
@@ -531,7 +531,7 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
   t->cname = t->scope ? ctx_printf(ctx, "%s_in%d", t->name, t->scope) : t->name;
   char *base;
   int *digits, n;
-  if (!path_split(t->name, &base, &digits, &n, ctx) || n > 0) {
+  if (!type_path_split(t->name, &base, &digits, &n, ctx) || n > 0) {
     diag_error(ctx, decl->name_loc, "type name '%s' may not end in '_<digits>': that suffix names sub-dimensions",
                t->name);
     return NULL;
@@ -556,7 +556,7 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
     Buf b = {0};
     for (; w < decl->nwords; w++) {
       const char *word = decl->words[w];
-      if (b.len && is_ident_char((unsigned char)word[0]))
+      if (b.len && util_is_ident_char((unsigned char)word[0]))
         buf_putc(&b, ' ');
       buf_puts(&b, word);
     }
@@ -564,7 +564,7 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
     buf_free(&b);
     if (t->kind != TK_NONE) {
       diag_error(ctx, decl->loc, "a %s thread array has no element type (found '%s')",
-                 thread_kind_name(t->kind), t->elem);
+                 type_kind_name(t->kind), t->elem);
       return NULL;
     }
   }
@@ -740,7 +740,7 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
 {
   /* a nested $...$ arrives parenthesised: inside another offset, a
    * second pair */
-  char *text = text_strip_parens(ctx, str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
+  char *text = ctext_strip_parens(ctx, util_str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
   long long v, e;
   bool known = ceval(text, NULL, NULL, &v, NULL);
   if (known && (v < 0 || (poly_is_const(d->extent, &e) && v >= e))) {

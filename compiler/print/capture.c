@@ -61,7 +61,7 @@ static bool seen_before(Finder *f, const char *name)
  * not a type or a function), else NULL. */
 static const char *host_global(Ctx *ctx, Scope *scope, const char *name)
 {
-  const char *decl = file_declaration(ctx, scope, name);
+  const char *decl = scope_file_declaration(ctx, scope, name);
   if (!decl || !*decl)
     return NULL;
   static const char *device[] = {"typedef", "const", "constexpr", "__device__", "__constant__", "__managed__", NULL};
@@ -88,9 +88,9 @@ static void consider(void *arg, const char *w, size_t len)
   for (int i = 0; i < f->nparams; i++)
     if (!strcmp(f->params[i], name))
       return;
-  if (text_declares(f->body, name))
+  if (scope_text_declares(f->body, name))
     return; /* the body's own */
-  const char *decl = local_declaration(ctx, f->scope, name);
+  const char *decl = scope_local_declaration(ctx, f->scope, name);
   if (!decl && f->globals)
     decl = host_global(ctx, f->scope, name);
   if (!decl)
@@ -122,11 +122,11 @@ static void consider(void *arg, const char *w, size_t len)
   }
   f->caps[f->n].name = name;
   f->caps[f->n].decl = decl;
-  f->caps[f->n].array = decl_is_array(decl);
+  f->caps[f->n].array = capture_decl_is_array(decl);
   f->n++;
 }
 
-int find_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
+int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
   Finder f = {ctx, scope, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
   each_identifier(text, consider, &f);
@@ -134,7 +134,7 @@ int find_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, char **para
   return f.ok ? f.n : -1;
 }
 
-int find_kernel_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, Capture **out)
+int capture_find_kernel(Ctx *ctx, Scope *scope, Node *n, const char *text, Capture **out)
 {
   Finder f = {ctx, scope, text, NULL, 0, NULL, 0, 0, NULL, 0, 0, n->loc, true, true};
   each_identifier(text, consider, &f);
@@ -142,14 +142,14 @@ int find_kernel_captures(Ctx *ctx, Scope *scope, Node *n, const char *text, Capt
   return f.ok ? f.n : -1;
 }
 
-bool decl_is_array(const char *decl)
+bool capture_decl_is_array(const char *decl)
 {
   const char *name;
   size_t len;
   return ctext_declarator(decl, NULL, &name, &len) == CD_ARRAY;
 }
 
-bool decl_is_unsized_array(const char *decl)
+bool capture_decl_is_unsized_array(const char *decl)
 {
   const char *name;
   size_t len;

@@ -47,7 +47,7 @@ static bool named_is(const void *item, const void *key)
 
 static Named *named(const Scope *s, const char *name)
 {
-  return map_get(&s->names, hash_str(name, HASH_SEED), named_is, name);
+  return map_get(&s->names, util_hash_str(name, HASH_SEED), named_is, name);
 }
 
 void scope_declare_as(Ctx *ctx, Scope *s, const char *name, const char *decl)
@@ -56,7 +56,7 @@ void scope_declare_as(Ctx *ctx, Scope *s, const char *name, const char *decl)
   if (!x) {
     x = ctx_alloc(ctx, sizeof *x);
     x->name = ctx_strdup(ctx, name);
-    map_put(&s->names, hash_str(name, HASH_SEED), x);
+    map_put(&s->names, util_hash_str(name, HASH_SEED), x);
   }
   x->decl = decl ? ctx_strdup(ctx, decl) : NULL;
 }
@@ -82,7 +82,7 @@ static Created *creation(Scope *in, const char *p)
 {
   /* up to the enclosing function: an outlined detour body has its own names */
   for (Scope *s = in; s; s = s->function ? NULL : s->parent) {
-    Created *c = map_get(&s->created, hash_str(p, HASH_SEED), created_is, p);
+    Created *c = map_get(&s->created, util_hash_str(p, HASH_SEED), created_is, p);
     if (c && c->node)
       return c;
   }
@@ -97,11 +97,11 @@ Node *scope_creation(Scope *s, const char *p)
 
 void scope_created(Ctx *ctx, Scope *s, const char *p, Node *n)
 {
-  Created *c = map_get(&s->created, hash_str(p, HASH_SEED), created_is, p);
+  Created *c = map_get(&s->created, util_hash_str(p, HASH_SEED), created_is, p);
   if (!c) {
     c = ctx_alloc(ctx, sizeof *c);
     c->name = ctx_strdup(ctx, p);
-    map_put(&s->created, hash_str(p, HASH_SEED), c);
+    map_put(&s->created, util_hash_str(p, HASH_SEED), c);
   }
   c->node = n;
 }
@@ -269,7 +269,7 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
     return NULL;
   const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
   if (memchr(spec, '{', (size_t)(spec_end - spec))) /* a type defined here: as written, for the message */
-    return str_trim(ctx, ctx_printf(ctx, "%.*s %.*s", (int)(spec_end - spec), spec, (int)(decl_end - decl), decl));
+    return util_str_trim(ctx, ctx_printf(ctx, "%.*s %.*s", (int)(spec_end - spec), spec, (int)(decl_end - decl), decl));
   Buf b = {0};
   CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
@@ -280,7 +280,7 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
     if (!drop)
       buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)t.n, t.s);
   }
-  char *d = str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl)));
+  char *d = util_str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl)));
   buf_printf(&b, " %s", d);
   char *r = ctx_strdup(ctx, b.data);
   buf_free(&b);
@@ -388,7 +388,7 @@ static const char *declaring_statement(const char *t, const char *name, const ch
   return q.start;
 }
 
-bool text_declares(const char *t, const char *name)
+bool scope_text_declares(const char *t, const char *name)
 {
   const char *end;
   return declaring_statement(t, name, &end) != NULL;
@@ -445,7 +445,7 @@ static bool add_declared(void *arg, const Declarator *d)
   Ctx *ctx = a[0];
   Scope *s = a[1];
   char *name = ctx_strndup(ctx, d->name, d->len);
-  unsigned long h = hash_str(name, HASH_SEED);
+  unsigned long h = util_hash_str(name, HASH_SEED);
   if (!map_get(&s->declared, h, name_is, name))
     map_put(&s->declared, h, name);
   return false;
@@ -476,21 +476,21 @@ static const char *scope_scan(Ctx *ctx, Scope *s)
 }
 
 /* Does the text of scope s declare name? */
-static bool scope_text_declares(Ctx *ctx, Scope *s, const char *name)
+static bool scope_text_has_declaration(Ctx *ctx, Scope *s, const char *name)
 {
   const char *tail = scope_scan(ctx, s);
-  return map_get(&s->declared, hash_str(name, HASH_SEED), name_is, name) ||
+  return map_get(&s->declared, util_hash_str(name, HASH_SEED), name_is, name) ||
          statement_declares(tail, tail + strlen(tail), name);
 }
 
-const char *local_declaration(Ctx *ctx, Scope *in, const char *name)
+const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
 {
   for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
     Named *x = named(s, name);
     if (x)
       return x->decl ? x->decl : "";
     const char *st, *end, *decl;
-    if (scope_text_declares(ctx, s, name) && (st = declaring_statement(s->text.data, name, &end)))
+    if (scope_text_has_declaration(ctx, s, name) && (st = declaring_statement(s->text.data, name, &end)))
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
     if (s->header && (st = declaring_parameter(s->header, name, &end)))
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
@@ -498,26 +498,26 @@ const char *local_declaration(Ctx *ctx, Scope *in, const char *name)
   return NULL;
 }
 
-const char *file_declaration(Ctx *ctx, Scope *in, const char *name)
+const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)
 {
   Scope *f = scope_file(in);
   const char *st, *end, *decl;
-  if (!scope_text_declares(ctx, f, name) || !(st = declaring_statement(f->text.data, name, &end)))
+  if (!scope_text_has_declaration(ctx, f, name) || !(st = declaring_statement(f->text.data, name, &end)))
     return NULL;
   return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
 }
 
-bool name_declared(Ctx *ctx, Scope *in, const char *name)
+bool scope_name_declared(Ctx *ctx, Scope *in, const char *name)
 {
   for (Scope *s = in; s; s = s->parent) {
-    if (named(s, name) || scope_text_declares(ctx, s, name))
+    if (named(s, name) || scope_text_has_declaration(ctx, s, name))
       return true;
     if (s->header && header_declares(s->header, name))
       return true;
     if (s->function && !s->file_scope) {
       /* a detour body sees its parameters and the file scope only */
       Scope *f = scope_file(s);
-      if (f != s && scope_text_declares(ctx, f, name))
+      if (f != s && scope_text_has_declaration(ctx, f, name))
         return true;
       return false;
     }

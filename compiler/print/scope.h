@@ -28,7 +28,7 @@ void scope_declare(Ctx *ctx, Scope *s, const char *name);
 /* declares name with its C declaration ("float *a"), which a detour body
  * that uses the name needs to capture it */
 void scope_declare_as(Ctx *ctx, Scope *s, const char *name, const char *decl);
-bool name_declared(Ctx *ctx, Scope *s, const char *name);
+bool scope_name_declared(Ctx *ctx, Scope *s, const char *name);
 /* The live '#create' of plain name p in s or the scopes around it, up to
  * the enclosing function (NULL: none); scope_created records one in s,
  * scope_destroyed ends the one found. */
@@ -39,12 +39,12 @@ void scope_destroyed(Scope *s, const char *p);
  * written (for a detour body: of the function its #detour stands in,
  * outwards); NULL when it is not one, "" when it is one parrayc cannot
  * read. */
-const char *local_declaration(Ctx *ctx, Scope *s, const char *name);
+const char *scope_local_declaration(Ctx *ctx, Scope *s, const char *name);
 /* The declaration of name at file scope, seen from s ("int n" for
  * "static int n, m;"), NULL when the file's text does not declare it, ""
  * when parrayc cannot read the declaration. */
-const char *file_declaration(Ctx *ctx, Scope *s, const char *name);
+const char *scope_file_declaration(Ctx *ctx, Scope *s, const char *name);
 /* does C text t declare name, in any of its blocks? */
-bool text_declares(const char *t, const char *name);
+bool scope_text_declares(const char *t, const char *name);
 
 #endif

@@ -24,7 +24,7 @@ static void sync_line(Out *o, int line)
   if (!o->ctx->opt.line_directives || line <= 0 || o->line == line)
     return;
   int fline;
-  const char *file = src_file(o->ctx, line, &fline);
+  const char *file = diag_src_file(o->ctx, line, &fline);
   buf_printf(&o->b, "#line %d \"", fline);
   for (const char *p = file; *p; p++) {
     if (*p == '"' || *p == '\\')
@@ -50,7 +50,7 @@ void out_src(Out *o, const char *text, Loc loc)
     if (out_at_bol(o))
       sync_line(o, line);
     put_char(o, *p);
-    if (*p == '\n' && src_seg_start(o->ctx, ++line))
+    if (*p == '\n' && diag_src_seg_start(o->ctx, ++line))
       o->line = -1; /* another file, or a jump: a new #line */
   }
 }
@@ -88,12 +88,12 @@ void out_free(Out *o)
 
 /* ---- pieces of text ---- */
 
-const char *indent_of(Node *n)
+const char *text_indent_of(Node *n)
 {
   return n->out_indent ? n->out_indent : n->text ? n->text : "";
 }
 
-char *c_string(Ctx *ctx, const char *s)
+char *text_c_string(Ctx *ctx, const char *s)
 {
   Buf b = {0};
   buf_putc(&b, '"');
@@ -109,7 +109,7 @@ char *c_string(Ctx *ctx, const char *s)
 }
 
 /* the title of a #copy's block, for its comment */
-char *copy_title(Ctx *ctx, Node *n, const char *src, const char *dst)
+char *text_copy_title(Ctx *ctx, Node *n, const char *src, const char *dst)
 {
   bool show = !strstr(src, "*/") && !strstr(dst, "*/");
   return ctx_printf(ctx, "#copy %s(%s) to %s(%s)", n->name, show ? src : "..", n->name2, show ? dst : "..");
@@ -117,7 +117,7 @@ char *copy_title(Ctx *ctx, Node *n, const char *src, const char *dst)
 
 /* Does the generated code use identifier `name`?  Comments, strings and
  * #line directives do not count. */
-bool mentions(const char *t, const char *name)
+bool text_mentions(const char *t, const char *name)
 {
   CText c = ctext(t, NULL, CT_DIRECTIVES);
   for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
@@ -136,7 +136,7 @@ bool mentions(const char *t, const char *name)
 
 /* The body text without the blank rest of the '{' line (moving a leading
  * #line on by one) and the blanks before the closing '}'. */
-char *tidy_body(Ctx *ctx, const char *text)
+char *text_tidy_body(Ctx *ctx, const char *text)
 {
   const char *p = text;
   char *head = "";
@@ -177,7 +177,7 @@ static bool all_indented(const char *text, size_t k)
  * sits in its function as it sat in the detour (untouched unless every
  * line but preprocessor lines has that indentation).  Otherwise: removes
  * the indentation from each line that starts with it. */
-char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole)
+char *text_dedent(Ctx *ctx, const char *text, const char *indent, bool whole)
 {
   size_t k = strlen(indent);
   if (whole && (!k || !all_indented(text, k)))
@@ -203,51 +203,51 @@ char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole)
   return r;
 }
 
-const char *loc_file(Ctx *ctx, Loc loc)
+const char *text_loc_file(Ctx *ctx, Loc loc)
 {
   int line;
-  return src_file(ctx, loc.line, &line);
+  return diag_src_file(ctx, loc.line, &line);
 }
 
-int loc_line(Ctx *ctx, Loc loc)
+int text_loc_line(Ctx *ctx, Loc loc)
 {
   int line;
-  src_file(ctx, loc.line, &line);
+  diag_src_file(ctx, loc.line, &line);
   return line;
 }
 
-char *line_directive(Ctx *ctx, int line)
+char *text_line_directive(Ctx *ctx, int line)
 {
   int fline;
-  const char *file = src_file(ctx, line, &fline);
-  return ctx_printf(ctx, "#line %d %s", fline, c_string(ctx, file));
+  const char *file = diag_src_file(ctx, line, &fline);
+  return ctx_printf(ctx, "#line %d %s", fline, text_c_string(ctx, file));
 }
 
 /* ---- generated names ---- */
 
-char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n)
+char *text_gen_name(Ctx *ctx, const char *role, const char *what, Node *n)
 {
   char *s = ctx_printf(ctx, "pa_%s_%s", role, what);
   if (!n)
     return s;
   /* the file and line the comments and messages give: a directive of an
    * included file is named after that file's stem */
-  const char *file = loc_file(ctx, n->loc);
+  const char *file = text_loc_file(ctx, n->loc);
   if (strcmp(file, ctx->opt.display)) {
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     Buf stem = {0};
     for (const char *c = base; *c && *c != '.'; c++)
-      buf_putc(&stem, is_ident_char((unsigned char)*c) ? *c : '_');
+      buf_putc(&stem, util_is_ident_char((unsigned char)*c) ? *c : '_');
     s = ctx_printf(ctx, "%s_%s", s, stem.data ? stem.data : "h");
     buf_free(&stem);
   }
-  s = ctx_printf(ctx, "%s_L%d", s, loc_line(ctx, n->loc));
+  s = ctx_printf(ctx, "%s_L%d", s, text_loc_line(ctx, n->loc));
   if (ctx->instance && !strstr(what, ctx_printf(ctx, "_in%d", ctx->instance->id)))
     s = ctx_printf(ctx, "%s_in%d", s, ctx->instance->id);
   return s;
 }
 
-const char *dim_cname(Ctx *ctx, Dim *d)
+const char *text_dim_cname(Ctx *ctx, Dim *d)
 {
   return ctx_printf(ctx, "%s%s", d->type->cname, d->path + strlen(d->type->name));
 }

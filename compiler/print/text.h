@@ -26,20 +26,20 @@ bool out_at_bol(const Out *o);
 
 /* the indentation of the code that replaces a directive line (its own,
  * or inside an #insert the #insert's and its own: Node.out_indent) */
-const char *indent_of(Node *n);
-char *c_string(Ctx *ctx, const char *s);       /* a C string literal of s */
-char *line_directive(Ctx *ctx, int line);      /* #line of a source line (its file) */
-const char *loc_file(Ctx *ctx, Loc loc);       /* the file of loc (a header or the input) */
-int loc_line(Ctx *ctx, Loc loc);               /* loc's line in that file */
-bool mentions(const char *text, const char *name); /* generated code uses identifier name */
+const char *text_indent_of(Node *n);
+char *text_c_string(Ctx *ctx, const char *s);       /* a C string literal of s */
+char *text_line_directive(Ctx *ctx, int line);      /* #line of a source line (its file) */
+const char *text_loc_file(Ctx *ctx, Loc loc);       /* the file of loc (a header or the input) */
+int text_loc_line(Ctx *ctx, Loc loc);               /* loc's line in that file */
+bool text_mentions(const char *text, const char *name); /* generated code uses identifier name */
 /* "#copy S(src) to D(dst)" for a comment; ".." for the pointers when one would end it */
-char *copy_title(Ctx *ctx, Node *n, const char *src, const char *dst);
-char *tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */
+char *text_copy_title(Ctx *ctx, Node *n, const char *src, const char *dst);
+char *text_tidy_body(Ctx *ctx, const char *text);   /* drop the '{' line's rest */
 /* Removes indent from the start of lines.  whole: only when every line but
  * preprocessor lines has it, and then at most its width of blanks from each
  * (a body re-indented as a function); otherwise from each line that starts
  * with it (a kernel body). */
-char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole);
+char *text_dedent(Ctx *ctx, const char *text, const char *indent, bool whole);
 
 /* The one scheme for generated functions and types: "pa_ROLE_WHAT"; for
  * the directive n it stands for, then its line in its file as messages
@@ -49,9 +49,9 @@ char *dedent(Ctx *ctx, const char *text, const char *indent, bool whole);
  * named after what it does.  "pa_detour_T_L12", "pa_args_T_L12",
  * "pa_kernel_CUDA_in2_L42", "pa_kernel_CUDA_in2_fastsgemm_L23",
  * "pa_copy_A_to_B". */
-char *gen_name(Ctx *ctx, const char *role, const char *what, Node *n);
+char *text_gen_name(Ctx *ctx, const char *role, const char *what, Node *n);
 
 /* A C name for node d: its type's C name and its path ("A_0_1"). */
-const char *dim_cname(Ctx *ctx, Dim *d);
+const char *text_dim_cname(Ctx *ctx, Dim *d);
 
 #endif

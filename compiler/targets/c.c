@@ -9,30 +9,30 @@
 static void create(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
-  char *p = str_trim(ctx, frag_text(e, n->args[0]));
-  char *span = checked_span(e, n, d);
+  char *p = util_str_trim(ctx, frag_text(e, n->args[0]));
+  char *span = hostc_checked_span(e, n, d);
   const char *elem = d->type->elem;
   if (d->type->mem == MEM_RMEM) {
-    out_gen(e->out, n->loc, "%s%s %s[%s];\n", indent_of(n), elem, p, span);
+    out_gen(e->out, n->loc, "%s%s %s[%s];\n", text_indent_of(n), elem, p, span);
     scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s %s[%s]", elem, p, span));
     return;
   }
   const char *decl = "";
-  if (text_is_simple(p) && !name_declared(e->ctx, e->scope, p)) {
+  if (util_text_is_simple(p) && !scope_name_declared(e->ctx, e->scope, p)) {
     decl = ctx_printf(ctx, "%s *", elem);
     scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s%s", decl, p));
   }
-  out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_alloc_host(%s, %s, sizeof(%s), %s, %s, %d);\n", indent_of(n), decl, p,
-          elem, mem_enum(d->type->mem), span, elem, c_string(ctx, n->name), c_string(ctx, loc_file(ctx, n->loc)),
-          loc_line(ctx, n->loc));
+  out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_alloc_host(%s, %s, sizeof(%s), %s, %s, %d);\n", text_indent_of(n), decl, p,
+          elem, hostc_mem_enum(d->type->mem), span, elem, text_c_string(ctx, n->name), text_c_string(ctx, text_loc_file(ctx, n->loc)),
+          text_loc_line(ctx, n->loc));
 }
 
 static void destroy(Emitter *e, Node *n, Dim *d)
 {
-  char *p = str_trim(e->ctx, frag_text(e, n->args[0]));
+  char *p = util_str_trim(e->ctx, frag_text(e, n->args[0]));
   if (d->type->mem == MEM_RMEM)
     return; /* registers need no freeing */
-  out_gen(e->out, n->loc, "%spa_free_host(%s, %s);\n", indent_of(n), mem_enum(d->type->mem), p);
+  out_gen(e->out, n->loc, "%spa_free_host(%s, %s);\n", text_indent_of(n), hostc_mem_enum(d->type->mem), p);
 }
 
 /* ---- copies between host layouts ---- */
@@ -40,13 +40,13 @@ static void destroy(Emitter *e, Node *n, Dim *d)
 static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, p->src->extent),
-            poly_str(ctx, p->dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+            poly_str(ctx, p->dst->extent), text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%smemcpy(%s, %s, (size_t)%s * sizeof(%s));\n", in, p->dp, p->sp,
-            poly_text(ctx, p->src->extent), p->src->type->elem);
+            dollar_poly_text(ctx, p->src->extent), p->src->type->elem);
     return;
   }
   CopyPlan loop = *p;

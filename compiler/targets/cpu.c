@@ -33,11 +33,11 @@ static bool params_ok(Emitter *e, Node *n, Type *t)
 {
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (decl_is_array(t->ptypes[i])) {
+    if (capture_decl_is_array(t->ptypes[i])) {
       diag_error(e->ctx, n->loc,
                  "parameter '%s' of thread array '%s' is an array: %s detours take parameters by value, "
                  "declare it as a pointer",
-                 t->pnames[i], t->name, thread_kind_name(t->kind));
+                 t->pnames[i], t->name, type_kind_name(t->kind));
       ok = false;
     }
   return ok;
@@ -64,7 +64,7 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| %s threads */\n", n->name, t->name,
           kind_word(t));
   out_gen(e->out, loc, "static void %s(pa_thread *pa_self)\n{\n", fname);
-  bool tid = mentions(body, "pa_tid");
+  bool tid = text_mentions(body, "pa_tid");
   bool self = t->kind == TK_PTHD ? tid : false;
   if (args) {
     out_gen(e->out, loc, "  const struct %s *pa_args = (const struct %s *)pa_self->args;\n", sname, sname);
@@ -76,23 +76,23 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
   if (gpu) {
     /* thread k drives GPU k mod G (SPEC 6.5) */
-    out_gen(e->out, loc, "  pa_cuda_bind(pa_self->tid, %s, %d);\n", c_string(ctx, loc_file(ctx, n->loc)),
-            loc_line(ctx, n->loc));
+    out_gen(e->out, loc, "  pa_cuda_bind(pa_self->tid, %s, %d);\n", text_c_string(ctx, text_loc_file(ctx, n->loc)),
+            text_loc_line(ctx, n->loc));
     self = true;
   }
   /* a parameter the body never names is still declared (a macro may use
    * it), marked unused in the way the C compiler understands */
   for (int i = 0; i < t->nparams; i++) {
-    bool used = mentions(body, t->pnames[i]);
+    bool used = text_mentions(body, t->pnames[i]);
     if (!used && e->cuda)
       out_gen(e->out, loc, "  %s __attribute__((unused)) = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
     else
       out_gen(e->out, loc, "  %s = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
   }
   for (int i = 0; i < t->nparams; i++)
-    if (!e->cuda && !mentions(body, t->pnames[i]))
+    if (!e->cuda && !text_mentions(body, t->pnames[i]))
       out_gen(e->out, loc, "  (void)%s;\n", t->pnames[i]);
-  if (!self && !mentions(body, "pa_self"))
+  if (!self && !text_mentions(body, "pa_self"))
     out_gen(e->out, loc, "  (void)pa_self;\n");
 }
 /* A cpu detour: the names of its function and argument struct. */
@@ -105,10 +105,10 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
 {
   if (!params_ok(e, n, t))
     return NULL;
-  const char *fname = gen_name(e->ctx, "detour", t->cname, n);
+  const char *fname = text_gen_name(e->ctx, "detour", t->cname, n);
   /* the body is translated with $tid$ and #sync answering to this detour */
   CpuDetour *cd = (CpuDetour *)hostc_detour(e, n, t, fname, "pa_tid", sizeof(CpuDetour));
-  cd->sname = gen_name(e->ctx, "args", t->cname, n);
+  cd->sname = text_gen_name(e->ctx, "args", t->cname, n);
   return &cd->dt;
 }
 
@@ -117,12 +117,12 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Ctx *ctx = e->ctx;
   Type *t = dt->type;
   const char *fname = dt->name, *sname = ((CpuDetour *)dt)->sname;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
 
   /* the body shares the caller's locals it uses */
   char *text = hostc_outlined(ctx, n, body);
   Capture *caps;
-  int ncaps = find_captures(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
+  int ncaps = capture_find(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
     return;
   text = capture_by_reference(ctx, text, caps, ncaps);
@@ -130,22 +130,22 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   /* the launch site: arguments and thread count on the calling thread */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
-    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
+    buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
     buf_printf(&args, "%s.%s = &%s", args.len ? ", " : "", caps[i].name, caps[i].name);
-  char *count = poly_whole(e->ctx, t->root->extent);
+  char *count = dollar_poly_whole(e->ctx, t->root->extent);
   long long nthreads;
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)
                                                               : ctx_printf(ctx, "|%s|", t->name);
   hostc_launch_checks(e, n, dt);
   if (dt->gpu_work)
-    out_gen(e->out, n->loc, "%spa_cuda_gpus_for(%s, %s, %s, %d);\n", in, count, c_string(ctx, t->name),
-            c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+    out_gen(e->out, n->loc, "%spa_cuda_gpus_for(%s, %s, %s, %d);\n", in, count, text_c_string(ctx, t->name),
+            text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
   if (args.len)
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
   out_gen(e->out, n->loc, "%s  %s(%s, %s, %s, %s, %d);\n", in, t->kind == TK_OMP ? "pa_omp_run" : "pa_pthd_run", count,
-          fname, args.len ? "&pa_args" : "NULL", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+          fname, args.len ? "&pa_args" : "NULL", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
 
@@ -167,7 +167,7 @@ static void sync(Emitter *e, Node *n)
   Ctx *ctx = e->ctx;
   Detour *dt = e->detour;
   Type *t = dt->type;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   const char *suffix = n->name ? n->name : "";
   if (!*suffix) {
     if (t->kind == TK_OMP)
@@ -180,7 +180,7 @@ static void sync(Emitter *e, Node *n)
   char *base;
   int *digits, nd;
   Dim *d = t->root;
-  if (!path_split(ctx_printf(ctx, "T%s", suffix), &base, &digits, &nd, ctx) || strcmp(base, "T")) {
+  if (!type_path_split(ctx_printf(ctx, "T%s", suffix), &base, &digits, &nd, ctx) || strcmp(base, "T")) {
     diag_error(ctx, n->loc, "'#sync%s' is not a sub-dimension suffix: write '#sync' or '#sync_K' (e.g. #sync_1_0)",
                suffix);
     return;
@@ -213,7 +213,7 @@ static void sync(Emitter *e, Node *n)
   }
   /* groups of |K| threads: those that differ only in $tid_K$ */
   out_gen(e->out, n->loc, "%spa_sync_sub(pa_self, %s, %s, %s, %d); /* #sync%s: threads differing only in $tid%s$ */\n",
-          in, poly_whole(e->ctx, w), poly_whole(e->ctx, ext), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
+          in, dollar_poly_whole(e->ctx, w), dollar_poly_whole(e->ctx, ext), text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc),
           suffix, suffix);
 }
 
@@ -224,9 +224,9 @@ static void sync(Emitter *e, Node *n)
 static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
-  const char *where = c_string(ctx, loc_file(ctx, n->loc));
-  int line = loc_line(ctx, n->loc);
+  const char *in = text_indent_of(n);
+  const char *where = text_c_string(ctx, text_loc_file(ctx, n->loc));
+  int line = text_loc_line(ctx, n->loc);
   Dim *src = p->src, *dst = p->dst;
   CopySide S = p->side[0], T = p->side[1];
   Type *team = (S.procs ? S : T).procs;
@@ -234,23 +234,23 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
             poly_str(ctx, dst->extent), where, line);
   const char *what = p->coll == COLL_SCATTER ? "each thread fills its block" : "each thread sends its block";
-  out_gen(e->out, n->loc, "%s{ /* %s over the threads of %s: %s%s */\n", in, copy_title(ctx, n, p->sp, p->dp),
+  out_gen(e->out, n->loc, "%s{ /* %s over the threads of %s: %s%s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
           team->name, what,
           p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
   char *bytes[] = {hostc_block_bytes(ctx, src), hostc_block_bytes(ctx, dst)};
   hostc_stage_open(e, n, p, p->sp, p->dp, bytes);
-  Poly *iS = side_linear(ctx, &S), *iT = side_linear(ctx, &T);
+  Poly *iS = copy_side_linear(ctx, &S), *iT = copy_side_linear(ctx, &T);
   switch (p->coll) {
   case COLL_SCATTER:
     hostc_side_nest(e, n, &T, true, true, NULL,
-                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_whole(ctx, dim_offset(ctx, dst, iT)),
-                               poly_whole(ctx, dim_offset(ctx, src, iT))),
+                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", dollar_poly_whole(ctx, dim_offset(ctx, dst, iT)),
+                               dollar_poly_whole(ctx, dim_offset(ctx, src, iT))),
                     "pa_tid");
     break;
   default:
     hostc_side_nest(e, n, &S, true, true, NULL,
-                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", poly_whole(ctx, dim_offset(ctx, dst, iS)),
-                               poly_whole(ctx, dim_offset(ctx, src, iS))),
+                    ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", dollar_poly_whole(ctx, dim_offset(ctx, dst, iS)),
+                               dollar_poly_whole(ctx, dim_offset(ctx, src, iS))),
                     "pa_tid");
     break;
   }

@@ -75,14 +75,14 @@ typedef struct CudaDetour {
 /* "file.pa", line: the place a run-time failure names */
 static const char *where(Emitter *e, Node *n)
 {
-  return ctx_printf(e->ctx, "%s, %d", c_string(e->ctx, loc_file(e->ctx, n->loc)), loc_line(e->ctx, n->loc));
+  return ctx_printf(e->ctx, "%s, %d", text_c_string(e->ctx, text_loc_file(e->ctx, n->loc)), text_loc_line(e->ctx, n->loc));
 }
 
 /* C text of an extent or stride without the outer parentheses, for a
  * whole argument or operand of a comparison */
 static const char *num(Emitter *e, Poly *p)
 {
-  return text_strip_parens(e->ctx, poly_str(e->ctx, p));
+  return ctext_strip_parens(e->ctx, poly_str(e->ctx, p));
 }
 
 /* the axes of a level of the launch shape (model/launch.c) as pa_bz...,
@@ -260,9 +260,9 @@ static void smem_create(Emitter *e, Node *n, Dim *d, const char *p)
   a->elem = d->type->elem;
   a->span = dim_span(e->ctx, d);
   long long v;
-  if (!poly_is_const(a->span, &v) || __builtin_mul_overflow(v, (long long)elem_bytes(a->elem), &a->bytes))
+  if (!poly_is_const(a->span, &v) || __builtin_mul_overflow(v, (long long)type_elem_bytes(a->elem), &a->bytes))
     a->bytes = 0;
-  out_gen(e->out, n->loc, "%s%c%d%c\n", indent_of(n), SMEM_MARK, cd->nsmem++, SMEM_MARK);
+  out_gen(e->out, n->loc, "%s%c%d%c\n", text_indent_of(n), SMEM_MARK, cd->nsmem++, SMEM_MARK);
 }
 
 /* sizes known: static within 48 KB, else dynamic; false after an error */
@@ -313,7 +313,7 @@ static bool smem_plan(Emitter *e, Node *n, CudaDetour *cd)
 static const char *smem_decl(Emitter *e, CudaDetour *cd, SmemArray *a)
 {
   if (!cd->smem_bytes)
-    return ctx_printf(e->ctx, "__shared__ %s %s[%s];", a->elem, a->name, poly_whole(e->ctx, a->span));
+    return ctx_printf(e->ctx, "__shared__ %s %s[%s];", a->elem, a->name, dollar_poly_whole(e->ctx, a->span));
   return ctx_printf(e->ctx, "%s *const %s = (%s *)(pa_smem + %s);", a->elem, a->name, a->elem, a->offset);
 }
 
@@ -381,7 +381,7 @@ static void prologue(Emitter *e, CudaDetour *cd, Buf *lines, int *nlines)
     ++*nlines;
     if (sh->guard) {
       buf_printf(lines, "\n  if (pa_tid >= %s)\n    return; /* the ragged end of the last block */",
-                 poly_whole(e->ctx, t->root->extent));
+                 dollar_poly_whole(e->ctx, t->root->extent));
       *nlines += 2;
     }
     return;
@@ -433,9 +433,9 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
    * newline ends it */
   int first = n->loc.line - npro + 1;
   if (ctx->opt.line_directives && npro > 0 && first >= 1)
-    buf_printf(&k.b, "%s\n", line_directive(ctx, first));
+    buf_printf(&k.b, "%s\n", text_line_directive(ctx, first));
   else if (ctx->opt.line_directives)
-    buf_printf(&k.b, "%s\n", line_directive(ctx, n->loc.line));
+    buf_printf(&k.b, "%s\n", text_line_directive(ctx, n->loc.line));
   if (npro > 0 && first < 1) {
     /* too near the top of the file for one line each: one line */
     for (const char *p = pro; *p; p++)
@@ -443,14 +443,14 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
   } else {
     buf_puts(&k.b, pro);
   }
-  const char *text = dedent(ctx, body->b.data ? body->b.data : "", n->text ? n->text : "", false);
+  const char *text = text_dedent(ctx, body->b.data ? body->b.data : "", n->text ? n->text : "", false);
   if (text[0] && text[0] != '\n' && !strchr(text, '\n')) {
     /* a one-line body ("#detour T(p) { x[$tid$] = 0; }") gets its own line */
     if (npro > 0)
       buf_putc(&k.b, '\n');
     if (ctx->opt.line_directives && npro > 0)
-      buf_printf(&k.b, "%s\n", line_directive(ctx, n->loc.line));
-    buf_printf(&k.b, "  %s\n", str_trim(ctx, text));
+      buf_printf(&k.b, "%s\n", text_line_directive(ctx, n->loc.line));
+    buf_printf(&k.b, "  %s\n", util_str_trim(ctx, text));
   } else {
     buf_puts(&k.b, text);
   }
@@ -475,7 +475,7 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   cd->dt.node = n;
   cd->dt.type = t;
   cd->dt.parent = e->detour;
-  cd->dt.name = gen_name(e->ctx, "kernel", t->cname, n);
+  cd->dt.name = text_gen_name(e->ctx, "kernel", t->cname, n);
   cd->dt.body_line = n->loc.line;
   set_view(ctx, cd, n, t, here(e));
   return &cd->dt;
@@ -498,7 +498,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   smem_prologue(cd, &pro, &npro);
   /* the caller's locals the kernel uses become parameters, by value */
   Capture *caps;
-  int ncaps = find_captures(ctx, e->scope, n,
+  int ncaps = capture_find(ctx, e->scope, n,
                             ctx_printf(ctx, "%s\n%s", pro.data ? pro.data : "", body->b.data ? body->b.data : ""),
                             t->pnames, t->nparams, &caps);
   for (int i = 0; i < ncaps; i++)
@@ -530,7 +530,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   /* the launch */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
-    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
+    buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
     buf_printf(&args, "%s%s", args.len ? ", " : "", caps[i].name);
   const char *grid, *block;
@@ -541,7 +541,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     grid = dim3_text(e, &cd->sh.lv[0]);
     block = dim3_text(e, &cd->sh.lv[1]);
   }
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   hostc_launch_checks(e, n, dt);
   if (cd->smem_bytes) {
     out_gen(e->out, n->loc, "%spa_cuda_smem_optin((const void *)%s, %s, \"%s\", %s);\n", in, name, cd->smem_bytes,
@@ -574,7 +574,7 @@ static PragmaForm parse_min_blocks(Ctx *ctx, const char *words, long *k, const c
   char *end;
   *k = strtol(p, &end, 10);
   if (end == p || end + strspn(end, " \t") != close) {
-    *arg = str_trim(ctx, ctx_strndup(ctx, p, (size_t)(close - p)));
+    *arg = util_str_trim(ctx, ctx_strndup(ctx, p, (size_t)(close - p)));
     return PRAGMA_NOT_NUMBER;
   }
   return PRAGMA_MIN_BLOCKS;
@@ -592,7 +592,7 @@ static bool pragma(Emitter *e, Node *n, const char *words, const char *written)
   case PRAGMA_OTHER:
     return false;
   case PRAGMA_NOT_NUMBER:
-    diag_error(e->ctx, at, "'#pragma parray %s': K must be a decimal number%s, not '%s'", str_trim(e->ctx, written),
+    diag_error(e->ctx, at, "'#pragma parray %s': K must be a decimal number%s, not '%s'", util_str_trim(e->ctx, written),
                strcmp(written, words) ? " after the subprogram's parameters are substituted" : "", arg);
     return true;
   case PRAGMA_MIN_BLOCKS:
@@ -650,7 +650,7 @@ static void sync(Emitter *e, Node *n)
                t->name);
     return;
   }
-  out_gen(e->out, n->loc, "%s__syncthreads();\n", indent_of(n));
+  out_gen(e->out, n->loc, "%s__syncthreads();\n", text_indent_of(n));
 }
 
 /* dmem distributed over the thread array of the detour it is created in:
@@ -662,10 +662,10 @@ static void sync(Emitter *e, Node *n)
 static void create_distributed(Emitter *e, Node *n, Type *tt, const char *p, const char *bytes)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n), *at = where(e, n);
+  const char *in = text_indent_of(n), *at = where(e, n);
   if (tt->kind != TK_MPI) {
     out_gen(e->out, n->loc, "%spa_cuda_packets_reserve(%s, pa_tid, %s, 1, %s); /* peer access, buffers: now, not at "
-            "the first copy */\n", in, poly_text(ctx, tt->root->extent), bytes, at);
+            "the first copy */\n", in, dollar_poly_text(ctx, tt->root->extent), bytes, at);
     return;
   }
   out_gen(e->out, n->loc, "%s{ /* the other processes' blocks of %s mapped, and buffers made: now, not at the first "
@@ -685,12 +685,12 @@ static void create(Emitter *e, Node *n, Dim *d)
   Ctx *ctx = e->ctx;
   MemKind m = d->type->mem;
   const char *elem = d->type->elem;
-  char *p = str_trim(ctx, frag_text(e, n->args[0]));
+  char *p = util_str_trim(ctx, frag_text(e, n->args[0]));
   bool in_kernel = false;
   for (Detour *x = e->detour; x; x = x->parent)
     in_kernel |= x->type->kind == TK_CUDA;
   if (m == MEM_SMEM) {
-    if (!text_is_simple(p) || !is_ident_start((unsigned char)p[0])) {
+    if (!util_text_is_simple(p) || !util_is_ident_start((unsigned char)p[0])) {
       diag_error(ctx, n->loc, "'#create %s(%s)': shared memory needs a plain name to declare", n->name, p);
       return;
     }
@@ -700,17 +700,17 @@ static void create(Emitter *e, Node *n, Dim *d)
   }
   if (in_kernel) {
     diag_error(ctx, n->name_loc, "'%s' is in %s memory, which is allocated on the host: create it before the detour",
-               n->name, mem_name(m));
+               n->name, type_mem_name(m));
     return;
   }
-  const char *span = checked_span(e, n, d);
+  const char *span = hostc_checked_span(e, n, d);
   const char *decl = "";
-  if (text_is_simple(p) && !name_declared(e->ctx, e->scope, p)) {
+  if (util_text_is_simple(p) && !scope_name_declared(e->ctx, e->scope, p)) {
     decl = ctx_printf(ctx, "%s *", elem);
     scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s%s", decl, p));
   }
-  out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", indent_of(n), decl, p, elem,
-          mem_enum(m), span, elem, c_string(ctx, d->path), where(e, n));
+  out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", text_indent_of(n), decl, p, elem,
+          hostc_mem_enum(m), span, elem, text_c_string(ctx, d->path), where(e, n));
   Type *tt = m == MEM_DMEM ? dim_distributed_over(d) : NULL;
   if (tt && e->detour && e->detour->type == tt)
     create_distributed(e, n, tt, p, ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem));
@@ -725,11 +725,11 @@ static void destroy(Emitter *e, Node *n, Dim *d)
   for (Detour *x = e->detour; x; x = x->parent)
     if (x->type->kind == TK_CUDA) {
       diag_error(ctx, n->name_loc, "'%s' is in %s memory, which is freed on the host: destroy it after the detour",
-                 n->name, mem_name(m));
+                 n->name, type_mem_name(m));
       return;
     }
-  char *p = str_trim(ctx, frag_text(e, n->args[0]));
-  out_gen(e->out, n->loc, "%spa_cuda_free(%s, %s, %s);\n", indent_of(n), mem_enum(m), p, where(e, n));
+  char *p = util_str_trim(ctx, frag_text(e, n->args[0]));
+  out_gen(e->out, n->loc, "%spa_cuda_free(%s, %s, %s);\n", text_indent_of(n), hostc_mem_enum(m), p, where(e, n));
 }
 
 /* ---- #copy on the host ---- */
@@ -751,17 +751,17 @@ static const char *kind_name(CopyDir dir)
 static void team_packets(Emitter *e, Node *n, const CopyPlan *p, Type *team)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   const char *grid_yz, *extra;
   const char *kname = kernel_packets(e, n, p, &grid_yz, &extra);
   if (!kname)
     return;
-  const char *nt = poly_text(ctx, team->root->extent), *at = where(e, n);
+  const char *nt = dollar_poly_text(ctx, team->root->extent), *at = where(e, n);
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: all-to-all in packets, each GPU packs "
-          "what it sends each GPU and the copy engines move it */\n", in, copy_title(ctx, n, p->sp, p->dp), team->name);
+          "what it sends each GPU and the copy engines move it */\n", in, text_copy_title(ctx, n, p->sp, p->dp), team->name);
   out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_tid", nt, at));
   out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
           in, p->dp, nt, at);
@@ -772,7 +772,7 @@ static void team_packets(Emitter *e, Node *n, const CopyPlan *p, Type *team)
 static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   const CopySide *S = &p->side[0], *T = &p->side[1];
   Type *team = (T->procs ? T : S)->procs;
   if (p->packets) {
@@ -787,11 +787,11 @@ static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), where(e, n));
   const char *what = S->procs && T->procs ? "all-to-all" : S->procs ? "each GPU writes its part" : "each GPU reads its part";
-  out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: %s */\n", in, copy_title(ctx, n, p->sp, p->dp),
+  out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: %s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
           team->name, what);
   if (S->procs && T->procs) {
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
-            in, p->sp, poly_whole(ctx, team->root->extent), where(e, n));
+            in, p->sp, dollar_poly_whole(ctx, team->root->extent), where(e, n));
   } else { /* one GPU's array: one block */
     out_gen(e->out, n->loc, "%s  const void *pa_one = %s;\n", in, T->procs ? p->sp : p->dp);
     out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(&pa_one, 1, %s);\n", in, where(e, n));
@@ -817,8 +817,8 @@ static void thread_copy(Emitter *e, Node *n, const CopyPlan *p)
   Ctx *ctx = e->ctx;
   Detour *dt = e->detour;
   CopyPlan q = *p;
-  if (q.check_extent && type_declared_outside(q.src->type, dt->view.parent) &&
-      type_declared_outside(q.dst->type, dt->view.parent)) {
+  if (q.check_extent && view_type_outside(q.src->type, dt->view.parent) &&
+      view_type_outside(q.dst->type, dt->view.parent)) {
     hostc_check_at_launch(e, dt, ctx_printf(ctx, "pa_check_copy_extent(%s, %s, %s); /* the #copy in the body */",
                                             poly_str(ctx, q.src->extent), poly_str(ctx, q.dst->extent), where(e, n)));
     q.check_extent = false;
@@ -838,7 +838,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     return;
   }
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   Dim *src = p->src, *dst = p->dst;
   const char *elem = src->type->elem;
   const char *sp = p->sp, *dp = p->dp;
@@ -855,13 +855,13 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   }
   if (p->how == COPY_BLOCK) {
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
-            dp, sp, poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));
+            dp, sp, dollar_poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));
     return;
   }
   if (p->how == COPY_ROWS && poly_is_value(dg[0].extent, 1)) {
     /* one row (a thread's block of distributed data, team_rows) */
     out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
-            dp, sp, poly_text(e->ctx, dg[1].extent), elem, kind_name(dir), where(e, n));
+            dp, sp, dollar_poly_text(e->ctx, dg[1].extent), elem, kind_name(dir), where(e, n));
     return;
   }
   if (p->how == COPY_ROWS) {
@@ -869,7 +869,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc,
             "%spa_cuda_check(cudaMemcpy2D(%s, %s * sizeof(%s), %s, %s * sizeof(%s), %s * sizeof(%s), %s, %s),\n"
             "%s              \"cudaMemcpy2D\", %s);\n",
-            in, dp, poly_text(e->ctx, dg[0].d), elem, sp, poly_text(e->ctx, dg[0].s), elem, poly_text(e->ctx, dg[1].extent), elem,
+            in, dp, dollar_poly_text(e->ctx, dg[0].d), elem, sp, dollar_poly_text(e->ctx, dg[0].s), elem, dollar_poly_text(e->ctx, dg[1].extent), elem,
             num(e, dg[0].extent), kind_name(dir), in, where(e, n));
     return;
   }
@@ -892,13 +892,13 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
    * that the kernel does the reordering and the host's gaps stay intact */
   Dim *host = dir == COPY_H2D ? src : dst;
   const char *hp = dir == COPY_H2D ? sp : dp;
-  const char *span = poly_text(e->ctx, dim_span(ctx, host));
+  const char *span = dollar_poly_text(e->ctx, dim_span(ctx, host));
   char *hc;
   bool host_cnt = dim_contiguous(ctx, host, &hc) == 1;
   out_gen(e->out, n->loc, "%s{ /* #copy %s to %s, staged through device memory */\n", in, src->path, dst->path);
   out_gen(e->out, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == COPY_H2D ? "const " : "", elem, hp);
   out_gen(e->out, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
-          poly_whole(ctx, dim_span(ctx, host)), elem, c_string(ctx, host->path), where(e, n));
+          dollar_poly_whole(ctx, dim_span(ctx, host)), elem, text_c_string(ctx, host->path), where(e, n));
   const char *bytes = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem);
   if (dir == COPY_H2D || !host_cnt)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
@@ -919,9 +919,9 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
 
 /* ---- for tests/unit/test_cuda.c: $tid...$ of node d of cuda array t ---- */
 
-Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d);
+Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d);
 
-Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d)
+Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d)
 {
   Emitter e;
   memset(&e, 0, sizeof e);

@@ -60,12 +60,12 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
     diag_error(ctx, n->loc,
                "mpi detour on '%s' inside %s %s detour: mpi detours start only from the #mainhost code of "
                "process 0",
-               n->name, k == TK_OMP || k == TK_MPI ? "an" : "a", thread_kind_name(k));
+               n->name, k == TK_OMP || k == TK_MPI ? "an" : "a", type_kind_name(k));
     return false;
   }
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (decl_is_array(t->ptypes[i])) {
+    if (capture_decl_is_array(t->ptypes[i])) {
       diag_error(ctx, n->loc,
                  "parameter '%s' of mpi array '%s' is an array: detour arguments are sent by value, "
                  "declare it as a pointer (meaningful on process 0 only)",
@@ -124,19 +124,19 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   for (int i = 0; i < ncaps; i++)
     out_gen(e->out, loc, ", %s", caps[i].decl);
   out_gen(e->out, loc, ")\n{\n");
-  if (!mentions(body, "pa_rank"))
+  if (!text_mentions(body, "pa_rank"))
     out_gen(e->out, loc, "  (void)pa_rank;\n");
   for (int i = 0; i < t->nparams; i++)
-    if (!mentions(body, t->pnames[i]))
+    if (!text_mentions(body, t->pnames[i]))
       out_gen(e->out, loc, "  (void)%s;\n", t->pnames[i]);
   if (gpu) {
-    const char *file = c_string(e->ctx, loc_file(e->ctx, loc));
-    int line = loc_line(e->ctx, loc);
+    const char *file = text_c_string(e->ctx, text_loc_file(e->ctx, loc));
+    int line = text_loc_line(e->ctx, loc);
     out_gen(e->out, loc, "  /* the body does GPU work: the process's GPU is its rank within its node, mod the node's GPUs */\n");
     out_gen(e->out, loc, "  const char *pa_no_gpu;\n");
     out_gen(e->out, loc, "  int pa_gpus = pa_cuda_gpu_count(&pa_no_gpu);\n");
     out_gen(e->out, loc, "  pa_cuda_bind(pa_mpi_gpu_of(pa_gpus, pa_no_gpu, %s, %s, %d), %s, %d);\n",
-            c_string(e->ctx, t->name), file, line, file, line);
+            text_c_string(e->ctx, t->name), file, line, file, line);
   }
   buf_puts(&e->out->b, body);
   if (e->out->b.len && e->out->b.data[e->out->b.len - 1] != '\n')
@@ -163,7 +163,7 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
 static void find_return(Node *list, Loc *ret, Node **collective)
 {
   for (Node *n = list; n; n = n->next) {
-    if (n->kind == N_TEXT && !ret->line && mentions(n->text, "return")) {
+    if (n->kind == N_TEXT && !ret->line && text_mentions(n->text, "return")) {
       *ret = n->loc;
       for (const char *p = n->text; *p && strncmp(p, "return", 6); p++) {
         ret->col = *p == '\n' ? 1 : ret->col + 1;
@@ -197,11 +197,11 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   if (mpi_returns_early(e, n) || !detour_ok(e, n, t))
     return NULL;
   int id = ++e->mpi_detours;
-  const char *fname = gen_name(e->ctx, "detour", t->cname, n);
+  const char *fname = text_gen_name(e->ctx, "detour", t->cname, n);
   /* the body: $tid$ is the rank, #sync a barrier */
   MpiDetour *md = (MpiDetour *)hostc_detour(e, n, t, fname, "pa_rank", sizeof(MpiDetour));
   md->id = id;
-  md->sname = gen_name(e->ctx, "args", t->cname, n);
+  md->sname = text_gen_name(e->ctx, "args", t->cname, n);
   return &md->dt;
 }
 
@@ -212,17 +212,17 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Type *t = dt->type;
   int id = md->id;
   const char *fname = dt->name, *sname = md->sname;
-  const char *rname = gen_name(e->ctx, "run", t->cname, n);
-  const char *in = indent_of(n);
+  const char *rname = text_gen_name(e->ctx, "run", t->cname, n);
+  const char *in = text_indent_of(n);
 
   char *text = hostc_outlined(ctx, n, body);
   Capture *caps;
-  int ncaps = find_captures(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
+  int ncaps = capture_find(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
     return;
   bool sized = true;
   for (int i = 0; i < ncaps; i++)
-    if (caps[i].array && decl_is_unsized_array(caps[i].decl)) {
+    if (caps[i].array && capture_decl_is_unsized_array(caps[i].decl)) {
       diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a local array whose size its initialiser "
                  "gives ('%s'): the processes receive a copy, whose size must be written: declare it with its size",
                  n->name, caps[i].name, caps[i].decl);
@@ -234,7 +234,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   /* the call on process 0: arguments evaluated once, then sent */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
-    buf_printf(&args, "%s%s", i ? ", " : "", str_trim(ctx, frag_text(e, n->args[i])));
+    buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
     if (!caps[i].array)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", caps[i].name, caps[i].name);
@@ -253,8 +253,8 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                 caps[i].name);
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
-          send ? "sizeof pa_args" : "0", poly_whole(e->ctx, t->root->extent), c_string(ctx, t->name),
-          c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+          send ? "sizeof pa_args" : "0", dollar_poly_whole(e->ctx, t->root->extent), text_c_string(ctx, t->name),
+          text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
 
@@ -273,7 +273,7 @@ static void sync(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
   Type *t = e->detour->type;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   const char *suffix = n->name ? n->name : "";
   if (*suffix) {
     Dim *d = dim_resolve(ctx, ctx_printf(ctx, "%s%s", t->name, suffix), n->loc);
@@ -292,7 +292,7 @@ static void sync(Emitter *e, Node *n)
       return;
     }
   }
-  out_gen(e->out, n->loc, "%spa_mpi_sync(%s, %d);%s\n", in, c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc),
+  out_gen(e->out, n->loc, "%spa_mpi_sync(%s, %d);%s\n", in, text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc),
           *suffix ? ctx_printf(ctx, " /* #sync%s: all processes */", suffix) : "");
 }
 
@@ -318,8 +318,8 @@ static void main_close(Emitter *e, Node *n)
   for (Type *t = ctx->types; t; t = t->next) {
     long long np;
     if (t->kind == TK_MPI && poly_is_const(t->root->extent, &np))
-      out_gen(e->out, n->loc, "  pa_mpi_expect(%lld, %s, %s, %d);\n", np, c_string(ctx, t->name),
-              c_string(ctx, loc_file(ctx, t->loc)), loc_line(ctx, t->loc));
+      out_gen(e->out, n->loc, "  pa_mpi_expect(%lld, %s, %s, %d);\n", np, text_c_string(ctx, t->name),
+              text_c_string(ctx, text_loc_file(ctx, t->loc)), text_loc_line(ctx, t->loc));
   }
   out_gen(e->out, n->loc,
           "  int status = pa_mpi_rank() == 0 ? pa_main(argc, argv) : pa_mpi_serve();\n"
@@ -336,10 +336,10 @@ static void main_close(Emitter *e, Node *n)
 static void count(Emitter *e, Node *n, CopySide *s, bool own, const char *cond, const char *array, Poly *bucket)
 {
   Ctx *ctx = e->ctx;
-  bool locals = side_uses_locals(s, bucket);
+  bool locals = copy_side_uses_locals(s, bucket);
   Poly *inc = locals ? poly_const(ctx, 1) : s->local;
   hostc_side_nest(e, n, s, own, locals, cond,
-       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, poly_whole(e->ctx, bucket), poly_whole(e->ctx, inc)), "pa_rank");
+       ctx_printf(ctx, "pa_x->%s[%s] += %s", array, dollar_poly_whole(e->ctx, bucket), dollar_poly_whole(e->ctx, inc)), "pa_rank");
 }
 
 static const char *how_name(Collective how)
@@ -354,12 +354,12 @@ static const char *how_name(Collective how)
 static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   bool scatter = p->coll != COLL_GATHER; /* a broadcast moves rows the same way */
   int x = scatter ? 1 : 0; /* the distributed (or every process's) side */
   const char *elem = p->dst->type->elem;
-  const char *where = c_string(ctx, loc_file(ctx, n->loc));
-  int line = loc_line(ctx, n->loc);
+  const char *where = text_c_string(ctx, text_loc_file(ctx, n->loc));
+  int line = text_loc_line(ctx, n->loc);
   const char *xp = x ? p->dp : p->sp, *hp = x ? p->sp : p->dp;
   const char *local = xp;
   if (p->via_host[x]) {
@@ -370,12 +370,12 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
     local = "pa_local";
   }
   if (!poly_is_value(p->xbase, 0))
-    local = ctx_printf(ctx, "%s + %s", text_sum_operand(ctx, local), poly_str(ctx, p->xbase));
+    local = ctx_printf(ctx, "%s + %s", ctext_sum_operand(ctx, local), poly_str(ctx, p->xbase));
   const CopyDigit *dg = p->dg;
   Poly *hpitch = scatter ? dg[0].s : dg[0].d, *lpitch = scatter ? dg[0].d : dg[0].s;
   /* the host pointer is cast to void *: its offset added first, in elements */
-  const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
-                                                : ctx_printf(ctx, "(%s + %s)", text_sum_operand(ctx, hp),
+  const char *host = poly_is_value(p->ybase, 0) ? util_text_operand(ctx, hp)
+                                                : ctx_printf(ctx, "(%s + %s)", ctext_sum_operand(ctx, hp),
                                                              poly_str(ctx, p->ybase));
   out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, %s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
           "sizeof(%s), %s, %d);\n", in, how_name(p->coll), p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()", host,
@@ -395,7 +395,7 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
  * host memory on one side (no NCCL). */
 static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at, bool rows)
 {
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, ptr, at);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
@@ -416,7 +416,7 @@ static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
                         const char *extra, const char *at)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   const char *elem = p->dst->type->elem;
   Buf key = {0};
   for (const char *s = extra; s && *s;) {
@@ -457,15 +457,15 @@ static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
 static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
-  const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+  const char *in = text_indent_of(n);
+  const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   bool gather = p->coll == COLL_GATHER;
   const char *xp = gather ? p->sp : p->dp, *hp = gather ? p->dp : p->sp;
   const CopyDigit *dg = p->dg;
   Poly *hpitch = gather ? dg[0].d : dg[0].s, *lpitch = gather ? dg[0].s : dg[0].d;
   /* the host pointer is cast to void *: its offset added first, in elements */
-  const char *host = poly_is_value(p->ybase, 0) ? text_operand(ctx, hp)
-                                                : ctx_printf(ctx, "(%s + %s)", text_sum_operand(ctx, hp),
+  const char *host = poly_is_value(p->ybase, 0) ? util_text_operand(ctx, hp)
+                                                : ctx_printf(ctx, "(%s + %s)", ctext_sum_operand(ctx, hp),
                                                              poly_str(ctx, p->ybase));
   /* the processes that hold a part: all, or the first parts */
   const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
@@ -492,7 +492,7 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
 static void collective(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
+  const char *in = text_indent_of(n);
   Dim *src = p->src, *dst = p->dst;
   const char *sp = p->sp, *dp = p->dp;
   CopySide S = p->side[0], T = p->side[1];
@@ -502,10 +502,10 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   const char *what = whats[how];
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
-            poly_str(ctx, dst->extent), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+            poly_str(ctx, dst->extent), text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   const char *elem = dst->type->elem;
   char *bytes[] = {hostc_block_bytes(ctx, src), hostc_block_bytes(ctx, dst)};
-  out_gen(e->out, n->loc, "%s{ /* %s: %s%s%s */\n", in, copy_title(ctx, n, sp, dp), what, p->rows ? ", rows of each process's part" : "",
+  out_gen(e->out, n->loc, "%s{ /* %s: %s%s%s */\n", in, text_copy_title(ctx, n, sp, dp), what, p->rows ? ", rows of each process's part" : "",
           p->ipc_rows ? ", GPU memory by process 0 through CUDA IPC on one node, else through the host"
           : p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
   if (p->rows) {
@@ -531,23 +531,23 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   hostc_stage_open(e, n, p, sp, dp, bytes);
   /* w: the side whose digits drive the loops where only one is distributed */
   CopySide *w = how == COLL_GATHER || how == COLL_BCAST ? &S : &T;
-  Poly *iS = side_linear(ctx, &S), *iT = side_linear(ctx, &T), *iw = side_linear(ctx, w);
+  Poly *iS = copy_side_linear(ctx, &S), *iT = copy_side_linear(ctx, &T), *iw = copy_side_linear(ctx, w);
   char *root = ctx_strdup(ctx, "pa_rank == 0");
   const char *sb = "pa_sbuf[pa_x->scur[%s]++] = pa_src[%s]";
   const char *rb = "pa_dst[%s] = pa_rbuf[pa_x->rcur[%s]++]";
   out_gen(e->out, n->loc, "%s  /* elements to and from each process */\n", in);
   switch (how) {
   case COLL_SCATTER:
-    count(e, n, &T, false, root, "scount", side_owner(ctx, &T, iT, true));
+    count(e, n, &T, false, root, "scount", copy_side_owner(ctx, &T, iT, true));
     count(e, n, &T, true, NULL, "rcount", poly_const(ctx, 0));
     break;
   case COLL_GATHER:
     count(e, n, &S, true, NULL, "scount", poly_const(ctx, 0));
-    count(e, n, &S, false, root, "rcount", side_owner(ctx, &S, iS, true));
+    count(e, n, &S, false, root, "rcount", copy_side_owner(ctx, &S, iS, true));
     break;
   case COLL_ALLTOALL:
-    count(e, n, &S, true, NULL, "scount", side_owner(ctx, &T, iS, false));
-    count(e, n, &T, true, NULL, "rcount", side_owner(ctx, &S, iT, false));
+    count(e, n, &S, true, NULL, "scount", copy_side_owner(ctx, &T, iS, false));
+    count(e, n, &T, true, NULL, "rcount", copy_side_owner(ctx, &S, iT, false));
     break;
   case COLL_BCAST:
     count(e, n, &S, false, root, "scount", poly_const(ctx, 0));
@@ -559,33 +559,33 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   case COLL_SCATTER:
   case COLL_BCAST:
     hostc_side_nest(e, n, w, false, true, root,
-         ctx_printf(ctx, sb, poly_whole(e->ctx, side_owner(ctx, &T, iw, true)),
-                    poly_whole(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
+         ctx_printf(ctx, sb, dollar_poly_whole(e->ctx, copy_side_owner(ctx, &T, iw, true)),
+                    dollar_poly_whole(e->ctx, dim_offset(ctx, src, iw))), "pa_rank");
     break;
   case COLL_GATHER:
   case COLL_ALLTOALL:
     hostc_side_nest(e, n, &S, true, true, NULL,
-         ctx_printf(ctx, sb, poly_whole(e->ctx, side_owner(ctx, &T, iS, false)),
-                    poly_whole(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
+         ctx_printf(ctx, sb, dollar_poly_whole(e->ctx, copy_side_owner(ctx, &T, iS, false)),
+                    dollar_poly_whole(e->ctx, dim_offset(ctx, src, iS))), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  const %s *pa_rbuf = (const %s *)pa_mpi_xchg_run(pa_x, %s, %s, %d);\n", in, elem, elem,
-          how_name(how), c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+          how_name(how), text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   switch (how) {
   case COLL_SCATTER:
   case COLL_ALLTOALL:
     hostc_side_nest(e, n, &T, true, true, NULL,
-         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iT)),
-                    poly_whole(e->ctx, side_owner(ctx, &S, iT, false))), "pa_rank");
+         ctx_printf(ctx, rb, dollar_poly_whole(e->ctx, dim_offset(ctx, dst, iT)),
+                    dollar_poly_whole(e->ctx, copy_side_owner(ctx, &S, iT, false))), "pa_rank");
     break;
   case COLL_GATHER:
     hostc_side_nest(e, n, &S, false, true, root,
-         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iS)),
-                    poly_whole(e->ctx, side_owner(ctx, &S, iS, true))), "pa_rank");
+         ctx_printf(ctx, rb, dollar_poly_whole(e->ctx, dim_offset(ctx, dst, iS)),
+                    dollar_poly_whole(e->ctx, copy_side_owner(ctx, &S, iS, true))), "pa_rank");
     break;
   case COLL_BCAST:
     hostc_side_nest(e, n, &S, false, true, NULL,
-         ctx_printf(ctx, rb, poly_whole(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
+         ctx_printf(ctx, rb, dollar_poly_whole(e->ctx, dim_offset(ctx, dst, iS)), "0"), "pa_rank");
     break;
   }
   out_gen(e->out, n->loc, "%s  pa_mpi_xchg_end(pa_x);\n", in);
@@ -601,8 +601,8 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
 static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
-  const char *in = indent_of(n);
-  const char *at = ctx_printf(ctx, "%s, %d", c_string(ctx, loc_file(ctx, n->loc)), loc_line(ctx, n->loc));
+  const char *in = text_indent_of(n);
+  const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   const char *launch, *extra, *grid_yz = NULL, *pk_extra = NULL;
   /* the peer kernel: the copy through CUDA IPC, or where each element
    * comes from in the NCCL branch */
@@ -615,7 +615,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
-  out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs%s */\n", in, copy_title(ctx, n, p->sp, p->dp),
+  out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs%s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
           p->packets ? ", in packets: each GPU packs what it sends each GPU and the copy engines move it" : "");
   if (p->packets) {
     /* the destination's blocks, written by the others' copy engines */
@@ -656,7 +656,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->how != COPY_COLLECTIVE) {
     /* process 0's memory exists on process 0 only */
     if (p->process0)
-      out_gen(e->out, n->loc, "%sif (pa_rank == 0) /* #copy into process 0's memory */\n", indent_of(n));
+      out_gen(e->out, n->loc, "%sif (pa_rank == 0) /* #copy into process 0's memory */\n", text_indent_of(n));
     hostc_copy_loop(e, n, p, false);
   } else if (p->peer) {
     peer_alltoall(e, n, p);

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (parse_source(ctx))
     out = emit_program(ctx, targets_all);
   if (out && ctx->types && devnull)
-    type_explain(ctx, ctx->types->root, devnull);
+    explain_type(ctx, ctx->types->root, devnull);
   free(out);
   ctx_free(ctx);
   return 0;

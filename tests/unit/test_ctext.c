@@ -82,14 +82,14 @@ END_TEST
 START_TEST(declarations)
 {
   /* a ';' in a string or comment ends no statement */
-  ck_assert(!text_declares("printf(\"a;int b\"); c = 1;", "b"));
-  ck_assert(!text_declares("/* x; int b */ c = 1;", "b"));
-  ck_assert(!text_declares("c = '{'; int /* { */ d;", "b"));
-  ck_assert(text_declares("c = '{'; int /* { */ d;", "d"));
-  ck_assert(text_declares("s = \";\"; float e = 1, f[2], g;", "g"));
-  ck_assert(text_declares("for (int i = 0; i < n; i++) x;", "i"));
-  ck_assert(text_declares("#include <stdio.h>\nint n;", "n"));
-  ck_assert(!text_declares("x = y;", "y"));
+  ck_assert(!scope_text_declares("printf(\"a;int b\"); c = 1;", "b"));
+  ck_assert(!scope_text_declares("/* x; int b */ c = 1;", "b"));
+  ck_assert(!scope_text_declares("c = '{'; int /* { */ d;", "b"));
+  ck_assert(scope_text_declares("c = '{'; int /* { */ d;", "d"));
+  ck_assert(scope_text_declares("s = \";\"; float e = 1, f[2], g;", "g"));
+  ck_assert(scope_text_declares("for (int i = 0; i < n; i++) x;", "i"));
+  ck_assert(scope_text_declares("#include <stdio.h>\nint n;", "n"));
+  ck_assert(!scope_text_declares("x = y;", "y"));
 }
 END_TEST
 
@@ -153,14 +153,14 @@ END_TEST
 START_TEST(declared_names)
 {
   /* names declared in forms the light reader used to miss */
-  ck_assert(text_declares("struct pt x;", "x"));
-  ck_assert(!text_declares("struct pt x;", "pt"));
-  ck_assert(text_declares("int (*grid)[4] = m;", "grid"));
-  ck_assert(text_declares("int (*fa[2])(int) = {f, g};", "fa"));
-  ck_assert(text_declares("int a[2] = {1, 2}, b;", "b"));
-  ck_assert(text_declares("int m[2][2] = {{1, 2}, {3, 4}}, after = 8;", "after"));
-  ck_assert(text_declares("const char *const cs = \"a;{b\";", "cs"));
-  ck_assert(text_declares("enum tag { A = 3 } e = A;", "e"));
+  ck_assert(scope_text_declares("struct pt x;", "x"));
+  ck_assert(!scope_text_declares("struct pt x;", "pt"));
+  ck_assert(scope_text_declares("int (*grid)[4] = m;", "grid"));
+  ck_assert(scope_text_declares("int (*fa[2])(int) = {f, g};", "fa"));
+  ck_assert(scope_text_declares("int a[2] = {1, 2}, b;", "b"));
+  ck_assert(scope_text_declares("int m[2][2] = {{1, 2}, {3, 4}}, after = 8;", "after"));
+  ck_assert(scope_text_declares("const char *const cs = \"a;{b\";", "cs"));
+  ck_assert(scope_text_declares("enum tag { A = 3 } e = A;", "e"));
 }
 END_TEST
 
@@ -177,27 +177,27 @@ END_TEST
 
 START_TEST(mentioned_names)
 {
-  ck_assert(mentions("a.b + n", "n"));
-  ck_assert(!mentions("/* n */ \"n\" 'n' // n\n", "n"));
-  ck_assert(!mentions("#line 3 \"n\"\nx", "n"));
-  ck_assert(mentions("#pragma omp parallel for private(n)\nx", "n"));
-  ck_assert(!mentions("s = \"\\\"n\\\"\"; nn", "n"));
-  ck_assert(!mentions("'\"' n2 \"", "n"));
+  ck_assert(text_mentions("a.b + n", "n"));
+  ck_assert(!text_mentions("/* n */ \"n\" 'n' // n\n", "n"));
+  ck_assert(!text_mentions("#line 3 \"n\"\nx", "n"));
+  ck_assert(text_mentions("#pragma omp parallel for private(n)\nx", "n"));
+  ck_assert(!text_mentions("s = \"\\\"n\\\"\"; nn", "n"));
+  ck_assert(!text_mentions("'\"' n2 \"", "n"));
 }
 END_TEST
 
 START_TEST(side_effects)
 {
   /* a literal is no side effect: the reader it replaced said any quote was */
-  ck_assert(!text_has_side_effects("c == '\"'"));
-  ck_assert(!text_has_side_effects("s[i] + \"abc\"[j]"));
-  ck_assert(!text_has_side_effects("i /* f(x) */ + 1"));
-  ck_assert(!text_has_side_effects("a <= b && (c != d)"));
-  ck_assert(text_has_side_effects("f(i)"));
-  ck_assert(text_has_side_effects("f /* call */ (i)"));
-  ck_assert(text_has_side_effects("i++"));
-  ck_assert(text_has_side_effects("a[i] = 1"));
-  ck_assert(text_has_side_effects("i += 2"));
+  ck_assert(!ctext_has_side_effects("c == '\"'"));
+  ck_assert(!ctext_has_side_effects("s[i] + \"abc\"[j]"));
+  ck_assert(!ctext_has_side_effects("i /* f(x) */ + 1"));
+  ck_assert(!ctext_has_side_effects("a <= b && (c != d)"));
+  ck_assert(ctext_has_side_effects("f(i)"));
+  ck_assert(ctext_has_side_effects("f /* call */ (i)"));
+  ck_assert(ctext_has_side_effects("i++"));
+  ck_assert(ctext_has_side_effects("a[i] = 1"));
+  ck_assert(ctext_has_side_effects("i += 2"));
 }
 END_TEST
 

@@ -9,7 +9,7 @@
  * and the compile-time errors. */
 #include "pa_test.h"
 
-Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
+Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
 
 /* values of the index variables for one thread */
 typedef struct Env {
@@ -89,7 +89,7 @@ static void thread_env(Type *t, const ThreadModel *m, long long tid, Env *env)
 
 static void check_node(Ctx *ctx, Type *t, const ThreadModel *m, Dim *d)
 {
-  Poly *p = emit_cuda_tid_of(ctx, t, d);
+  Poly *p = cuda_tid_of(ctx, t, d);
   ck_assert_msg(p != NULL, "no index for %s", d->path);
   long long n = const_of(t->root->extent);
   for (long long tid = 0; tid < n; tid++) {
@@ -335,15 +335,15 @@ static void check_packets(const char *kind)
   char *out = translate_ok(src);
   const char *me = strcmp(kind, "mpi") ? "pa_tid" : "pa_rank";
   char want[256];
-  ck_contains(out, "__global__ void pa_pack_X_to_YT_L");
+  ck_contains(out, "__global__ void pa_pack_X_to_YT(");
   ck_contains(out, "pa_out[pa_a * pa_pitch + pa_b] = pa_tile[threadIdx.x][pa_k];");
   snprintf(want, sizeof want, "pa_cuda_packets_begin(%s, %s, NG, NG, (G * NG), (NG * %s), sizeof(float), ",
            strcmp(kind, "mpi") ? "G" : "pa_mpi_size()", me, me);
   ck_contains(out, want);
-  ck_contains(out, "pa_cuda_packets_end(&pa_pk, \"pa_pack_X_to_YT_L");
-  ck_contains(out, "pa_cuda_preload((const void *)pa_pack_X_to_YT_L");
+  ck_contains(out, "pa_cuda_packets_end(&pa_pk, \"pa_pack_X_to_YT\"");
+  ck_contains(out, "pa_cuda_preload((const void *)pa_pack_X_to_YT);");
   /* Z's columns one digit [G * NG]: X's GPU is a quotient of it, no digit: the peer kernel */
-  ck_contains(out, "__global__ void pa_copy_Z_to_XT");
+  ck_contains(out, "__global__ void pa_copy_Z_to_XT(");
   ck_lacks(out, "pa_pack_Z_to_XT");
   ck_contains(out, "pa_cuda_packets_reserve(");
   free(out);
