@@ -1,75 +1,84 @@
 #!/bin/bash
-# bench/multi_gpu.sh [OUTDIR]: on the 2-GPU machine, build bench/multi_ref.cu (cuBLAS,
-# cuBLASXt, peer copies, cuFFT, cuFFT Xt) and the six programs of samples/multi/ at
-# order N, run them all, and write the comparisons side by side: OUTDIR/multi.md
-# (also printed last), OUTDIR/multi.csv (every figure), OUTDIR/ref.csv, one log per
-# program and OUTDIR/machine.txt.  Exits non-zero when a build fails, a sample says
+# bench/multi_gpu.sh [OUTDIR]: the several-GPU benchmark (issue 29).  On the machine's
+# GPUs, and on the first 1 and 2 of them (CUDA_VISIBLE_DEVICES), it runs the six
+# programs of samples/multi/ (sgemm, fft, transpose; pthd and mpi forms), built once per
+# GPU count with -DGPUS=G and nothing else changed, beside bench/multi_ref.cu (cuBLAS,
+# tuned cuBLASXt, the peer-copy all-to-all, cuFFT, cuFFT Xt) on the same GPUs, and the
+# FFTs again at order FFT_N; then bench/multi_table.py prints one scaling table (time,
+# speed-up over one GPU, parallel efficiency, the references' ratios, each ratio from
+# one run) and writes OUTDIR/multi.md, OUTDIR/multi.csv and OUTDIR/multi_time.svg
+# (time against GPUs, where matplotlib is).  Every log is OUTDIR/NAME_gG.log, the
+# machine OUTDIR/machine.txt.  Exits non-zero when a build fails, a program says
 # WRONG or fails, or multi_ref finds a wrong result.
-#   N=16384                         the order (-DN= for every program)
+#   N=16384                         the order of everything (-DN=)
+#   FFT_N=32768                     the order of the second FFT run, on 2 GPUs and more
+#                                   (empty: none)
+#   GPU_COUNTS="1 2 4"              the GPU counts, those up to the machine's (and its own)
 #   PARRAYC=build-stage/bin/parrayc parrayc (with its runtime beside it: bin/../lib)
-#   MULTI_BUILD=/tmp/multi-build    where the programs are built
-#   MPIRUN=mpirun                   the launcher of the mpi forms (2 processes)
-# The one-GPU time of the Parray SGEMM comes from sgemm_pthd.pa with '[1]' for '[2]'
-# and sgemm.pah with N/1 for N/2 (the whole product on one GPU) when that
-# translates, else from sgemm_pthd with both threads on GPU 0 (CUDA_VISIBLE_DEVICES=0,
-# PARRAY_GPU_SHARE=1), which runs both halves on one GPU; the latter runs always.
-# With one GPU the 2-GPU programs share it (PARRAY_GPU_SHARE=1): good to validate
-# the script, not for figures.  doc/performance.md ("Several GPUs: method").
+#   MULTI_BUILD=/tmp/multi-build    where the programs are built (MULTI_PREBUILT=1: they
+#                                   are there already, built by an earlier call)
+#   MPIRUN=mpirun                   the launcher of the mpi forms (G processes)
+# With one GPU the programs of G > 1 share it (PARRAY_GPU_SHARE=1): good to check the
+# script, not for figures.  doc/performance.md ("Several GPUs: method").
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 out=$(mkdir -p "${1:-/tmp/multi-out}" && cd "${1:-/tmp/multi-out}" && pwd) || exit 2
 build=${MULTI_BUILD:-/tmp/multi-build}
 n=${N:-16384}
+fftn=${FFT_N-32768}
 parrayc=${PARRAYC:-$root/build-stage/bin/parrayc}
 mpirun=${MPIRUN:-mpirun}
 export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0
-[ -x "$parrayc" ] || { echo "no parrayc at $parrayc (set PARRAYC)" >&2; exit 2; }
-parrayc=$(cd "$(dirname "$parrayc")" && pwd)/$(basename "$parrayc")  # the builds run elsewhere
-mkdir -p "$build" && rm -f "$out"/*.log "$out"/status.txt "$out"/multi.* "$out"/ref.csv
+mkdir -p "$build" && rm -f "$out"/*.log "$out"/status.txt "$out"/multi.* "$out"/ref*.csv
 
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+counts=
+for g in ${GPU_COUNTS:-1 2 4} $gpus; do
+  [ "$g" -le "$gpus" ] || [ "$gpus" -lt 2 ] || continue
+  case " $counts " in *" $g "*) ;; *) counts="$counts $g" ;; esac
+done
+counts=$(echo $counts | tr ' ' '\n' | sort -n | tr '\n' ' ')
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit \
-    --format=csv,noheader; nvidia-smi topo -m; nvcc --version | tail -1; "$parrayc" --version | head -1
-  echo "N=$n GPUs=$gpus"; } 2>&1 | tee "$out/machine.txt"
+    --format=csv,noheader; nvidia-smi topo -m; nvcc --version | tail -1
+  [ -x "$parrayc" ] && "$parrayc" --version | head -1
+  echo "N=$n FFT_N=$fftn GPUs=$gpus counts=$counts"; } 2>&1 | tee "$out/machine.txt"
 if [ "$gpus" -lt 2 ]; then
   export PARRAY_GPU_SHARE=1
-  echo "one GPU: the 2-GPU programs share it (PARRAY_GPU_SHARE=1); figures not comparable"
+  echo "one GPU: the programs of several GPUs share it (PARRAY_GPU_SHARE=1); figures not comparable"
 fi
 if [ "$(id -u)" = 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
 # ---- build: everything at once ----
-one=$build/one_gpu  # the one-GPU variant of the SGEMM, next to a copy of its .pah
-# (its columns: all N of them, N/1 where the program splits N/2) and, as
-# "../fastsgemm.pah" of that, of the kernel's header
-mkdir -p "$one" && sed 's|N/2|N/1|g' "$root/samples/multi/sgemm.pah" > "$one/sgemm.pah"
-cp "$root/samples/fastsgemm.pah" "$build/fastsgemm.pah"
-sed 's/) \[2\]} G$/) [1]} G/' "$root/samples/multi/sgemm_pthd.pa" > "$one/sgemm_1gpu.pa"
-grep -q ') \[1\]} G$' "$one/sgemm_1gpu.pa" || { echo "sgemm_pthd.pa: no '[2]} G' to replace" >&2; exit 2; }
-nvcc -O3 -arch=sm_90 -std=c++17 -DN="$n" "$here/multi_ref.cu" -o "$build/multi_ref" \
-  -lcublas -lcufft > "$build/multi_ref.build.log" 2>&1 &
-for s in sgemm fft transpose; do
-  libs=
-  [ $s = fft ] && libs=-lcufft
-  for form in pthd mpi; do
-    (cd "$build" && "$parrayc" --build -DN="$n" "$root/samples/multi/${s}_$form.pa" $libs \
-      -o "$build/${s}_$form") > "$build/${s}_$form.build.log" 2>&1 &
+if [ "${MULTI_PREBUILT:-0}" != 1 ]; then
+  [ -x "$parrayc" ] || { echo "no parrayc at $parrayc (set PARRAYC)" >&2; exit 2; }
+  parrayc=$(cd "$(dirname "$parrayc")" && pwd)/$(basename "$parrayc")  # the builds run elsewhere
+  nvcc -O3 -arch=sm_90 -std=c++17 -DN="$n" "$here/multi_ref.cu" -o "$build/multi_ref" \
+    -lcublas -lcufft > "$build/multi_ref.build.log" 2>&1 &
+  for g in $counts; do
+    mkdir -p "$build/g$g"
+    for s in sgemm fft transpose fftbig; do
+      src=$s order=$n libs=
+      # the large FFT on several GPUs only: on one, the samples' own cuFFT is the reference
+      [ $s = fftbig ] && { [ -n "$fftn" ] && [ "$g" -gt 1 ] || continue; src=fft order=$fftn; }
+      [ $src = fft ] && libs=-lcufft
+      for form in pthd mpi; do
+        (cd "$build/g$g" && "$parrayc" --build -DN="$order" -DGPUS="$g" "$root/samples/multi/${src}_$form.pa" \
+          $libs -o "$build/g$g/${s}_$form") > "$build/g$g/${s}_$form.build.log" 2>&1 &
+      done
+    done
   done
-done
-fail=0
-for job in $(jobs -p); do wait "$job" || fail=1; done
-(cd "$one" && "$parrayc" --build -DN="$n" sgemm_1gpu.pa -o "$build/sgemm_1gpu") \
-  > "$build/sgemm_1gpu.build.log" 2>&1 || rm -f "$build/sgemm_1gpu"
-for f in "$build"/*.build.log; do
-  [ -s "$f" ] && { echo "== $(basename "$f")"; cat "$f"; }
-done
-[ $fail = 0 ] || { echo "build failed"; exit 1; }
-[ -x "$build/sgemm_1gpu" ] ||
-  echo "sgemm_1gpu.pa (sgemm_pthd.pa with [1]) does not build: the one-GPU time is both halves on GPU 0"
+  fail=0
+  for job in $(jobs -p); do wait "$job" || fail=1; done
+  for f in "$build"/*.build.log "$build"/g*/*.build.log; do
+    [ -s "$f" ] && { echo "== $f"; cat "$f"; }
+  done
+  [ $fail = 0 ] || { echo "build failed"; exit 1; }
+fi
 
-# ---- run, one program at a time ----
+# ---- run, one program at a time, each GPU count on the first G GPUs ----
 run() { # NAME COMMAND...: its output to OUTDIR/NAME.log and the terminal
   local name=$1
   shift
@@ -79,14 +88,20 @@ run() { # NAME COMMAND...: its output to OUTDIR/NAME.log and the terminal
   cat "$out/$name.log"
   echo "$name $rc" >> "$out/status.txt"
 }
-run multi_ref ./multi_ref "$n"
-grep -E '^[a-z0-9_]+,[0-9]+,' "$out/multi_ref.log" | sed '1i name,N,ms_median,rate' > "$out/ref.csv"
-for s in sgemm fft transpose; do
-  run "${s}_pthd" "./${s}_pthd"
-  run "${s}_mpi" "$mpirun" --oversubscribe -np 2 "./${s}_mpi"
+for g in $counts; do
+  vis=$(seq -s, 0 $((g - 1)))
+  [ "$gpus" -lt 2 ] && vis=0
+  export CUDA_VISIBLE_DEVICES=$vis
+  run "multi_ref_g$g" ./multi_ref "$n"
+  [ -n "$fftn" ] && [ "$g" -gt 1 ] && run "multi_ref_fft_g$g" ./multi_ref "$fftn" fft
+  for s in sgemm fft transpose fftbig; do
+    [ -x "$build/g$g/${s}_pthd" ] || continue
+    run "${s}_pthd_g$g" "./g$g/${s}_pthd"
+    run "${s}_mpi_g$g" "$mpirun" --oversubscribe -np "$g" -x CUDA_VISIBLE_DEVICES -x NCCL_NVLS_ENABLE \
+      "./g$g/${s}_mpi"
+  done
 done
-run sgemm_pthd_gpu0 env CUDA_VISIBLE_DEVICES=0 PARRAY_GPU_SHARE=1 ./sgemm_pthd
-[ -x "$build/sgemm_1gpu" ] && run sgemm_1gpu ./sgemm_1gpu
+unset CUDA_VISIBLE_DEVICES
 
 echo
-N=$n python3 "$here/multi_table.py" "$out"
+N=$n FFT_N=$fftn python3 "$here/multi_table.py" "$out"

@@ -1,33 +1,42 @@
 /* multi_ref.cu: the vendor side of the multi-GPU benchmark (bench/multi_gpu.sh),
  * plain CUDA runtime, cuBLAS and cuFFT, no parrayc.  At order n (-DN=..., or the
- * first argument) it times, on the first two GPUs it sees:
+ * first argument) it times, on the G GPUs it sees (G from CUDA_VISIBLE_DEVICES):
  *   cublas_sgemm_1gpu        cuBLAS SGEMM of the whole n x n product on GPU 0
- *   cublas_halves_2gpu       the same product by column halves of B and C, one half
- *                            per GPU, both at once, data resident
- *   cublasxt_sgemm_2gpu      cuBLASXt SGEMM from pinned host memory on the GPUs
- *   p2p_bidir_2gpu           cudaMemcpyPeerAsync of n*n*8/2 bytes each way at once
- *                            between GPU 0 and 1 (peer access enabled where it can be)
+ *   cublas_cols_<G>gpu       the same product by column blocks of B and C, n/G per
+ *                            GPU, all at once, data resident (G = 1: the whole)
+ *   cublasxt_sgemm_<G>gpu    cuBLASXt SGEMM from pinned host memory on the G GPUs,
+ *                            tuned: the best of cublasXtSetBlockDim 1024, 2048, 4096,
+ *                            8192 (each printed as cublasxt_b<dim>_<G>gpu)
+ *   p2p_a2a_<G>gpu           the peer-copy all-to-all: cudaMemcpyPeerAsync of the bytes
+ *                            of an n x n float matrix by rows that cross between the
+ *                            GPUs in a transpose ((G-1)/G of it), as contiguous
+ *                            blocks, every ordered pair at once on its own stream
+ *   p2p_a2a_f2_<G>gpu        the same for a float2 matrix
  *   cufft_2d_1gpu            cuFFT 2-D C2C forward, n x n, in place, GPU 0
- *   cufftxt_2d_2gpu          cuFFT Xt 2-D C2C forward on 2 GPUs, data resident, the
- *                            execution only (the result stays in cuFFT's shuffled order)
- *   cufftxt_2d_natural_2gpu  the same plus cufftXtMemcpy device to device back to
- *                            natural order (what the Parray FFT sample's time covers)
+ *   cufftxt_2d_<G>gpu        cuFFT Xt 2-D C2C forward on G >= 2 GPUs, data resident, the
+ *                            execution only (the result stays in cuFFT's shuffled
+ *                            order: GPU g a slab of the columns)
+ *   cufftxt_2d_natural_<G>gpu  the same plus cufftXtMemcpy device to device back to
+ *                            natural order
+ * (a second argument "fft": the all-to-alls and FFTs only)
  * and prints "name,n,ms_median,rate" lines on stdout: rate in TFLOP/s (2 n^3 / t)
- * for SGEMM, GB/s (bytes of both directions / t) for p2p, GFLOP/s (5 n^2 log2 n^2 / t)
- * for the FFTs.  With one GPU the 2-GPU rows run with both halves on GPU 0
- * (cublas_halves_gpu0, cublasxt_sgemm_1gpu) or print n/a (p2p, cuFFT Xt).  Host
- * matrices are pinned and portable (cuBLASXt's best case).
+ * for SGEMM, GB/s (bytes crossing / t) for p2p, GFLOP/s (5 n^2 log2 n^2 / t) for
+ * the FFTs.  With one GPU the peer copy and cuFFT Xt print n/a.  Host matrices
+ * are pinned and portable (cuBLASXt's best case).
  *
  * Method: math without TF32 (CUBLAS_PEDANTIC_MATH; NVIDIA_TF32_OVERRIDE=0 for
  * cuBLASXt, which has no math mode), two warm-up calls, then repeats for about
- * 0.5 s (5 to 50), the median.  Work that stays on GPUs is timed with CUDA events:
- * a start event on the first GPU's stream that the other GPU's stream waits for,
- * and a stop event after the first stream has waited for the others, so one
- * interval covers every GPU.  cuBLASXt and cuFFT Xt choose their own streams: the
- * host clock around the call and a synchronize of every GPU.  The FFT input is
- * restored before every call (not timed).  Every result is checked: SGEMM at 256
- * sampled elements against a float64 dot product, the FFTs against cuFFT on one
- * GPU; a wrong result prints WRONG on stderr and the exit status is 1. */
+ * 0.5 s (5 to 50), the median (cuBLASXt: 3 repeats per tile size).  Work that
+ * stays on GPUs is timed with CUDA events: a start event on the first GPU's
+ * stream that the other GPUs' streams wait for, and a stop event after the first
+ * stream has waited for the others, so one interval covers every GPU.  cuBLASXt
+ * and cuFFT Xt choose their own streams: the host clock around the call and a
+ * synchronize of every GPU.  The FFT input is restored before every call (not
+ * timed).  Every result is checked: SGEMM at 256 sampled elements against a
+ * float64 dot product, the FFTs against cuFFT on one GPU (cuFFT Xt's shuffled
+ * result read from its descriptor with cufftXtMemcpy to the host, which returns
+ * natural order, and the natural-order descriptor GPU by GPU); a wrong result
+ * prints WRONG on stderr and the exit status is 1. */
 #include <cublasXt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -247,10 +256,10 @@ static bool fft_right(const char *name, size_t count, const float2 *got, const f
   return ok;
 }
 
-/* ---------- SGEMM: one GPU, column halves, cuBLASXt ---------- */
+/* ---------- SGEMM: one GPU, column blocks, cuBLASXt ---------- */
 
 static bool bench_sgemm(long n, const std::vector<int> &devs) {
-  size_t nn = (size_t)n * n, half = nn / 2;
+  size_t nn = (size_t)n * n;
   double flop = 2.0 * n * n * n;
   float *ha, *hb, *hc;
   CK(cudaHostAlloc(&ha, nn * sizeof(float), cudaHostAllocPortable));
@@ -279,58 +288,80 @@ static bool bench_sgemm(long n, const std::vector<int> &devs) {
   CK(cudaFree(db));
   CK(cudaFree(dc));
 
-  /* (b) C's column halves, half k on GPU k (both on GPU 0 when there is one GPU):
-   * each GPU holds all of A and its halves of B and C */
-  std::vector<int> on = {devs[0], devs[1 % devs.size()]};
+  /* (b) C's column blocks, block k (n/G columns) on GPU k: each GPU holds all of A
+   * and its columns of B and C */
+  int g = (int)devs.size();
+  long w = n / g;
+  size_t part = (size_t)n * w;
   std::vector<Lane> lh;
   std::vector<cublasHandle_t> hh;
   std::vector<float *> a2, b2, c2;
-  for (int k = 0; k < 2; k++) {
-    lh.push_back(lanes_on({on[k]})[0]);
+  for (int k = 0; k < g; k++) {
+    lh.push_back(lanes_on({devs[k]})[0]);
     cublasHandle_t h;
-    CK(cudaSetDevice(on[k]));
+    CK(cudaSetDevice(devs[k]));
     CB(cublasCreate(&h));
     CB(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
     CB(cublasSetStream(h, lh[k].s));
     hh.push_back(h);
-    a2.push_back(copy_to(on[k], ha, nn));
-    b2.push_back(copy_to(on[k], hb + k * half, half));
+    a2.push_back(copy_to(devs[k], ha, nn));
+    b2.push_back(copy_to(devs[k], hb + k * part, part));
     float *c;
-    CK(cudaMalloc(&c, half * sizeof(float)));
+    CK(cudaMalloc(&c, part * sizeof(float)));
     c2.push_back(c);
   }
   t = median_of(on_events(lh, nullptr, [&] {
-    for (int k = 0; k < 2; k++) {
-      CK(cudaSetDevice(on[k]));
-      CB(cublasSgemm(hh[k], CUBLAS_OP_N, CUBLAS_OP_N, n, n / 2, n, &one, a2[k], n, b2[k], n,
-                     &zero, c2[k], n));
+    for (int k = 0; k < g; k++) {
+      CK(cudaSetDevice(devs[k]));
+      CB(cublasSgemm(hh[k], CUBLAS_OP_N, CUBLAS_OP_N, n, w, n, &one, a2[k], n, b2[k], n, &zero, c2[k], n));
     }
   }));
-  const char *halves = devs.size() > 1 ? "cublas_halves_2gpu" : "cublas_halves_gpu0";
-  row(halves, n, t, flop / t / 1e9);
+  char cols[64];
+  snprintf(cols, sizeof cols, "cublas_cols_%dgpu", g);
+  row(cols, n, t, flop / t / 1e9);
   memset(hc, 0, nn * sizeof(float));
-  for (int k = 0; k < 2; k++) {
-    CK(cudaSetDevice(on[k]));
-    CK(cudaMemcpy(hc + k * half, c2[k], half * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int k = 0; k < g; k++) {
+    CK(cudaSetDevice(devs[k]));
+    CK(cudaMemcpy(hc + k * part, c2[k], part * sizeof(float), cudaMemcpyDeviceToHost));
     CB(cublasDestroy(hh[k]));
     CK(cudaFree(a2[k]));
     CK(cudaFree(b2[k]));
     CK(cudaFree(c2[k]));
   }
-  ok &= sgemm_right(halves, n, ha, hb, hc);
+  ok &= sgemm_right(cols, n, ha, hb, hc);
 
-  /* (c) cuBLASXt from pinned host memory on the GPUs (its default tiles) */
+  /* (c) cuBLASXt from pinned host memory on the GPUs, tuned as a user would: the best
+   * of its tile sizes 1024 .. 8192 (its default tiles were 5x slower at n = 16384) */
   cublasXtHandle_t xt;
   CB(cublasXtCreate(&xt));
   std::vector<int> ids(devs);
   CB(cublasXtDeviceSelect(xt, (int)ids.size(), ids.data()));
-  memset(hc, 0, nn * sizeof(float));
-  t = median_of(on_host_clock(devs, nullptr, [&] {
-    CB(cublasXtSgemm(xt, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, ha, n, hb, n, &zero, hc, n));
-  }));
-  const char *xname = devs.size() > 1 ? "cublasxt_sgemm_2gpu" : "cublasxt_sgemm_1gpu";
-  row(xname, n, t, flop / t / 1e9);
-  ok &= sgemm_right(xname, n, ha, hb, hc);
+  double best = 0;
+  int best_dim = 0;
+  for (int dim = 1024; dim <= 8192 && dim <= n; dim *= 2) {
+    CB(cublasXtSetBlockDim(xt, dim));
+    memset(hc, 0, nn * sizeof(float));
+    auto once = on_host_clock(devs, nullptr, [&] {
+      CB(cublasXtSgemm(xt, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, ha, n, hb, n, &zero, hc, n));
+    });
+    std::vector<double> ts;
+    once(); /* warm-up */
+    for (int r = 0; r < 3; r++)
+      ts.push_back(once());
+    std::sort(ts.begin(), ts.end());
+    char name[64];
+    snprintf(name, sizeof name, "cublasxt_b%d_%dgpu", dim, g);
+    row(name, n, ts[1], flop / ts[1] / 1e9);
+    ok &= sgemm_right(name, n, ha, hb, hc);
+    if (best == 0 || ts[1] < best) {
+      best = ts[1];
+      best_dim = dim;
+    }
+  }
+  char xname[64];
+  snprintf(xname, sizeof xname, "cublasxt_sgemm_%dgpu", g);
+  row(xname, n, best, flop / best / 1e9);
+  fprintf(stderr, "%s: the best tile size is %d\n", xname, best_dim);
   CB(cublasXtDestroy(xt));
   CK(cudaFreeHost(ha));
   CK(cudaFreeHost(hb));
@@ -338,49 +369,71 @@ static bool bench_sgemm(long n, const std::vector<int> &devs) {
   return ok;
 }
 
-/* ---------- peer-to-peer bandwidth ---------- */
+/* ---------- the peer-copy all-to-all ---------- */
 
-static void bench_p2p(long n, const std::vector<int> &devs) {
-  if (devs.size() < 2) {
-    row("p2p_bidir_2gpu", n, 0, 0);
+/* What a transpose of an n x n matrix of elem bytes, by rows over the G GPUs, moves
+ * between them: GPU p sends GPU q an (n/G) x (n/G) block, for every p != q, as one
+ * contiguous cudaMemcpyPeerAsync on the pair's own stream, all at once.  Rate: the
+ * bytes crossing, n*n*elem*(G-1)/G, over the time. */
+static void bench_p2p(long n, const std::vector<int> &devs, size_t elem, const char *what) {
+  int g = (int)devs.size();
+  char name[64];
+  snprintf(name, sizeof name, "p2p_a2a%s_%dgpu", what, g);
+  if (g < 2) {
+    row(name, n, 0, 0);
     return;
   }
-  size_t bytes = (size_t)n * n * 8 / 2;
-  void *src[2], *dst[2];
-  for (int k = 0; k < 2; k++) {
-    int can = 0;
-    CK(cudaDeviceCanAccessPeer(&can, devs[k], devs[1 - k]));
-    CK(cudaSetDevice(devs[k]));
-    if (can) {
-      cudaError_t e = cudaDeviceEnablePeerAccess(devs[1 - k], 0);
-      if (e == cudaErrorPeerAccessAlreadyEnabled)
-        (void)cudaGetLastError();
-      else
-        CK(e);
-    } else {
-      fprintf(stderr, "p2p_bidir_2gpu: GPU %d cannot access GPU %d: the copies go through the host\n",
-              devs[k], devs[1 - k]);
+  size_t blk = (size_t)(n / g) * (n / g) * elem;
+  std::vector<void *> src(g), dst(g);
+  std::vector<std::vector<cudaStream_t>> st(g, std::vector<cudaStream_t>(g));
+  std::vector<std::vector<cudaEvent_t>> ev(g, std::vector<cudaEvent_t>(g));
+  for (int p = 0; p < g; p++) {
+    CK(cudaSetDevice(devs[p]));
+    for (int q = 0; q < g; q++) {
+      if (q == p)
+        continue;
+      int can = 0;
+      CK(cudaDeviceCanAccessPeer(&can, devs[p], devs[q]));
+      if (can) {
+        cudaError_t e = cudaDeviceEnablePeerAccess(devs[q], 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled)
+          (void)cudaGetLastError();
+        else
+          CK(e);
+      } else {
+        fprintf(stderr, "%s: GPU %d cannot access GPU %d: the copies go through the host\n", name, devs[p], devs[q]);
+      }
+      CK(cudaStreamCreateWithFlags(&st[p][q], cudaStreamNonBlocking));
+      CK(cudaEventCreateWithFlags(&ev[p][q], cudaEventDisableTiming));
     }
-    CK(cudaMalloc(&src[k], bytes));
-    CK(cudaMalloc(&dst[k], bytes));
-    CK(cudaMemset(src[k], k + 1, bytes));
+    CK(cudaMalloc(&src[p], blk * g));
+    CK(cudaMalloc(&dst[p], blk * g));
+    CK(cudaMemset(src[p], p + 1, blk * g));
   }
   std::vector<Lane> l = lanes_on(devs);
   double t = median_of(on_events(l, nullptr, [&] {
-    for (int k = 0; k < 2; k++) {
-      CK(cudaSetDevice(devs[k]));
-      CK(cudaMemcpyPeerAsync(dst[1 - k], devs[1 - k], src[k], devs[k], bytes, l[k].s));
+    for (int p = 0; p < g; p++) {
+      CK(cudaSetDevice(devs[p]));
+      for (int d = 1; d < g; d++) { /* fork from the lane, copy, join back */
+        int q = (p + d) % g;
+        CK(cudaEventRecord(ev[p][q], l[p].s));
+        CK(cudaStreamWaitEvent(st[p][q], ev[p][q], 0));
+        CK(cudaMemcpyPeerAsync((char *)dst[q] + p * blk, devs[q], (char *)src[p] + q * blk, devs[p], blk,
+                               st[p][q]));
+        CK(cudaEventRecord(ev[p][q], st[p][q]));
+        CK(cudaStreamWaitEvent(l[p].s, ev[p][q], 0));
+      }
     }
   }));
-  row("p2p_bidir_2gpu", n, t, 2.0 * bytes / t / 1e6);
-  for (int k = 0; k < 2; k++) {
-    CK(cudaSetDevice(devs[k]));
-    CK(cudaFree(src[k]));
-    CK(cudaFree(dst[k]));
+  row(name, n, t, (double)blk * g * (g - 1) / t / 1e6);
+  for (int p = 0; p < g; p++) {
+    CK(cudaSetDevice(devs[p]));
+    CK(cudaFree(src[p]));
+    CK(cudaFree(dst[p]));
   }
 }
 
-/* ---------- 2-D FFT: cuFFT on one GPU, cuFFT Xt on two ---------- */
+/* ---------- 2-D FFT: cuFFT on one GPU, cuFFT Xt on G ---------- */
 
 static bool bench_fft(long n, const std::vector<int> &devs) {
   size_t nn = (size_t)n * n;
@@ -415,74 +468,105 @@ static bool bench_fft(long n, const std::vector<int> &devs) {
   CF(cufftDestroy(one));
   CK(cudaFree(dx));
   CK(cudaFree(din));
-  if (devs.size() < 2) {
-    row("cufftxt_2d_2gpu", n, 0, 0);
-    row("cufftxt_2d_natural_2gpu", n, 0, 0);
+  int g = (int)devs.size();
+  char xname[64], nname[64];
+  snprintf(xname, sizeof xname, "cufftxt_2d_%dgpu", g);
+  snprintf(nname, sizeof nname, "cufftxt_2d_natural_%dgpu", g);
+  if (g < 2) {
+    row(xname, n, 0, 0);
+    row(nname, n, 0, 0);
     CK(cudaFreeHost(hx));
     free(href);
     free(hgot);
     return ok;
   }
 
-  /* (f) cuFFT Xt on 2 GPUs, data resident; each GPU's part restored each call */
+  /* (f) cuFFT Xt on the G GPUs, data resident; each GPU's part restored each call */
   cufftHandle xt;
   CF(cufftCreate(&xt));
-  int gpus[2] = {devs[0], devs[1]};
-  CF(cufftXtSetGPUs(xt, 2, gpus));
-  size_t work[2];
-  CF(cufftMakePlan2d(xt, n, n, CUFFT_C2C, work));
+  std::vector<int> gpus(devs);
+  CF(cufftXtSetGPUs(xt, g, gpus.data()));
+  std::vector<size_t> work(g);
+  CF(cufftMakePlan2d(xt, n, n, CUFFT_C2C, work.data()));
   cudaLibXtDesc *d, *nat;
   CF(cufftXtMalloc(xt, &d, CUFFT_XT_FORMAT_INPLACE));
   CF(cufftXtMalloc(xt, &nat, CUFFT_XT_FORMAT_INPLACE));
   CF(cufftXtMemcpy(xt, d, hx, CUFFT_COPY_HOST_TO_DEVICE));
   cudaXtDesc *parts = d->descriptor;
   std::vector<void *> saved(parts->nGPUs);
-  for (int g = 0; g < parts->nGPUs; g++) {
-    CK(cudaSetDevice(parts->GPUs[g]));
-    CK(cudaMalloc(&saved[g], parts->size[g]));
-    CK(cudaMemcpy(saved[g], parts->data[g], parts->size[g], cudaMemcpyDeviceToDevice));
+  for (int k = 0; k < parts->nGPUs; k++) {
+    CK(cudaSetDevice(parts->GPUs[k]));
+    CK(cudaMalloc(&saved[k], parts->size[k]));
+    CK(cudaMemcpy(saved[k], parts->data[k], parts->size[k], cudaMemcpyDeviceToDevice));
   }
   auto restore_xt = [&] {
     d->subFormat = CUFFT_XT_FORMAT_INPLACE; /* the execution leaves it shuffled */
-    for (int g = 0; g < parts->nGPUs; g++) {
-      CK(cudaSetDevice(parts->GPUs[g]));
-      CK(cudaMemcpy(parts->data[g], saved[g], parts->size[g], cudaMemcpyDeviceToDevice));
+    for (int k = 0; k < parts->nGPUs; k++) {
+      CK(cudaSetDevice(parts->GPUs[k]));
+      CK(cudaMemcpy(parts->data[k], saved[k], parts->size[k], cudaMemcpyDeviceToDevice));
     }
   };
-  t = median_of(on_host_clock(devs, restore_xt,
-                              [&] { CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD)); }));
-  row("cufftxt_2d_2gpu", n, t, flop / t / 1e6);
+  t = median_of(on_host_clock(devs, restore_xt, [&] { CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD)); }));
+  row(xname, n, t, flop / t / 1e6);
   restore_xt();
   CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD));
-  CF(cufftXtMemcpy(xt, hgot, d, CUFFT_COPY_DEVICE_TO_HOST)); /* back in natural order */
-  ok &= fft_right("cufftxt_2d_2gpu", nn, hgot, href);
+  sync_all(devs);
+  /* the result, read three ways: cufftXtMemcpy to the host (natural order, as
+     documented), and each GPU's part as it lies: a slab of F's columns, rows of
+     n/G elements ("cols"), or the same slab transposed ("cols^T") */
+  bool xt_ok = false;
+  {
+    std::vector<float2> raw(nn);
+    size_t at = 0;
+    std::vector<size_t> start(parts->nGPUs);
+    for (int k = 0; k < parts->nGPUs; k++) {
+      CK(cudaSetDevice(parts->GPUs[k]));
+      start[k] = at / sizeof(float2);
+      CK(cudaMemcpy((char *)raw.data() + at, parts->data[k], parts->size[k], cudaMemcpyDeviceToHost));
+      at += parts->size[k];
+    }
+    long w = n / g;
+    double top = 0, ec = 0, et = 0;
+    for (long i = 0; i < n; i++)
+      for (long j = 0; j < n; j++) {
+        float2 want = href[i * n + j];
+        float2 c = raw[start[j / w] + i * w + j % w], tr = raw[start[j / w] + (j % w) * n + i];
+        top = fmax(top, fmax(fabs(want.x), fabs(want.y)));
+        ec = fmax(ec, fmax(fabs(c.x - want.x), fabs(c.y - want.y)));
+        et = fmax(et, fmax(fabs(tr.x - want.x), fabs(tr.y - want.y)));
+      }
+    CF(cufftXtMemcpy(xt, hgot, d, CUFFT_COPY_DEVICE_TO_HOST));
+    double eh = 0;
+    for (size_t i = 0; i < nn; i++)
+      eh = fmax(eh, fmax(fabs(hgot[i].x - href[i].x), fabs(hgot[i].y - href[i].y)));
+    fprintf(stderr, "%s: result against cuFFT on one GPU, max error of %.3g: cufftXtMemcpy to host %.3g; "
+            "parts as column slabs %.3g; parts as transposed column slabs %.3g\n", xname, top, eh, ec, et);
+    xt_ok = eh <= 1e-4 * top || ec <= 1e-4 * top || et <= 1e-4 * top;
+    if (!xt_ok)
+      fprintf(stderr, "%s: WRONG in every layout read\n", xname);
+  }
+  ok &= xt_ok;
 
-  /* the same, then back to natural order on the GPUs, as the Parray sample ends */
+  /* the same, then back to natural order on the GPUs */
   restore_xt();
   CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD));
   sync_all(devs);
   cufftResult r = cufftXtMemcpy(xt, nat, d, CUFFT_COPY_DEVICE_TO_DEVICE);
   if (r != CUFFT_SUCCESS) {
     fprintf(stderr, "cufftXtMemcpy device to device (shuffled to natural): cuFFT error %d\n", (int)r);
-    row("cufftxt_2d_natural_2gpu", n, 0, 0);
+    row(nname, n, 0, 0);
   } else {
     t = median_of(on_host_clock(devs, restore_xt, [&] {
       CF(cufftXtExecDescriptorC2C(xt, d, d, CUFFT_FORWARD));
       CF(cufftXtMemcpy(xt, nat, d, CUFFT_COPY_DEVICE_TO_DEVICE));
     }));
-    row("cufftxt_2d_natural_2gpu", n, t, flop / t / 1e6);
-    size_t at = 0; /* natural order: GPU g holds the g-th block of rows */
-    for (int g = 0; g < nat->descriptor->nGPUs; g++) {
-      CK(cudaSetDevice(nat->descriptor->GPUs[g]));
-      CK(cudaMemcpy((char *)hgot + at, nat->descriptor->data[g], nat->descriptor->size[g],
-                    cudaMemcpyDeviceToHost));
-      at += nat->descriptor->size[g];
-    }
-    ok &= fft_right("cufftxt_2d_natural_2gpu", nn, hgot, href);
+    row(nname, n, t, flop / t / 1e6);
+    CF(cufftXtMemcpy(xt, hgot, nat, CUFFT_COPY_DEVICE_TO_HOST));
+    ok &= fft_right(nname, nn, hgot, href);
   }
-  for (int g = 0; g < parts->nGPUs; g++) {
-    CK(cudaSetDevice(parts->GPUs[g]));
-    CK(cudaFree(saved[g]));
+  for (int k = 0; k < parts->nGPUs; k++) {
+    CK(cudaSetDevice(parts->GPUs[k]));
+    CK(cudaFree(saved[k]));
   }
   CF(cufftXtFree(d));
   CF(cufftXtFree(nat));
@@ -496,20 +580,20 @@ static bool bench_fft(long n, const std::vector<int> &devs) {
 int main(int argc, char **argv) {
   setenv("NVIDIA_TF32_OVERRIDE", "0", 1); /* before any CUDA library starts: no TF32 */
   long n = argc > 1 ? atol(argv[1]) : N;
-  if (n < 256 || n % 256) {
-    fprintf(stderr, "usage: %s [N]   (N a multiple of 256, default %d)\n", argv[0], N);
-    return 2;
-  }
   int count = 0;
   CK(cudaGetDeviceCount(&count));
-  std::vector<int> devs = {0};
-  if (count > 1)
-    devs.push_back(1);
-  else
-    fprintf(stderr, "multi_ref: one GPU: both halves on GPU 0, the peer copy and cuFFT Xt n/a\n");
+  if (n < 256 || n % 256 || n % count) {
+    fprintf(stderr, "usage: %s [N]   (N a multiple of 256 and of the GPUs' count, default %d)\n", argv[0], N);
+    return 2;
+  }
+  std::vector<int> devs;
+  for (int k = 0; k < count; k++)
+    devs.push_back(k);
+  bool fft_only = argc > 2 && !strcmp(argv[2], "fft"); /* "fft": the all-to-alls and FFTs only */
   printf("name,N,ms_median,rate\n");
-  bool ok = bench_sgemm(n, devs);
-  bench_p2p(n, devs);
+  bool ok = fft_only || bench_sgemm(n, devs);
+  bench_p2p(n, devs, sizeof(float), "");
+  bench_p2p(n, devs, sizeof(float2), "_f2");
   ok &= bench_fft(n, devs);
   return ok ? 0 : 1;
 }

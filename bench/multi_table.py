@@ -1,54 +1,34 @@
 #!/usr/bin/env python3
-"""multi_table.py OUTDIR: the table of bench/multi_gpu.sh, from what it left in OUTDIR:
-ref.csv (bench/multi_ref.cu's lines), NAME.log (what each sample printed) and
-status.txt ("NAME EXIT_STATUS" per program run).  Writes OUTDIR/multi.csv (every
-figure: name,N,ms,rate,unit) and OUTDIR/multi.md (the comparisons, with the
-issue's targets), and prints the table.  Exits 1 when a sample said WRONG, printed
-no verdict or failed, or when multi_ref failed; 0 otherwise.
+"""multi_table.py OUTDIR: the scaling table of bench/multi_gpu.sh, from what it left in
+OUTDIR: NAME_gG.log (what each program printed on G GPUs: multi_ref's "name,N,ms,rate"
+lines, the samples' result lines) and status.txt ("NAME_gG EXIT_STATUS" per program).
+Writes OUTDIR/multi.csv (every figure: name,gpus,N,ms,rate,unit), OUTDIR/multi.md (two
+tables: each program's time on 1, 2, 4 ... GPUs with its speed-up over one GPU and
+parallel efficiency; each comparison with its reference, target and status) and,
+where matplotlib is, OUTDIR/multi_time.svg (time against GPUs), and prints multi.md.
+Exits 1 when a program said WRONG, printed no result or failed; 0 otherwise.
 
 Ratios are the reference's time over Parray's (Parray's speed as a multiple of the
-reference's), or for the all-to-all, Parray's bandwidth over the peer bandwidth.
-The all-to-all counts the bytes that cross between GPUs: of an n x n matrix split
-by rows over G GPUs, (G-1)/G of it, as the peer copy counts both directions."""
+reference's), both from the same GPU count of one run, or for an all-to-all, Parray's
+bandwidth over the peer-copy all-to-all's.  An all-to-all counts the bytes that cross
+between GPUs: of an n x n matrix by rows over G GPUs, (G-1)/G of it."""
 import csv
-import math
 import os
 import re
 import sys
-
-SAMPLES = ["sgemm_pthd", "sgemm_mpi", "fft_pthd", "fft_mpi", "transpose_pthd", "transpose_mpi"]
-# the one-GPU runs of the SGEMM (see multi_gpu.sh)
-VARIANTS = ["sgemm_1gpu", "sgemm_pthd_gpu0"]
 
 NUM = r"([0-9.eE+-]+|nan|inf)"
 PATTERNS = {
     "sgemm": re.compile(r"SGEMM N = (\d+) on (\d+) GPUs \((\w+)\): scatter " + NUM + r" ms, compute " + NUM
                         + r" ms \(" + NUM + r" GFLOP/s\), gather " + NUM + r" ms; (correct|WRONG)"),
     "fft": re.compile(r"2-D FFT (\d+) x \d+ over (\d+) GPUs \((\w+)\): rows " + NUM + r" ms, all-to-all " + NUM
-                      + r" ms, whole " + NUM + r" ms; pipelined in (\d+) chunks " + NUM + r" ms; cuFFT on one GPU "
-                      + NUM + r" ms; .*: (correct|WRONG)"),
+                      + r" ms, whole " + NUM + r" ms; pipelined in (\d+) chunks " + NUM + r" ms; transposed output "
+                      + NUM + r" ms; cuFFT on one GPU " + NUM + r" ms; .*: (correct|WRONG)"),
     "transpose": re.compile(r"transpose of (\d+) x \d+ over (\d+) GPUs \((\w+)\): all-to-all " + NUM + r" ms, "
                             + NUM + r" GB/s \(the first call " + NUM + r" ms\); (correct|WRONG)"),
 }
-
-
-def read_ref(out):
-    ref = {}
-    path = os.path.join(out, "ref.csv")
-    if not os.path.exists(path):
-        return ref
-    for r in csv.reader(open(path)):
-        if len(r) == 4 and r[0] != "name":
-            ref[r[0]] = None if r[2] == "n/a" else (float(r[2]), float(r[3]))
-    return ref
-
-
-def pick(ref, prefix):
-    """the reference row whose name starts with prefix: (name, (ms, rate) or None)"""
-    for name, v in ref.items():
-        if name.startswith(prefix):
-            return name, v
-    return prefix + "?", None
+KINDS = {"sgemm": "sgemm", "fft": "fft", "fftbig": "fft", "transpose": "transpose"}
+FORMS = ("pthd", "mpi")
 
 
 def read_status(out):
@@ -62,192 +42,277 @@ def read_status(out):
     return st
 
 
-def parse(out, name, any_verdict=False):
-    """the sample's printed figures, or None; every line it printed must say correct
-    (any_verdict: the figures whatever it said)"""
+def parse_sample(out, name):
+    """(figures, why): the figures of the first result line, or None and why not"""
     path = os.path.join(out, name + ".log")
     if not os.path.exists(path):
         return None, "not run"
-    kind = name.split("_")[0]
+    kind = KINDS[name.split("_")[0]]
     found = PATTERNS[kind].findall(open(path, errors="replace").read())
     if not found:
         return None, "no result line"
-    if any(f[-1] != "correct" for f in found) and not any_verdict:
+    if any(f[-1] != "correct" for f in found):
         return None, "WRONG"
     f = found[0]
-    return [int(f[0]), int(f[1]), f[2]] + [float(x) for x in f[3:-1]], f[-1]
+    return [int(f[0]), int(f[1]), f[2]] + [float(x) for x in f[3:-1]], "correct"
 
 
-def fmt_ms(ms):
-    return "%.4g ms" % ms
+def read_ref(out, name):
+    ref = {}
+    path = os.path.join(out, name + ".log")
+    if os.path.exists(path):
+        for r in csv.reader(open(path, errors="replace")):
+            if len(r) == 4 and r[0] != "name" and re.match(r"^[a-z0-9_]+$", r[0]):
+                ref[r[0]] = None if r[2] == "n/a" else (float(r[2]), float(r[3]))
+    return ref
 
 
-def ratio_cell(r):
-    return "n/a" if r is None else "%.3f" % r
-
-
-def verdict(r, target):
-    if target is None:
-        return "—"
-    if r is None:
-        return "n/a"
-    op, bound = target
-    return "met" if (r >= bound if op == ">=" else r > bound) else "not met"
+def ms(t):
+    return "%.4g ms" % t
 
 
 def main():
     out = sys.argv[1]
-    ref = read_ref(out)
     status = read_status(out)
+    counts = sorted({int(m.group(1)) for k in status for m in [re.search(r"_g(\d+)$", k)] if m})
+    if not counts:
+        counts = [1]
     failed = []
-    figs = {}
-    for name in SAMPLES:
-        f, why = parse(out, name)
-        rc = status.get(name)
-        if f is None or rc not in (0, None):
-            failed.append("%s: %s%s" % (name, why, "" if rc in (0, None) else ", exit status %d" % rc))
-        figs[name] = f if rc in (0, None) else None
-    # the one-GPU runs of the SGEMM compute the whole product: they must be right
-    for name in VARIANTS:
-        f, why = parse(out, name)
-        rc = status.get(name)
-        if rc is not None and (f is None or rc != 0):
-            failed.append("%s: %s, exit status %d" % (name, why, rc))
-        figs[name] = f if rc in (0, None) else None
-    if status.get("multi_ref", 0) != 0:
-        failed.append("multi_ref: exit status %d (see multi_ref.log)" % status["multi_ref"])
+    sam = {}  # (program, form, G) -> figures
+    for name, rc in sorted(status.items()):
+        m = re.match(r"^(sgemm|fft|fftbig|transpose)_(pthd|mpi)_g(\d+)$", name)
+        if m:
+            f, why = parse_sample(out, name)
+            if f is None or rc != 0:
+                failed.append("%s: %s%s" % (name, why, "" if rc == 0 else ", exit status %d" % rc))
+            else:
+                sam[(m.group(1), m.group(2), int(m.group(3)))] = f
+        elif name.startswith("multi_ref") and rc != 0:
+            failed.append("%s: exit status %d (see %s.log)" % (name, rc, name))
+    ref = {g: read_ref(out, "multi_ref_g%d" % g) for g in counts}
+    refb = {g: read_ref(out, "multi_ref_fft_g%d" % g) for g in counts}
+    n = next((f[0] for (p, _, _), f in sam.items() if p != "fftbig"), int(os.environ.get("N", "16384") or 16384))
+    nb = next((f[0] for (p, _, _), f in sam.items() if p == "fftbig"), None)
 
-    n = next((f[0] for f in figs.values() if f), None)
-    if n is None:
-        n = next((int(r) for r in [os.environ.get("N")] if r), 16384)
-    flop = 2.0 * n ** 3
-    rows = []      # multi.csv: name, N, ms, rate, unit
-    table = []     # multi.md: comparison, Parray, reference, ratio, target, status
+    def rv(table, g, name):
+        v = table.get(g, {}).get(name)
+        return v[0] if v else None
 
-    for name, v in ref.items():
-        unit = "TFLOP/s" if "sgemm" in name or "halves" in name else "GB/s" if "p2p" in name else "GFLOP/s"
-        rows.append((name, n, v[0] if v else "n/a", v[1] if v else "n/a", unit))
+    rows = []   # csv
+    series = []  # (label, form, {G: ms}, extra {G: text})
+    for g in counts:
+        for name, v in sorted(ref[g].items()):
+            rows.append((name, g, n, v[0] if v else "n/a", v[1] if v else "n/a"))
+        for name, v in sorted(refb[g].items()):
+            rows.append((name, g, nb, v[0] if v else "n/a", v[1] if v else "n/a"))
 
-    def tflops(ms):
-        return flop / ms / 1e9
+    def add(label, form, get, unit_text=None):
+        t = {g: get(g) for g in counts}
+        t = {g: v for g, v in t.items() if v is not None}
+        if t:
+            series.append((label, form, t, unit_text))
 
-    # ---- SGEMM ----
-    one_gpu = None  # (ms of the whole product on one GPU with the same kernel, how)
-    if figs.get("sgemm_1gpu"):
-        s = figs["sgemm_1gpu"]
-        rows.append(("parray_sgemm_1gpu", n, s[4], tflops(s[4]), "TFLOP/s"))
-        one_gpu = (s[4], "%s (sgemm_pthd.pa with [1]: the whole product on one GPU)" % fmt_ms(s[4]))
-    if figs.get("sgemm_pthd_gpu0"):
-        s = figs["sgemm_pthd_gpu0"]
-        rows.append(("parray_sgemm_pthd_gpu0", n, s[4], tflops(s[4]), "TFLOP/s"))
-        if one_gpu is None:
-            one_gpu = (s[4], "%s (sgemm_pthd, both halves on GPU 0)" % fmt_ms(s[4]))
-    halves_name, halves = pick(ref, "cublas_halves")
-    xt_name, xt = pick(ref, "cublasxt_sgemm")
-    c1_name, c1 = pick(ref, "cublas_sgemm_1gpu")
-    for form in ("pthd", "mpi"):
-        s = figs.get("sgemm_" + form)
-        if not s:
+    def s(prog, form, k):
+        return lambda g: sam[(prog, form, g)][k] if (prog, form, g) in sam else None
+
+    for form in FORMS:
+        add("SGEMM N = %d, compute (data on the GPUs)" % n, form, s("sgemm", form, 4))
+    add("cuBLAS SGEMM, column blocks (pedantic FP32)", "—", lambda g: rv(ref, g, "cublas_cols_%dgpu" % g))
+    for form in FORMS:
+        add("SGEMM from host: scatter + compute + gather", form,
+            lambda g, form=form: (sam[("sgemm", form, g)][3] + sam[("sgemm", form, g)][4] + sam[("sgemm", form, g)][6])
+            if ("sgemm", form, g) in sam else None)
+    add("cuBLASXt from host, best tile size", "—", lambda g: rv(ref, g, "cublasxt_sgemm_%dgpu" % g))
+    for prog, order, table in (("fft", n, ref), ("fftbig", nb, refb)):
+        if order is None:
             continue
-        scatter, compute, gather = s[3], s[4], s[6]
-        host = scatter + compute + gather
-        for what, ms in (("compute", compute), ("scatter", scatter), ("gather", gather), ("host", host)):
-            timed = what in ("compute", "host")  # scatter and gather: no flops
-            rows.append(("parray_sgemm_%s_%s" % (form, what), n, ms, tflops(ms) if timed else "",
-                         "TFLOP/s" if timed else ""))
-        par = "%s, %.1f TFLOP/s" % (fmt_ms(compute), tflops(compute))
-        r = one_gpu[0] / compute if one_gpu else None
-        table.append(("SGEMM on %d GPUs (%s), data resident, against 2 x one GPU (same kernel)" % (s[1], form),
-                      par, one_gpu[1] if one_gpu else "n/a", r, (">=", 1.95)))
-        r = halves[0] / compute if halves else None
-        table.append(("SGEMM (%s), resident, against cuBLAS on column halves" % form, par,
-                      "%s: %s" % (halves_name, fmt_ms(halves[0])) if halves else "n/a", r, None))
-        r = xt[0] / host if xt else None
-        table.append(("SGEMM (%s) from host: scatter + compute + gather, against cuBLASXt from host" % form,
-                      "%s (%.0f + %.0f + %.0f)" % (fmt_ms(host), scatter, compute, gather),
-                      "%s: %s" % (xt_name, fmt_ms(xt[0])) if xt else "n/a", r, (">", 1.0)))
-        r = xt[0] / compute if xt else None
-        table.append(("SGEMM (%s), resident compute only, against cuBLASXt from host" % form, par,
-                      "%s: %s" % (xt_name, fmt_ms(xt[0])) if xt else "n/a", r, None))
-    if c1 and halves:
-        table.append(("cuBLAS: column halves against one GPU (its own scaling)",
-                      "%s: %s" % (halves_name, fmt_ms(halves[0])), "%s: %s" % (c1_name, fmt_ms(c1[0])),
-                      c1[0] / halves[0], None))
+        for form in FORMS:
+            add("2-D FFT %d, natural order, pipelined" % order, form, s(prog, form, 7))
+        for form in FORMS:
+            add("2-D FFT %d, transposed output, pipelined" % order, form, s(prog, form, 8))
+        for form in FORMS:
+            add("2-D FFT %d, one step after another" % order, form, s(prog, form, 5))
+        first = min((g for g in counts if rv(table, g, "cufft_2d_1gpu") is not None), default=None)
+        add("cuFFT 2-D %d on one GPU" % order, "—",
+            lambda g, t=table, first=first: rv(t, first, "cufft_2d_1gpu") if g == 1 and first else None)
+        add("cuFFT Xt 2-D %d (shuffled result)" % order, "—", lambda g, t=table: rv(t, g, "cufftxt_2d_%dgpu" % g))
+        add("cuFFT Xt 2-D %d + reorder to natural" % order, "—",
+            lambda g, t=table: rv(t, g, "cufftxt_2d_natural_%dgpu" % g))
+    for form in FORMS:
+        add("all-to-all, transpose %d float" % n, form, s("transpose", form, 3))
+    add("peer-copy all-to-all, same bytes (float)", "—", lambda g: rv(ref, g, "p2p_a2a_%dgpu" % g))
+    for form in FORMS:
+        add("all-to-all, FFT %d float2" % n, form, s("fft", form, 4))
+    add("peer-copy all-to-all, same bytes (float2)", "—", lambda g: rv(ref, g, "p2p_a2a_f2_%dgpu" % g))
 
-    # ---- all-to-all against the peer bandwidth ----
-    p2p_name, p2p = pick(ref, "p2p_bidir")
-    for kind, size, at in (("transpose", 4, 3), ("fft", 8, 4)):  # at: where its all-to-all ms is
-        for form in ("pthd", "mpi"):
-            s = figs.get("%s_%s" % (kind, form))
-            if not s:
+    for label, form, t, _ in series:
+        for g, v in t.items():
+            rows.append(("%s [%s]" % (label, form), g, "", v, ""))
+
+    md = ["Order N = %d%s; GPUs %s. Each cell: time (speed-up over one GPU, parallel efficiency). Parray's times "
+          "are what the samples print (the mean of their timed calls); the references' are medians "
+          "(bench/multi_ref.cu)." % (n, "" if nb is None else ", FFT also at %d" % nb,
+                                     ", ".join(str(g) for g in counts)), "",
+          "| program | form | " + " | ".join("%d GPU%s" % (g, "" if g == 1 else "s") for g in counts) + " |",
+          "|---|---|" + "---|" * len(counts)]
+    for label, form, t, _ in series:
+        base = t.get(1)
+        cells = []
+        for g in counts:
+            if g not in t:
+                cells.append("")
+            elif g == 1 or base is None:
+                cells.append(ms(t[g]))
+            else:
+                sp = base / t[g]
+                cells.append("%s (%.2fx, %.2f)" % (ms(t[g]), sp, sp / g))
+        md.append("| %s | %s | %s |" % (label, form, " | ".join(cells)))
+
+    # ---- comparisons ----
+    comp = []  # (what, target, {G: (ratio, detail)})
+
+    def ratio_row(what, target, fn):
+        c = {}
+        for g in counts:
+            r = fn(g)
+            if r is not None:
+                c[g] = r
+        if c:
+            comp.append((what, target, c))
+
+    def a2a(prog, form, k, size, refname, order):
+        def fn(g):
+            if g < 2 or (prog, form, g) not in sam or rv(ref, g, refname % g) is None:
+                return None
+            t = sam[(prog, form, g)][k]
+            gbs = size * float(order) ** 2 * (g - 1) / g / t / 1e6
+            pg = ref[g][refname % g][1]
+            return gbs / pg, "%.0f / %.0f GB/s" % (gbs, pg)
+        return fn
+
+    for form in FORMS:
+        ratio_row("all-to-all of the transpose (%s, float) against the peer-copy all-to-all" % form, (">=", 0.8),
+                  a2a("transpose", form, 3, 4, "p2p_a2a_%dgpu", n))
+    for form in FORMS:
+        ratio_row("all-to-all of the FFT (%s, float2) against the peer-copy all-to-all" % form, (">=", 0.8),
+                  a2a("fft", form, 4, 8, "p2p_a2a_f2_%dgpu", n))
+    for form in FORMS:
+        ratio_row("first all-to-all of the transpose (%s) over a later one" % form, ("<=", 1.2),
+                  lambda g, form=form: (sam[("transpose", form, g)][5] / sam[("transpose", form, g)][3],
+                                        "%s / %s" % (ms(sam[("transpose", form, g)][5]),
+                                                     ms(sam[("transpose", form, g)][3])))
+                  if g > 1 and ("transpose", form, g) in sam else None)
+    for prog, order, table in (("fft", n, ref), ("fftbig", nb, refb)):
+        if order is None:
+            continue
+        for form in FORMS:
+            def vs(g, k, name, form=form, prog=prog, table=table):
+                r = rv(table, g, name % g)
+                if g < 2 or (prog, form, g) not in sam or r is None:
+                    return None
+                return r / sam[(prog, form, g)][k], "%s / %s" % (ms(r), ms(sam[(prog, form, g)][k]))
+            ratio_row("FFT %d transposed output (%s) against cuFFT Xt (shuffled)" % (order, form), (">=", 1.0),
+                      lambda g, vs=vs: vs(g, 8, "cufftxt_2d_%dgpu"))
+            ratio_row("FFT %d natural order (%s) against cuFFT Xt + reorder" % (order, form), (">=", 1.0),
+                      lambda g, vs=vs: vs(g, 7, "cufftxt_2d_natural_%dgpu"))
+
+            def one(g, form=form, prog=prog, table=table):
+                r = rv(table, g, "cufft_2d_1gpu")  # on GPU 0, in the same run
+                if g < 2 or (prog, form, g) not in sam or r is None:
+                    return None
+                return r / sam[(prog, form, g)][7], "%s / %s" % (ms(r), ms(sam[(prog, form, g)][7]))
+            ratio_row("FFT %d natural order (%s) against cuFFT on one GPU" % (order, form),
+                      (">", 1.0) if prog == "fftbig" else None, one)
+        if prog == "fftbig":
+            for form in FORMS:
+                for k, what in ((7, "natural order"), (8, "transposed output")):
+                    def four(g, form=form, k=k):
+                        if g != 4 or ("fftbig", form, 2) not in sam or ("fftbig", form, 4) not in sam:
+                            return None
+                        a, b = sam[("fftbig", form, 4)][k], sam[("fftbig", form, 2)][k]
+                        return a / b, "%s / %s" % (ms(a), ms(b))
+                    ratio_row("FFT %d %s (%s): 4-GPU time over 2-GPU time" % (order, what, form), ("<=", 0.6), four)
+    for form in FORMS:
+        def cb(g, form=form):
+            r = rv(ref, g, "cublas_cols_%dgpu" % g)
+            if ("sgemm", form, g) not in sam or r is None:
+                return None
+            return r / sam[("sgemm", form, g)][4], "%s / %s" % (ms(r), ms(sam[("sgemm", form, g)][4]))
+        ratio_row("SGEMM (%s) against cuBLAS on column blocks, data on the GPUs" % form, None, cb)
+
+        def xt(g, form=form):
+            r = rv(ref, g, "cublasxt_sgemm_%dgpu" % g)
+            if ("sgemm", form, g) not in sam or r is None:
+                return None
+            f = sam[("sgemm", form, g)]
+            host = f[3] + f[4] + f[6]
+            return r / host, "%s / %s" % (ms(r), ms(host))
+        ratio_row("SGEMM (%s) from host against tuned cuBLASXt from host" % form, (">", 1.0), xt)
+
+    md += ["", "Against the references: ratio (reference / Parray; all-to-all: Parray's GB/s over the peer "
+           "copy's; first call: its time over a later call's), the two figures, and whether the target is met.",
+           "", "| comparison | target | " + " | ".join("%d GPU%s" % (g, "" if g == 1 else "s") for g in counts)
+           + " |", "|---|---|" + "---|" * len(counts)]
+    for what, target, c in comp:
+        cells = []
+        for g in counts:
+            if g not in c:
+                cells.append("")
                 continue
-            g = s[1]
-            ms = s[at]
-            link = size * float(n) * n * (g - 1) / g  # bytes that cross between GPUs
-            gbs = link / ms / 1e6
-            rows.append(("parray_%s_%s_alltoall" % (kind, form), n, ms, gbs, "GB/s"))
-            if kind == "transpose":  # its first call sets up peer access or the IPC mappings
-                rows.append(("parray_transpose_%s_alltoall_first" % form, n, s[5], "", ""))
-            r = gbs / p2p[1] if p2p else None
-            table.append(("all-to-all of the %s (%s), %s matrix, bytes crossing between GPUs" %
-                          (kind, form, "float" if size == 4 else "float2"),
-                          "%s, %.1f GB/s" % (fmt_ms(ms), gbs),
-                          "%s: %.1f GB/s" % (p2p_name, p2p[1]) if p2p else "peer copy n/a", r, (">=", 0.8)))
-
-    # ---- 2-D FFT ----
-    f1_name, f1 = pick(ref, "cufft_2d_1gpu")
-    fx_name, fx = pick(ref, "cufftxt_2d_2gpu")
-    fn_name, fnat = pick(ref, "cufftxt_2d_natural")
-    for form in ("pthd", "mpi"):
-        s = figs.get("fft_" + form)
-        if not s:
-            continue
-        rows_ms, a2a, whole, chunks, piped, own = s[3], s[4], s[5], int(s[6]), s[7], s[8]
-        gflops = 5.0 * n * n * math.log2(n * n) / 1e6
-        rows.append(("parray_fft_%s_rows" % form, n, rows_ms, "", ""))
-        rows.append(("parray_fft_%s_whole" % form, n, whole, gflops / whole, "GFLOP/s"))
-        rows.append(("parray_fft_%s_pipelined_%d" % (form, chunks), n, piped, gflops / piped, "GFLOP/s"))
-        rows.append(("parray_fft_%s_cufft1_in_sample" % form, n, own, "", ""))
-        par = "%s (%d chunks)" % (fmt_ms(piped), chunks)
-        table.append(("2-D FFT (%s), pipelined, against one step after another" % form, par, fmt_ms(whole),
-                      whole / piped, None))
-        table.append(("2-D FFT (%s) on %d GPUs against cuFFT on one GPU" % (form, s[1]), par,
-                      "%s: %s" % (f1_name, fmt_ms(f1[0])) if f1 else "n/a", f1[0] / piped if f1 else None, None))
-        table.append(("2-D FFT (%s) against cuFFT Xt on 2 GPUs (execution, shuffled result)" % form, par,
-                      "%s: %s" % (fx_name, fmt_ms(fx[0])) if fx else "n/a", fx[0] / piped if fx else None,
-                      (">=", 1.0)))
-        table.append(("2-D FFT (%s) against cuFFT Xt + reorder to natural order" % form, par,
-                      "%s: %s" % (fn_name, fmt_ms(fnat[0])) if fnat else "n/a",
-                      fnat[0] / piped if fnat else None, None))
-
+            r, detail = c[g]
+            ok = ""
+            if target:
+                op, bound = target
+                met = {">=": r >= bound, ">": r > bound, "<=": r <= bound}[op]
+                ok = ", met" if met else ", NOT MET"
+            cells.append("%.3f (%s%s)" % (r, detail, ok))
+        md.append("| %s | %s | %s |" % (what, "—" if not target else "%s %g" % target, " | ".join(cells)))
+        for g in counts:
+            if g in c:
+                rows.append(("ratio: " + what, g, "", "", "%.4g" % c[g][0]))
+    if failed:
+        md += ["", "FAILED: " + "; ".join(failed)]
+    text = "\n".join(md) + "\n"
     with open(os.path.join(out, "multi.csv"), "w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(["name", "N", "ms", "rate", "unit"])
+        w.writerow(["name", "gpus", "N", "ms", "rate"])
         for r in rows:
-            w.writerow([r[0], r[1]] + ["%.4g" % x if isinstance(x, float) else x for x in r[2:]])
-
-    md = ["N = %d. Ratio: the reference's time over Parray's (all-to-all: Parray's GB/s over the "
-          "peer copy's). Parray's times are what the samples print (SGEMM compute: the mean of 3 "
-          "calls; the all-to-all of the transpose: the mean of 5 calls after the first; the rest one "
-          "call); the references' are medians (bench/multi_ref.cu)." % n, "",
-          "| comparison | Parray | reference | ratio | target | status |", "|---|---|---|---|---|---|"]
-    for what, par, refc, r, target in (t[:5] for t in table):
-        tgt = "—" if target is None else "%s %g" % target
-        md.append("| %s | %s | %s | %s | %s | %s |" % (what, par, refc, ratio_cell(r), tgt, verdict(r, target)))
-    notes = {"sgemm_1gpu": "sgemm_pthd.pa with [1] for [2], N/1 for N/2: the whole product on one GPU",
-             "sgemm_pthd_gpu0": "sgemm_pthd with both threads on GPU 0"}
-    for name in VARIANTS:
-        if name in status:
-            why = parse(out, name, any_verdict=True)[1]
-            md.append("")
-            md.append("%s (%s): exit status %d, %s." % (name, notes[name], status[name], why))
-    if failed:
-        md.append("")
-        md.append("FAILED: " + "; ".join(failed))
-    text = "\n".join(md) + "\n"
+            w.writerow([r[0], r[1], r[2]] + ["%.4g" % x if isinstance(x, float) else x for x in r[3:]])
     open(os.path.join(out, "multi.md"), "w").write(text)
     sys.stdout.write(text)
+    plot(out, series, counts)
     return 1 if failed else 0
+
+
+def plot(out, series, counts):
+    """time against GPUs, log-log, one line per program and form (where matplotlib is)"""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    if len(counts) < 2:
+        return
+    fig, ax = plt.subplots(figsize=(12, 6))
+    ax.set_prop_cycle(color=[plt.cm.tab20(k % 20) for k in range(40)])
+    for label, form, t, _ in series:
+        if len(t) < 2 or "one step" in label or "host" in label:
+            continue
+        g = sorted(t)
+        ax.plot(g, [t[x] for x in g], marker="o", linestyle="-" if form != "—" else "--",
+                label="%s%s" % (label, "" if form == "—" else " [%s]" % form))
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks(counts)
+    ax.set_xticklabels([str(c) for c in counts])
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("time (ms)")
+    ax.set_title("samples/multi: time against GPUs (bench/multi_gpu.sh)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "multi_time.svg"))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-// sgemm_3xtf32.cuh: the kernel of sgemm_3xtf32.cu (see there), shared with
+// sgemm_3xtf32.cuh: the kernel of lab/sgemm_3xtf32.cu (see there), shared with
 // twin_3xtf32.cu, which bench.cu times as the twin of samples/perf_sgemm3x.pa.
 // Row-major, n x n with n a multiple of BP and of 128. sm_90a only.
 #pragma once

@@ -3,23 +3,37 @@
 #   parray_add_sources(TARGET src.pa... [INCLUDE_DIRECTORIES dir...] [OPTIONS opt...]
 #                      [LANGUAGE C|CUDA])
 #   parray_add_executable(NAME src.pa... [other sources...] [same keywords])
+#   parray_enable_cuda([TARGETS t...] [ARCHITECTURES arch...] [OPTIONAL])
 #
 # Each .pa file is translated by parrayc at build time (add_custom_command,
 # with a DEPFILE that lists the Parray headers it includes, so editing one
 # rebuilds it) into ${CMAKE_CURRENT_BINARY_DIR}/parray/NAME.pa.c, or .pa.cu
-# when it declares cuda, dmem or smem arrays; the translation is added to
-# TARGET, and TARGET links the runtime it needs: Parray::parray, Parray::cuda,
-# Parray::mpi, OpenMP::OpenMP_C.  The back ends are read from the #parray
-# declarations of the file and its .pah headers at configure time (CMake
-# re-runs when they change); LANGUAGE overrides the choice of C or CUDA.
-# parrayc gets -I for INCLUDE_DIRECTORIES and TARGET's include directories,
-# then OPTIONS.  Needs Parray::parrayc and the runtime targets: from
-# find_package(Parray) or add_subdirectory of the parrayc sources.
+# when it uses CUDA; the translation is added to TARGET, and TARGET links the
+# runtime it needs: Parray::parray, Parray::cuda, Parray::mpi,
+# OpenMP::OpenMP_C.  The back ends are asked from parrayc itself
+# (`parrayc --print-backends`) at the end of the directory's CMakeLists.txt,
+# with INCLUDE_DIRECTORIES and the include directories TARGET has by then (its
+# own and those of the targets it links), so a header found through them
+# counts; CMake re-runs when the file or a header it includes changes.  Where
+# parrayc is not built yet (add_subdirectory of its sources), the
+# #parray lines of the file and its headers are read instead.  LANGUAGE
+# overrides the choice of C or CUDA.  parrayc gets -I for INCLUDE_DIRECTORIES
+# and TARGET's include directories, then OPTIONS.  Needs Parray::parrayc and
+# the runtime targets: from find_package(Parray) or add_subdirectory of the
+# parrayc sources.
+#
+# parray_enable_cuda is a macro, called where enable_language may be (a
+# CMakeLists.txt, not a function): it finds nvcc (CUDACXX, PATH or
+# /usr/local/cuda), sets CMAKE_CUDA_ARCHITECTURES to the runtime's
+# (Parray_CUDA_ARCHITECTURES, or ARCHITECTURES) unless the project set it,
+# enables CUDA and gives TARGETS those architectures.  With OPTIONAL it sets
+# Parray_CUDA_ENABLED to FALSE where there is no nvcc instead of failing.
 include_guard(GLOBAL)
 
 # The back ends named by the #parray declarations of file and the Parray
-# headers it includes (searched next to it, then in dirs).
-function(_parray_backends file dirs out)
+# headers it includes (searched next to it, then in dirs): the fallback where
+# no parrayc can be run at configure time.
+function(_parray_backends_scan file dirs out)
   set(todo "${file}")
   set(seen "")
   set(words "")
@@ -45,39 +59,161 @@ function(_parray_backends file dirs out)
       endif()
     endforeach()
   endwhile()
+  if(words MATCHES "dmem|smem")
+    list(APPEND words cuda)
+  endif()
   list(REMOVE_DUPLICATES words)
   set(${out} "${words}" PARENT_SCOPE)
 endfunction()
 
+# The back ends of file as parrayc says (cuda mpi omp pthd), with -I dirs;
+# the headers it includes become configure dependencies.
+function(_parray_backends file dirs out)
+  set(exe "")
+  if(TARGET Parray::parrayc)
+    get_target_property(imported Parray::parrayc IMPORTED)
+    if(imported)
+      get_target_property(exe Parray::parrayc LOCATION)
+    endif()
+  endif()
+  if(NOT exe OR NOT EXISTS "${exe}")
+    _parray_backends_scan("${file}" "${dirs}" words)
+    set(${out} "${words}" PARENT_SCOPE)
+    return()
+  endif()
+  list(REMOVE_ITEM dirs "")
+  list(TRANSFORM dirs PREPEND "-I" OUTPUT_VARIABLE iflags)
+  execute_process(COMMAND "${exe}" --print-backends ${iflags} "${file}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE words ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    # a program with errors: the build reports them; choose as the #parray lines say
+    message(STATUS "parray_add_sources: parrayc --print-backends ${file} failed; "
+                   "the #parray lines decide C or CUDA until it translates")
+    _parray_backends_scan("${file}" "${dirs}" words)
+    set(${out} "${words}" PARENT_SCOPE)
+    return()
+  endif()
+  string(STRIP "${words}" words)
+  separate_arguments(words UNIX_COMMAND "${words}")
+  execute_process(COMMAND "${exe}" -M -MF - ${iflags} "${file}" RESULT_VARIABLE rc OUTPUT_VARIABLE rule)
+  if(rc EQUAL 0)
+    string(REGEX REPLACE "^[^:]*:" "" rule "${rule}")
+    string(REPLACE "\\\n" " " rule "${rule}")
+    separate_arguments(deps UNIX_COMMAND "${rule}")
+    foreach(d IN LISTS deps)
+      get_filename_component(d "${d}" ABSOLUTE)
+      if(EXISTS "${d}")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${d}")
+      endif()
+    endforeach()
+  endif()
+  set(${out} "${words}" PARENT_SCOPE)
+endfunction()
+
+# A target's include directories as they stand, without generator
+# expressions ($<BUILD_INTERFACE:d> gives d; others are dropped): its own and
+# the interface ones of the targets it links.
+function(_parray_target_dirs target out)
+  get_target_property(dirs ${target} INCLUDE_DIRECTORIES)
+  if(NOT dirs)
+    set(dirs "")
+  endif()
+  get_target_property(libs ${target} LINK_LIBRARIES)
+  foreach(l IN LISTS libs)
+    if(TARGET "${l}")
+      get_target_property(ld "${l}" INTERFACE_INCLUDE_DIRECTORIES)
+      if(ld)
+        list(APPEND dirs ${ld})
+      endif()
+    endif()
+  endforeach()
+  set(res "")
+  foreach(d IN LISTS dirs)
+    if(d MATCHES "^\\$<BUILD_INTERFACE:(.*)>$")
+      set(d "${CMAKE_MATCH_1}")
+    endif()
+    if(NOT d MATCHES "\\$<" AND IS_ABSOLUTE "${d}")
+      list(APPEND res "${d}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES res)
+  set(${out} "${res}" PARENT_SCOPE)
+endfunction()
+
 function(parray_add_sources target)
-  cmake_parse_arguments(PA "" "LANGUAGE" "INCLUDE_DIRECTORIES;OPTIONS" ${ARGN})
   if(NOT TARGET Parray::parrayc)
     message(FATAL_ERROR "parray_add_sources: no Parray::parrayc (find_package(Parray) first)")
   endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "parray_add_sources: no target '${target}'")
+  endif()
+  # the sources are added at the end of this directory's CMakeLists.txt,
+  # when the target's include directories are known
+  get_property(ncalls GLOBAL PROPERTY _PARRAY_NCALLS)
+  if(NOT ncalls)
+    set(ncalls 0)
+  endif()
+  math(EXPR ncalls "${ncalls} + 1")
+  set_property(GLOBAL PROPERTY _PARRAY_NCALLS ${ncalls})
+  set(args "")
+  foreach(a IN LISTS ARGN)
+    get_filename_component(abs "${a}" ABSOLUTE)
+    if(a MATCHES "\\.pa$")
+      list(APPEND args "${abs}")
+    else()
+      list(APPEND args "${a}")
+    endif()
+  endforeach()
+  set_property(GLOBAL PROPERTY _PARRAY_CALL_${ncalls} "${args}")
+  # (DEFER CALL evaluates its arguments when the call runs: pass them as text)
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL _parray_add_sources_now [==[${target}]==] ${ncalls})")
+endfunction()
+
+function(_parray_add_sources_now target call)
+  get_property(args GLOBAL PROPERTY _PARRAY_CALL_${call})
+  cmake_parse_arguments(PA "" "LANGUAGE" "INCLUDE_DIRECTORIES;OPTIONS" ${args})
   set(dirs "")
   foreach(d IN LISTS PA_INCLUDE_DIRECTORIES)
     get_filename_component(d "${d}" ABSOLUTE)
     list(APPEND dirs "${d}")
   endforeach()
   list(TRANSFORM dirs PREPEND "-I" OUTPUT_VARIABLE iflags)
+  _parray_target_dirs(${target} tdirs_now)
   set(tdirs "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(libs Parray::parray)
   file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/parray")
-  foreach(src IN LISTS PA_UNPARSED_ARGUMENTS)
-    get_filename_component(abs "${src}" ABSOLUTE)
-    get_filename_component(name "${src}" NAME)
+  foreach(abs IN LISTS PA_UNPARSED_ARGUMENTS)
+    get_filename_component(name "${abs}" NAME)
     get_filename_component(srcdir "${abs}" DIRECTORY)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${abs}")
-    _parray_backends("${abs}" "${dirs}" backends)
+    _parray_backends("${abs}" "${dirs};${tdirs_now}" backends)
     set(lang C)
-    if(backends MATCHES "cuda|dmem|smem")
+    if("cuda" IN_LIST backends)
       set(lang CUDA)
-      list(APPEND libs Parray::cuda)
     endif()
     if(PA_LANGUAGE)
       set(lang ${PA_LANGUAGE})
     endif()
+    if(lang STREQUAL "CUDA")
+      if(NOT CMAKE_CUDA_COMPILER_LOADED)
+        message(FATAL_ERROR "parray_add_sources: ${name} uses CUDA (parrayc --print-backends: ${backends}) "
+                            "but CUDA is not enabled: call parray_enable_cuda() (or enable_language(CUDA)) "
+                            "in this CMakeLists.txt")
+      endif()
+      if(NOT TARGET Parray::cuda)
+        message(FATAL_ERROR "parray_add_sources: ${name} uses CUDA but this Parray has no CUDA runtime "
+                            "(find_package(Parray COMPONENTS cuda))")
+      endif()
+      list(APPEND libs Parray::cuda)
+      set(out "${CMAKE_CURRENT_BINARY_DIR}/parray/${name}.cu")
+    else()
+      set(out "${CMAKE_CURRENT_BINARY_DIR}/parray/${name}.c")
+    endif()
     if("mpi" IN_LIST backends)
+      if(NOT TARGET Parray::mpi)
+        message(FATAL_ERROR "parray_add_sources: ${name} uses MPI but Parray::mpi is missing "
+                            "(find_package(Parray COMPONENTS mpi): no MPI here, or a Parray built without it)")
+      endif()
       list(APPEND libs Parray::mpi)
     endif()
     if("omp" IN_LIST backends)
@@ -85,11 +221,6 @@ function(parray_add_sources target)
         find_package(OpenMP REQUIRED COMPONENTS C)
       endif()
       list(APPEND libs OpenMP::OpenMP_C)
-    endif()
-    if(lang STREQUAL "CUDA")
-      set(out "${CMAKE_CURRENT_BINARY_DIR}/parray/${name}.cu")
-    else()
-      set(out "${CMAKE_CURRENT_BINARY_DIR}/parray/${name}.c")
     endif()
     file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${out}")
     add_custom_command(OUTPUT "${out}"
@@ -107,6 +238,40 @@ function(parray_add_sources target)
   list(REMOVE_DUPLICATES libs)
   target_link_libraries(${target} PRIVATE ${libs})
 endfunction()
+
+macro(parray_enable_cuda)
+  cmake_parse_arguments(_PA_CUDA "OPTIONAL" "" "TARGETS;ARCHITECTURES" ${ARGN})
+  if(NOT CMAKE_CUDA_COMPILER_LOADED)
+    if(NOT DEFINED ENV{CUDACXX} AND NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+      set(ENV{CUDACXX} /usr/local/cuda/bin/nvcc)
+    endif()
+    include(CheckLanguage)
+    check_language(CUDA)
+  endif()
+  if(CMAKE_CUDA_COMPILER)
+    if(_PA_CUDA_ARCHITECTURES)
+      set(_pa_cuda_arch ${_PA_CUDA_ARCHITECTURES})
+    elseif(DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(_pa_cuda_arch ${CMAKE_CUDA_ARCHITECTURES})
+    elseif(Parray_CUDA_ARCHITECTURES)
+      set(_pa_cuda_arch ${Parray_CUDA_ARCHITECTURES})
+    else()
+      set(_pa_cuda_arch 90)
+    endif()
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES ${_pa_cuda_arch})
+    endif()
+    enable_language(CUDA)
+    foreach(_pa_t IN LISTS _PA_CUDA_TARGETS)
+      set_property(TARGET ${_pa_t} PROPERTY CUDA_ARCHITECTURES ${_pa_cuda_arch})
+    endforeach()
+    set(Parray_CUDA_ENABLED TRUE)
+  elseif(_PA_CUDA_OPTIONAL)
+    set(Parray_CUDA_ENABLED FALSE)
+  else()
+    message(FATAL_ERROR "parray_enable_cuda: no CUDA compiler (set CUDACXX or put nvcc on PATH)")
+  endif()
+endmacro()
 
 function(parray_add_executable name)
   cmake_parse_arguments(PA "" "LANGUAGE" "INCLUDE_DIRECTORIES;OPTIONS" ${ARGN})

@@ -50,4 +50,26 @@ bool ctok_open_comment(CTok t);
  * (end NULL: the NUL), or NULL when it is unbalanced. */
 const char *ctext_close(const char *open, const char *end);
 
+/* What one C declaration (type words and one declarator: "int (*rows)[4]",
+ * "struct tag x", "int (*op)(int, int)", "const char *names[3]", "mytype x")
+ * declares, read as the C grammar's declarators bind: the suffixes '[' and
+ * '(' after the name before the '*' in front of it, parentheses grouping.
+ * CD_NONE when [s, end) has no type words or no name (an abstract
+ * declarator); else *name and *len give the name. */
+typedef enum CDeclKind { CD_NONE, CD_PLAIN, CD_POINTER, CD_ARRAY, CD_FUNCTION } CDeclKind;
+CDeclKind ctext_declarator(const char *s, const char *end, const char **name, size_t *len);
+/* A word that can only begin or continue the type of a declaration
+ * (int, const, struct, static, size_t, float2, ...). */
+bool ctext_type_word(const char *w, size_t n);
+struct Ctx;
+/* "(x)" -> "x" while the parentheses enclose the whole text */
+char *ctext_strip_parens(struct Ctx *ctx, char *text);
+/* text, an expression of C's additive or multiplicative precedence
+ * (a $...$ result), without its outer parentheses when the C text around
+ * it (before[0..nbefore) ends, after starts) makes it a whole index,
+ * argument, right-hand side, condition or operand of a comparison, && or
+ * ||: where no operator can take part of it and gcc -Wparentheses has
+ * nothing to say.  Otherwise text as it is. */
+char *ctext_bare_operand(struct Ctx *ctx, char *text, const char *before, size_t nbefore, const char *after);
+
 #endif

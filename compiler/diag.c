@@ -22,10 +22,18 @@ static void show_line(Ctx *ctx, Loc loc)
 static void report(Ctx *ctx, Loc loc, const char *kind, const char *fmt, va_list ap)
 {
   /* gcc's colours: bold location, red errors, magenta warnings, cyan notes */
+  if (ctx->opt.log) {
+    char msg[2048];
+    int line = 0;
+    const char *file = diag_src_file(ctx, loc.line, &line);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_log_add(ctx->opt.log, kind, file, loc.line > 0 ? line : 0, loc.line > 0 ? loc.col : 0, msg);
+    return;
+  }
   bool c = ctx->opt.color;
   const char *hue = kind[0] == 'e' ? "\033[01;31m" : kind[0] == 'w' ? "\033[01;35m" : "\033[01;36m";
   int line;
-  const char *file = src_file(ctx, loc.line, &line);
+  const char *file = diag_src_file(ctx, loc.line, &line);
   if (loc.line > 0)
     fprintf(stderr, "%s%s:%d:%d:%s ", c ? "\033[01m" : "", file, line, loc.col, c ? "\033[m" : "");
   else
@@ -42,7 +50,8 @@ static void count_error(Ctx *ctx)
 {
   ctx->errors++;
   if (ctx->opt.error_limit > 0 && ctx->errors >= ctx->opt.error_limit && !ctx->stopped) {
-    fprintf(stderr, "%s: fatal error: too many errors emitted, stopping now [-ferror-limit=]\n", ctx->opt.display);
+    if (!ctx->opt.log)
+      fprintf(stderr, "%s: fatal error: too many errors emitted, stopping now [-ferror-limit=]\n", ctx->opt.display);
     ctx->stopped = true;
   }
 }
@@ -53,8 +62,8 @@ static bool repeated(Ctx *ctx, Loc loc, const char *fmt, va_list ap)
 {
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
-  unsigned long h = hash_str(msg, HASH_SEED ^ (unsigned long)loc.line);
-  h = hash_str(ctx->instance ? "i" : "", h ^ (unsigned long)(ctx->instance ? ctx->instance->id : 0));
+  unsigned long h = util_hash_str(msg, HASH_SEED ^ (unsigned long)loc.line);
+  h = util_hash_str(ctx->instance ? "i" : "", h ^ (unsigned long)(ctx->instance ? ctx->instance->id : 0));
   int n = ctx->nrecent < 16 ? ctx->nrecent : 16;
   for (int i = 0; i < n; i++)
     if (ctx->recent[i] == h)
@@ -105,4 +114,26 @@ void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...)
     count_error(ctx);
   else
     ctx->warnings++;
+}
+
+const char *diag_src_file(Ctx *ctx, int line, int *file_line)
+{
+  int i = ctx->nsegs;
+  while (i > 0 && ctx->segs[i - 1].line > line)
+    i--;
+  if (i == 0) {
+    *file_line = line;
+    return ctx->opt.display;
+  }
+  SrcSeg *s = &ctx->segs[i - 1];
+  *file_line = s->file_line + (line - s->line);
+  return s->file;
+}
+
+bool diag_src_seg_start(Ctx *ctx, int line)
+{
+  for (int i = 0; i < ctx->nsegs; i++)
+    if (ctx->segs[i].line == line)
+      return true;
+  return false;
 }

@@ -56,7 +56,7 @@ void buf_free(Buf *b);
 char *buf_detach(Buf *b); /* NUL-terminated, malloc'd; b is reset */
 /* The whole file ("-": standard input), NUL-terminated, malloc'd; NULL
  * when it cannot be read (errno says why). */
-char *file_read(const char *path, size_t *len);
+char *util_file_read(const char *path, size_t *len);
 
 /* A hash table of pointers.  The caller hashes its key and says which of
  * the items with that hash is the one it wants; items are never removed. */
@@ -69,18 +69,40 @@ void *map_get(const Map *m, unsigned long hash, MapMatch *match, const void *key
 void map_put(Map *m, unsigned long hash, void *item);
 void map_free(Map *m);
 #define HASH_SEED 14695981039346656037ul
-unsigned long hash_str(const char *s, unsigned long h); /* h: HASH_SEED or a running hash */
+unsigned long util_hash_str(const char *s, unsigned long h); /* h: HASH_SEED or a running hash */
 
-bool is_ident_start(int c);
-bool is_ident_char(int c);
-char *str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
-bool text_is_simple(const char *s);       /* an identifier or a number */
-bool text_has_side_effects(const char *s);
-int edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
+bool util_is_ident_start(int c);
+bool util_is_ident_char(int c);
+char *util_str_trim(Ctx *ctx, const char *s); /* copy without leading/trailing blanks */
+bool util_text_is_simple(const char *s);       /* an identifier or a number */
+/* s as an operand of a cast or an operator: parenthesised unless simple */
+char *util_text_operand(Ctx *ctx, const char *s);
+/* s as the left operand of '+': parenthesised when an operator of lower
+ * precedence stands at its top level ("f ? p : q", "p = q", "a, b") */
+char *ctext_sum_operand(Ctx *ctx, const char *s); /* ctext.c */
+bool ctext_has_side_effects(const char *s); /* ctext.c */
+int util_edit_distance(const char *a, const char *b, int limit); /* at most limit + 1 */
 /* the word of words (NULL-terminated) within edit distance 2 of w, or NULL */
-const char *nearest_word(const char *w, const char *const *words);
+const char *util_nearest_word(const char *w, const char *const *words);
 
 /* ---- diag.c: every message goes through here ---- */
+/* Diagnostics kept for -fdiagnostics-format=json/sarif instead of printed
+ * (Options.log): each with its file, line and column (0: none); a note
+ * belongs to the last error or warning before it (parent, -1: none). */
+typedef struct DiagRec {
+  char kind[16];          /* error, warning, note */
+  char *file, *msg;
+  int line, col, parent;
+} DiagRec;
+typedef struct DiagLog {
+  DiagRec *v;
+  int n, cap;
+} DiagLog;
+void diag_log_add(DiagLog *log, const char *kind, const char *file, int line, int col, const char *msg);
+void diag_log_json(const DiagLog *log, FILE *f);   /* gcc's -fdiagnostics-format=json */
+/* SARIF 2.1.0, one run per log (tool parrayc VERSION; artifacts: files) */
+void diag_log_sarif(const DiagLog *const *logs, const char *const *inputs, int n, const char *version, FILE *f);
+void diag_log_free(DiagLog *log);
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A warning: nothing when opt.no_warnings, an error when opt.werror. */
@@ -142,6 +164,8 @@ struct Node {
   Loc loc;
   Node *next;
   char *text;    /* N_TEXT: the text; directives: leading indentation */
+  char *out_indent; /* directives: the indentation of their output when not
+                     * text's (inside an #insert: the #insert's plus text) */
   char *name;    /* type, subprogram or sync suffix */
   Loc name_loc;
   char *name2;   /* #copy destination type */
@@ -159,6 +183,7 @@ struct Node {
   bool has_params;
   DimSyn **dims;
   int ndims;
+  bool failed;   /* a directive that did not parse (reported) */
 };
 
 Node *node_new(Ctx *ctx, NodeKind kind, Loc loc);
@@ -180,6 +205,7 @@ struct Atom {
   Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
   Poly *num, *den;
   int slot;      /* A_VAR: >= 0 when printed through a temporary */
+  bool printed;  /* A_VAR: in the text of a nested $...$ already printed (its effects are there, once) */
   bool runtime;  /* A_SYM: names a variable (not only macros and literals):
                     its value may pass 2^31, offsets with it are 64-bit */
   Atom *next;    /* ctx list of atoms */
@@ -216,7 +242,7 @@ bool poly_equal(const Poly *a, const Poly *b);
 /* The one rule for run-time extent checks: two extents may differ at run
  * time when they are not the same polynomial and not both constants (those
  * are compared at compile time). */
-bool extents_may_differ(const Poly *a, const Poly *b);
+bool poly_extents_may_differ(const Poly *a, const Poly *b);
 bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b); /* a < b for every value */
 Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
@@ -296,7 +322,6 @@ struct Type {
 Type *type_declare(Ctx *ctx, ThreadView *here, Node *decl);
 Type *type_lookup(Ctx *ctx, const char *name);
 /* name's declaration failed (reported): its uses report nothing more */
-void type_poison(Ctx *ctx, const char *name);
 /* Resolves "A_1_0" (or a subprogram parameter bound to a path); reports
  * errors at loc and returns NULL when it cannot. */
 Dim *dim_resolve(Ctx *ctx, const char *path, Loc loc);
@@ -354,10 +379,10 @@ typedef struct ExtentCheck {
 } ExtentCheck;
 /* The checks of t's own nodes, to be made at run time. */
 int type_extent_checks(Ctx *ctx, Type *t, ExtentCheck **out);
-const char *mem_name(MemKind m);
-int elem_bytes(const char *elem); /* bytes of a named element type, 0 when unknown */
-const char *thread_kind_name(ThreadKind k);
-bool path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
+const char *type_mem_name(MemKind m);
+int type_elem_bytes(const char *elem); /* bytes of a named element type, 0 when unknown */
+const char *type_kind_name(ThreadKind k);
+bool type_path_split(const char *path, char **base, int **digits, int *ndigits, Ctx *ctx);
 
 /* ---- C fragments as C text (dollar.c) ---- */
 void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var);
@@ -366,14 +391,17 @@ Poly *view_index(Ctx *ctx, ThreadView *v, Dim *d); /* $tid_K$ of node d */
 void view_note_used(Ctx *ctx, ThreadView *v, Type *t);
 /* is a declared outside the body of v's detour and of those around it
  * (v NULL: anywhere but in a detour body)? */
-bool type_declared_outside(const Type *a, const ThreadView *v);
-char *poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
+bool view_type_outside(const Type *a, const ThreadView *v);
+char *dollar_poly_text(Ctx *ctx, Poly *p);               /* parenthesised C expression */
+/* the same where the text around makes it whole: an index, an argument,
+ * a right-hand side, a condition (no outer parentheses) */
+char *dollar_poly_whole(Ctx *ctx, Poly *p);
 char *dollar_text(Ctx *ctx, ThreadView *here, Node *n);
 /* C text with the parameters of the current #insert replaced */
-char *substitute(Ctx *ctx, const char *text);
+char *dollar_substitute(Ctx *ctx, const char *text);
 /* The C text of a fragment (N_TEXT and N_DOLLAR nodes), $...$ translated and
  * subprogram parameters replaced. */
-char *fragment_text(Ctx *ctx, ThreadView *here, Node *list);
+char *dollar_fragment_text(Ctx *ctx, ThreadView *here, Node *list);
 
 /* ---- subprograms (expanded by the walk, emit.c) ---- */
 typedef struct Subprog {
@@ -409,6 +437,8 @@ typedef struct Options {
   const char **include_dirs; /* -I: where #include "NAME.pah" is searched */
   int ninclude_dirs;
   int access_line;        /* --explain-access FILE:LINE: the line; 0: none */
+  DiagLog *log;           /* non-NULL: diagnostics go here, not to stderr */
+  bool thread_map;        /* --thread-map: --explain-access draws who touches what */
 } Options;
 
 /* Line `line` of the spliced source and those after it, up to the next
@@ -453,7 +483,24 @@ struct Ctx {
   const char **deps;      /* files read for this input, for -M (include.c) */
   int ndeps;
   Access *accesses;       /* --explain-access: what the walk met on its line */
+  Access **accesses_tail; /* where the next one goes */
+  /* The C text of a fragment holding $...$ (dollar.c's dollar_fragment_text, which
+   * the walk attaches): the type model needs it for sizes, parameters and
+   * indices, and lies below the translator of $...$. */
+  char *(*fragment_text)(Ctx *ctx, ThreadView *here, Node *list);
   struct Arena *arena;
+};
+
+/* An access $T[...]$ on the line --explain-access asks about, as the walk
+ * met it (dollar.c notes it; explain.c draws it). */
+struct Access {
+  Node *node;          /* the $...$ */
+  Dim *dim;            /* the type it indexes */
+  Poly *off;           /* its offset */
+  Type *threads;       /* the innermost detour's thread array, or NULL */
+  Node *detour;        /* that #detour, or NULL */
+  Instance *instance;  /* the #insert being expanded, or NULL */
+  Access *next;
 };
 
 Ctx *ctx_new(const Options *opt, const char *src, size_t len);
@@ -465,16 +512,12 @@ void ctx_set_source(Ctx *ctx, const char *src, size_t len); /* replaces src and 
  * then in opt.include_dirs; each header once) into src, and lists in deps
  * the input, the headers and every `#include "..."` file found. */
 bool include_headers(Ctx *ctx);
-/* The file and line in it of line `line` of src. */
-const char *src_file(Ctx *ctx, int line, int *file_line);
-bool src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at line */
+/* diag.c: the file and line in it of line `line` of src (as spliced by
+ * include_headers, which records the segments) */
+const char *diag_src_file(Ctx *ctx, int line, int *file_line);
+bool diag_src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at line */
 
 /* ---- front end (lexer.l, parser.y) ---- */
 Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */
-
-/* ---- back end (emit.c) ---- */
-/* Translates ctx->tree; returns the generated text (malloc'd) or NULL. */
-char *emit_program(Ctx *ctx);
-bool program_uses_cuda(Ctx *ctx, Node *tree);
 
 #endif

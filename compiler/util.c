@@ -1,5 +1,4 @@
 /* util.c: the compilation context, its arena, strings and buffers. */
-#include "ctext.h"
 #include "parrayc.h"
 
 #include <ctype.h>
@@ -254,24 +253,24 @@ void map_free(Map *m)
 }
 
 /* FNV-1a */
-unsigned long hash_str(const char *s, unsigned long h)
+unsigned long util_hash_str(const char *s, unsigned long h)
 {
   for (; *s; s++)
     h = (h ^ (unsigned char)*s) * 1099511628211ul;
   return h;
 }
 
-bool is_ident_start(int c)
+bool util_is_ident_start(int c)
 {
   return isalpha(c) || c == '_';
 }
 
-bool is_ident_char(int c)
+bool util_is_ident_char(int c)
 {
   return isalnum(c) || c == '_';
 }
 
-char *str_trim(Ctx *ctx, const char *s)
+char *util_str_trim(Ctx *ctx, const char *s)
 {
   while (isspace((unsigned char)*s))
     s++;
@@ -281,13 +280,13 @@ char *str_trim(Ctx *ctx, const char *s)
   return ctx_strndup(ctx, s, n);
 }
 
-bool text_is_simple(const char *s)
+bool util_text_is_simple(const char *s)
 {
   if (!*s)
     return false;
-  if (is_ident_start((unsigned char)*s)) {
+  if (util_is_ident_start((unsigned char)*s)) {
     for (; *s; s++)
-      if (!is_ident_char((unsigned char)*s))
+      if (!util_is_ident_char((unsigned char)*s))
         return false;
     return true;
   }
@@ -297,29 +296,14 @@ bool text_is_simple(const char *s)
   return true;
 }
 
-/* Conservative: calls, increments and assignments may have effects; a
- * literal has none. */
-bool text_has_side_effects(const char *s)
+char *util_text_operand(Ctx *ctx, const char *s)
 {
-  CText c = ctext(s, NULL, 0);
-  CTok prev = {CT_END, s, 0, false};
-  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c)) {
-    if (t.kind != CT_PUNCT)
-      continue;
-    const char *p = t.s;
-    if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
-      return true;
-    if (*p == '=' && p[1] != '=' && (p == s || !strchr("=!<>", p[-1])))
-      return true;
-    if (*p == '(' && (prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']')))
-      return true; /* a call */
-  }
-  return false;
+  return util_text_is_simple(s) ? ctx_strdup(ctx, s) : ctx_printf(ctx, "(%s)", s);
 }
 
 /* Levenshtein distance of a and b, counted up to limit + 1: enough to say
  * "did you mean" for short words. */
-int edit_distance(const char *a, const char *b, int limit)
+int util_edit_distance(const char *a, const char *b, int limit)
 {
   size_t n = strlen(a), m = strlen(b);
   if (n > 32 || m > 32)
@@ -346,12 +330,12 @@ int edit_distance(const char *a, const char *b, int limit)
 
 /* The word of words[] (NULL-terminated) nearest to w within distance 2, or
  * NULL. */
-const char *nearest_word(const char *w, const char *const *words)
+const char *util_nearest_word(const char *w, const char *const *words)
 {
   const char *best = NULL;
   int bd = 3;
   for (int i = 0; words[i]; i++) {
-    int d = edit_distance(w, words[i], 2);
+    int d = util_edit_distance(w, words[i], 2);
     if (d < bd) {
       bd = d;
       best = words[i];
@@ -360,7 +344,7 @@ const char *nearest_word(const char *w, const char *const *words)
   return best;
 }
 
-char *file_read(const char *path, size_t *len)
+char *util_file_read(const char *path, size_t *len)
 {
   FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
   if (!f)

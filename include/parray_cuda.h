@@ -30,9 +30,10 @@ void pa_cuda_bind(long long k, const char *file, int line);
 int pa_cuda_gpu_count(const char **why);
 
 /* A distributed #copy whose GPU side moves through host memory: stage_out
- * copies `bytes` of the block at dev (NULL: nothing to copy) into new
- * pinned host memory and returns it; stage_in copies host back to dev
- * (NULL: none) and frees host. */
+ * copies `bytes` of the block at dev (NULL: nothing to copy) into pinned
+ * host memory and returns it; stage_in copies host back to dev (NULL:
+ * none) and gives host back.  The pinned buffers are kept for later
+ * copies (up to 4, each used for requests of half its size or more). */
 void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line);
 void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int line);
 
@@ -42,6 +43,11 @@ void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int
 typedef struct pa_cuda_blocks {
     const void *p[PA_CUDA_MAX_BLOCKS];
 } pa_cuda_blocks;
+/* The GPU memory at a and b (either may be host memory or NULL), for a
+ * #copy kernel on this thread's GPU in a pthd, omp or mpi body: peer
+ * access enabled (once per pair) to the GPU holding it where that is
+ * another; a GPU that cannot reach it is an error naming both. */
+void pa_cuda_peer_reach(const void *a, const void *b, const char *file, int line);
 /* The n blocks of table (pa_team_share's), for a kernel on this thread's
  * GPU that reads them all: enables peer access to each other GPU holding
  * one; a GPU that cannot reach another's memory, or more than
@@ -71,12 +77,63 @@ int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n);
 pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long me, const void *mine,
                                 const char *file, int line);
 
+/* A transposing all-to-all in packets (parrayc's CopyPlan.packets): thread
+ * or process me of n sends every GPU q one rectangle, rows x width
+ * elements of elem bytes, that lands at element base of q's block, pitch
+ * elements a row.  A local kernel packs each rectangle, in chunks of rows,
+ * into a buffer of this GPU (the rectangle for this GPU itself straight
+ * into its block), and a pitched cudaMemcpy2DAsync on a stream of the pair
+ * sends each chunk as soon as it is packed, the pairs at once:
+ *   pa_cuda_packets k = pa_cuda_packets_begin(n, me, rows, width, pitch, base, elem, ...);
+ *   (the blocks: pa_cuda_team_blocks or pa_cuda_ipc_open)
+ *   for (int s = 0; s < k.steps; s++) {
+ *     pa_cuda_step st = pa_cuda_packets_step(&k, &blocks, s);
+ *     pack kernel on k.stream over rows st.lo .. st.hi of the rectangle for st.q into
+ *     st.out, st.pitch elements a row;
+ *     pa_cuda_packets_sent(&k, s, ...);
+ *   }
+ *   pa_cuda_packets_end(&k, kernel name, ...);   (everything sent has landed)
+ * begin waits for this GPU's default stream first (the blocks are then
+ * ready to read and to overwrite once every thread or process has met:
+ * the caller's barrier or collective).  The buffers, streams and events are
+ * kept for the next copy; pa_cuda_packets_reserve makes them ahead. */
+typedef struct pa_cuda_step {
+    int q;              /* the destination GPU's thread or process */
+    long long lo, hi;   /* the rows of its rectangle */
+    void *out;          /* where they are packed */
+    long long pitch;    /* elements a row there */
+} pa_cuda_step;
+typedef struct pa_cuda_packets {
+    long long n, me, rows, width, pitch, base;
+    size_t elem;
+    int chunks, steps;
+    cudaStream_t stream; /* the packing kernels' */
+    void *state;         /* the runtime's (buffers, streams, events) */
+    char *to[PA_CUDA_MAX_BLOCKS];
+} pa_cuda_packets;
+pa_cuda_packets pa_cuda_packets_begin(long long n, long long me, long long rows, long long width, long long pitch,
+                                      long long base, size_t elem, const char *file, int line);
+pa_cuda_step pa_cuda_packets_step(pa_cuda_packets *k, const pa_cuda_blocks *b, int s);
+void pa_cuda_packets_sent(pa_cuda_packets *k, int s, const char *file, int line);
+void pa_cuda_packets_end(pa_cuda_packets *k, const char *kernel, const char *file, int line);
+/* Makes ahead, for thread or process me of n on this GPU, what a packet
+ * all-to-all of a block of `bytes` needs (called where such a block is
+ * created: the first copy then costs what the next does), the kernels of
+ * pa_cuda_preload loaded on this GPU among them; with peers,
+ * enables peer access from this GPU to the GPUs of threads 0..n-1. */
+void pa_cuda_packets_reserve(long long n, long long me, size_t bytes, int peers, const char *file, int line);
+/* A kernel that pa_cuda_packets_reserve loads on its GPU (CUDA loads a
+ * kernel at its first launch otherwise); called before main, no CUDA call. */
+void pa_cuda_preload(const void *kernel);
+
 /* A scatter (to_blocks) or gather of rows between host memory and the n
  * blocks b, by one process (an mpi scatter, gather or broadcast on one
  * node, the blocks mapped by pa_cuda_ipc_open): block q's rows start at
  * element xbase of b->p[q], lpitch elements apart, and host's at element
  * q * step (step 0: every block the same rows), pitch apart; rows x width
- * elements of elem bytes each.  The copies to the n GPUs run at once. */
+ * elements of elem bytes each.  The copies to the n GPUs run at once,
+ * each by the GPU that holds the block where it can be mapped there (its
+ * own copy engine and PCIe link), else by this process's GPU. */
 void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
                          long long step, const pa_cuda_blocks *b, long long n, long long xbase, long long lpitch,
                          size_t elem, const char *file, int line);

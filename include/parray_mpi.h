@@ -93,13 +93,46 @@ void *pa_mpi_xchg_pack(pa_mpi_xchg *x);
 void *pa_mpi_xchg_run(pa_mpi_xchg *x, pa_mpi_how how, const char *file, int line);
 void pa_mpi_xchg_end(pa_mpi_xchg *x);
 
-/* A scatter (how = PA_MPI_SCATTER) or gather of rows: process r's part of
- * process 0's array host is `rows` rows of `width` elements of elem bytes,
- * pitch elements apart, starting at host + r * step; on process r it is
- * the rows at local, lpitch apart.  host is read (written) on process 0
- * only.  PA_MPI_BCAST: every process gets all the rows (step unused). */
-void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, long long pitch, long long step,
+/* A scatter (how = PA_MPI_SCATTER) or gather of rows: process r < parts
+ * holds a part (the others none: data over a sub-range or one axis of the
+ * processes); its part of process 0's array host is `rows` rows of `width`
+ * elements of elem bytes, pitch elements apart, starting at host + r *
+ * step; on process r it is the rows at local, lpitch apart.  host is read
+ * (written) on process 0 only.  PA_MPI_BCAST: every process gets all the
+ * rows (parts and step unused).  parts above the number of processes is an
+ * error naming the line. */
+void pa_mpi_rows(pa_mpi_how how, long long parts, void *host, long long rows, long long width, long long pitch, long long step,
                  void *local, long long lpitch, size_t elem, const char *file, int line);
+
+/* ---- GPU blocks between processes: the transport (pa_nccl.cu) ----
+ * Defined in libparray_cuda (runtime/pa_nccl.cu), for mpi x cuda programs.
+ * The transport of a copy between GPU blocks of the processes: PA_VIA_IPC
+ * when every pair of processes shares a node and every block is a
+ * #create's (exports: the pa_cuda_ipc of all n processes), else
+ * PA_VIA_NCCL when parrayc was built with NCCL and libnccl loads (never
+ * for rows: process 0's host memory on one side), else PA_VIA_HOST.
+ * PARRAY_TRANSPORT=ipc|nccl|host|auto forces one (all processes end with a
+ * message naming why when it cannot work); PARRAY_VERBOSE=1 prints the
+ * transport of each pair once, and of each copy once.  Every process calls
+ * it at the same copy, with the same exports. */
+typedef enum pa_via { PA_VIA_IPC, PA_VIA_NCCL, PA_VIA_HOST } pa_via;
+pa_via pa_gpu_transport(const void *exports, long long n, int rows, const char *file, int line);
+/* A copy through NCCL, by every process: begin with the copy's peer kernel
+ * (its address), this process's source and destination blocks, and the
+ * sizes the kernel captures (key, nkey: the map depends on them); while
+ * pa_nccl_probe returns 1, launch the kernel with the blocks (a
+ * pa_cuda_blocks) and destination it gives, and check the launch; then
+ * pa_nccl_run moves the elements and frees x.  The first copy at a site
+ * maps its elements (the kernel over marked blocks); later ones reuse the
+ * map. */
+typedef struct pa_nccl_xchg pa_nccl_xchg;
+pa_nccl_xchg *pa_nccl_begin(const void *kernel, const void *src, size_t src_bytes, void *dst, size_t dst_bytes,
+                            size_t elem, const long long *key, int nkey, const char *file, int line);
+int pa_nccl_probe(pa_nccl_xchg *x, void *blocks, void **probe);
+void pa_nccl_run(pa_nccl_xchg *x);
+/* Every process, having decided alike that the job cannot go on: process
+ * 0 prints msg (one line, no newline needed), all exit with status 1. */
+void pa_mpi_fail_all(const char *msg);
 
 #ifdef __cplusplus
 }

@@ -246,13 +246,84 @@ extern "C" void pa_cuda_smem_optin(const void *kernel, size_t bytes, const char 
 
 /* ---- staging of GPU blocks through host memory ---- */
 
+/* Pinned staging buffers are kept for the next copy: pinning costs about as
+ * much as the copy (cudaMallocHost of a large buffer), and a loop of copies
+ * through the host (an mpi all-to-all across nodes without NCCL) would pay
+ * it every time.  STAGE_KEPT buffers wait; a request takes the smallest
+ * that fits and is at most twice as large. */
+enum { STAGE_KEPT = 4, STAGE_LENT = 64 };
+static struct {
+    pthread_mutex_t mu;
+    void *kept[STAGE_KEPT];
+    size_t kept_bytes[STAGE_KEPT];
+    void *lent[STAGE_LENT];
+    size_t lent_bytes[STAGE_LENT];
+} stage = {PTHREAD_MUTEX_INITIALIZER, {}, {}, {}, {}};
+
+static void *stage_get(size_t bytes, const char *file, int line)
+{
+    size_t want = bytes ? bytes : 1;
+    void *h = NULL;
+    size_t got = 0;
+    pthread_mutex_lock(&stage.mu);
+    int best = -1;
+    for (int i = 0; i < STAGE_KEPT; i++)
+        if (stage.kept[i] && stage.kept_bytes[i] >= want && stage.kept_bytes[i] / 2 <= want &&
+            (best < 0 || stage.kept_bytes[i] < stage.kept_bytes[best]))
+            best = i;
+    if (best >= 0) {
+        h = stage.kept[best];
+        got = stage.kept_bytes[best];
+        stage.kept[best] = NULL;
+    }
+    pthread_mutex_unlock(&stage.mu);
+    if (!h) {
+        h = pa_cuda_alloc(PA_PINNED, want, 1, "staging", file, line);
+        got = want;
+    }
+    pthread_mutex_lock(&stage.mu);
+    for (int i = 0; i < STAGE_LENT; i++)
+        if (!stage.lent[i]) {
+            stage.lent[i] = h;
+            stage.lent_bytes[i] = got;
+            break;
+        }
+    pthread_mutex_unlock(&stage.mu);
+    return h;
+}
+
+static void stage_put(void *h, const char *file, int line)
+{
+    size_t bytes = 0;
+    int known = 0;
+    pthread_mutex_lock(&stage.mu);
+    for (int i = 0; i < STAGE_LENT && !known; i++)
+        if (stage.lent[i] == h) {
+            bytes = stage.lent_bytes[i];
+            stage.lent[i] = NULL;
+            known = 1;
+        }
+    if (known) /* into a free slot, else in place of the smallest kept (freed instead) */
+        for (int i = 0; i < STAGE_KEPT && h; i++)
+            if (!stage.kept[i] || stage.kept_bytes[i] < bytes) {
+                void *old = stage.kept[i];
+                stage.kept[i] = h;
+                stage.kept_bytes[i] = bytes;
+                h = old;
+                break;
+            }
+    pthread_mutex_unlock(&stage.mu);
+    if (h)
+        pa_cuda_free(PA_PINNED, h, file, line);
+}
+
 extern "C" void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line)
 {
-    void *h = pa_cuda_alloc(PA_PINNED, bytes, 1, "staging", file, line);
+    void *h = stage_get(bytes, file, line);
     if (dev && bytes)
         pa_cuda_check(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (staging)", file, line);
     else if (bytes)
-        memset(h, 0, bytes); /* the holes of a padded layout go back as zeros */
+        memset(h, 0, bytes); /* a block the copy writes whole (hostc_written_whole) */
     return h;
 }
 
@@ -260,7 +331,7 @@ extern "C" void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char
 {
     if (dev && bytes)
         pa_cuda_check(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (staging)", file, line);
-    pa_cuda_free(PA_PINNED, host, file, line);
+    stage_put(host, file, line);
 }
 
 /* ---- blocks of distributed dmem on several GPUs ---- */
@@ -291,6 +362,34 @@ static void peer_enable(int me, int peer, const char *file, int line)
             peers.on[me][peer] = 1;
     }
     pthread_mutex_unlock(&peers.mu);
+}
+
+/* Memory at p, for a kernel on this thread's GPU: peer access to the GPU
+   that holds it when that is another (a #copy kernel in a pthd, omp or mpi
+   body between one GPU's array and another's); a GPU that cannot reach it
+   is an error naming both. */
+static void reach(const void *p, int me, const char *file, int line)
+{
+    if (!p)
+        return;
+    cudaPointerAttributes a;
+    pa_cuda_check(cudaPointerGetAttributes(&a, p), "cudaPointerGetAttributes", file, line);
+    if (a.type != cudaMemoryTypeDevice || a.device == me)
+        return;
+    int can = 0;
+    pa_cuda_check(cudaDeviceCanAccessPeer(&can, me, a.device), "cudaDeviceCanAccessPeer", file, line);
+    if (!can)
+        pa_fail(file, line, "a #copy on GPU %d reaches memory on GPU %d, which it cannot access (no peer "
+                "access between them): copy through host memory instead", me, a.device);
+    peer_enable(me, a.device, file, line);
+}
+
+extern "C" void pa_cuda_peer_reach(const void *a, const void *b, const char *file, int line)
+{
+    int me = 0;
+    pa_cuda_check(cudaGetDevice(&me), "cudaGetDevice", file, line);
+    reach(a, me, file, line);
+    reach(b, me, file, line);
 }
 
 extern "C" pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long long n, const char *file, int line)
@@ -409,17 +508,87 @@ extern "C" pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, 
     return b;
 }
 
+/* The pointer p (process q's block, mapped on this GPU by pa_cuda_ipc_open)
+ * mapped on dev, the GPU that holds it, or NULL when it cannot be: process
+ * 0 then copies q's rows with q's GPU's copy engine and PCIe link instead
+ * of pushing every process's rows through its own link (the mpi scatter
+ * took 2.3x the pthd form's time on 2 GPUs, 3.7x on 4: issue 30). */
+static void *mapped_on_owner(long long q, const void *p, int cur, int dev)
+{
+    const char *c = (const char *)p;
+    pthread_mutex_lock(&mappings.mu);
+    Mapping *best = NULL;
+    for (int i = 0; i < mappings.n; i++) {
+        Mapping *m = &mappings.m[i];
+        if (m->rank == q && m->device == cur && (const char *)m->base <= c &&
+            (!best || (char *)m->base > (char *)best->base))
+            best = m;
+    }
+    void *r = NULL;
+    if (best && cudaSetDevice(dev) == cudaSuccess) {
+        size_t offset = (size_t)(c - (const char *)best->base);
+        void *base = NULL;
+        /* q freed an exported block since: its other mappings there may be stale */
+        for (int i = mappings.n - 1; i >= 0; i--) {
+            Mapping *m = &mappings.m[i];
+            if (m->rank == q && m->device == dev && m->freed != best->freed &&
+                memcmp(&m->handle, &best->handle, sizeof m->handle)) {
+                cudaIpcCloseMemHandle(m->base);
+                mappings.m[i] = mappings.m[--mappings.n];
+                if (best == &mappings.m[mappings.n]) /* moved into slot i */
+                    best = &mappings.m[i];
+            }
+        }
+        for (int i = 0; i < mappings.n && !base; i++) {
+            Mapping *m = &mappings.m[i];
+            if (m->rank == q && m->device == dev && !memcmp(&m->handle, &best->handle, sizeof m->handle)) {
+                m->used = ++mappings.clock;
+                m->freed = best->freed;
+                base = m->base;
+            }
+        }
+        if (!base && mappings.n < PA_CUDA_IPC_KEPT) {
+            if (cudaIpcOpenMemHandle(&base, best->handle, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess)
+                mappings.m[mappings.n++] = {q, dev, best->handle, base, best->freed, ++mappings.clock};
+            else
+                base = NULL;
+        }
+        if (base)
+            r = (char *)base + offset;
+    }
+    cudaGetLastError(); /* a failure here is not the program's: the copy goes the first way */
+    pthread_mutex_unlock(&mappings.mu);
+    return r;
+}
+
 extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
                                     long long step, const pa_cuda_blocks *b, long long n, long long xbase,
                                     long long lpitch, size_t elem, const char *file, int line)
 {
     if (n > PA_CUDA_MAX_BLOCKS)
         pa_fail(file, line, "%lld blocks: at most %d", n, PA_CUDA_MAX_BLOCKS);
+    int cur = 0, count = 0;
+    pa_cuda_check(cudaGetDevice(&cur), "cudaGetDevice", file, line);
+    pa_cuda_check(cudaGetDeviceCount(&count), "cudaGetDeviceCount", file, line);
     cudaStream_t s[PA_CUDA_MAX_BLOCKS];
+    int on[PA_CUDA_MAX_BLOCKS];
     for (long long q = 0; q < n; q++) {
+        /* each block by the GPU that holds it, where it can be mapped there */
+        char *d = (char *)b->p[q] + (size_t)xbase * elem;
+        cudaPointerAttributes a;
+        on[q] = cur;
+        if (cudaPointerGetAttributes(&a, b->p[q]) == cudaSuccess && a.type == cudaMemoryTypeDevice &&
+            a.device != cur && a.device >= 0 && a.device < count) {
+            void *there = mapped_on_owner(q, b->p[q], cur, a.device);
+            if (there) {
+                on[q] = a.device;
+                d = (char *)there + (size_t)xbase * elem;
+            }
+        }
+        cudaGetLastError();
+        pa_cuda_check(cudaSetDevice(on[q]), "cudaSetDevice", file, line);
         pa_cuda_check(cudaStreamCreateWithFlags(&s[q], cudaStreamNonBlocking), "cudaStreamCreate", file, line);
         char *h = (char *)host + (size_t)(q * step) * elem;
-        char *d = (char *)b->p[q] + (size_t)xbase * elem;
         size_t hp = (size_t)pitch * elem, dp = (size_t)lpitch * elem, w = (size_t)width * elem;
         cudaError_t err;
         if (rows == 1) /* one block: no pitch, which cudaMemcpy2D limits */
@@ -432,7 +601,193 @@ extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, l
                                      : "cudaMemcpy2DAsync (rows from another process's GPU block)", file, line);
     }
     for (long long q = 0; q < n; q++) {
+        pa_cuda_check(cudaSetDevice(on[q]), "cudaSetDevice", file, line);
         pa_cuda_check(cudaStreamSynchronize(s[q]), "cudaStreamSynchronize (rows of the GPU blocks)", file, line);
         pa_cuda_check(cudaStreamDestroy(s[q]), "cudaStreamDestroy", file, line);
     }
+    pa_cuda_check(cudaSetDevice(cur), "cudaSetDevice", file, line);
+}
+
+/* ---- the transposing all-to-all in packets (parray_cuda.h) ---- */
+
+enum { PA_PACKET_CHUNKS = 4 };
+
+/* What thread or process me keeps between packet all-to-alls: a buffer of
+ * packets, a stream for the packing kernels, a stream and events for each
+ * destination.  One thread uses its own entry only (under
+ * PARRAY_GPU_SHARE two threads on one GPU have two). */
+typedef struct PacketState {
+    bool made;
+    int dev, nq; /* GPU; the destinations whose stream and events exist */
+    char *buf;
+    size_t bytes;
+    cudaStream_t pack, to[PA_CUDA_MAX_BLOCKS];
+    cudaEvent_t ev[PA_CUDA_MAX_BLOCKS][PA_PACKET_CHUNKS];
+} PacketState;
+static PacketState pstate[PA_CUDA_MAX_BLOCKS];
+
+static PacketState *packet_state(long long n, long long me, size_t bytes, const char *file, int line)
+{
+    if (n > PA_CUDA_MAX_BLOCKS || me < 0 || me >= n)
+        pa_fail(file, line, "a #copy between GPUs over %lld threads: at most %d are supported", n, PA_CUDA_MAX_BLOCKS);
+    PacketState *s = &pstate[me];
+    int dev = 0;
+    pa_cuda_check(cudaGetDevice(&dev), "cudaGetDevice", file, line);
+    if (s->made && s->dev != dev) { /* another team put this thread on another GPU */
+        int was = dev;
+        pa_cuda_check(cudaSetDevice(s->dev), "cudaSetDevice", file, line);
+        pa_cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", file, line);
+        pa_cuda_check(cudaFree(s->buf), "cudaFree", file, line);
+        pa_cuda_check(cudaStreamDestroy(s->pack), "cudaStreamDestroy", file, line);
+        for (int q = 0; q < s->nq; q++) {
+            pa_cuda_check(cudaStreamDestroy(s->to[q]), "cudaStreamDestroy", file, line);
+            for (int c = 0; c < PA_PACKET_CHUNKS; c++)
+                pa_cuda_check(cudaEventDestroy(s->ev[q][c]), "cudaEventDestroy", file, line);
+        }
+        pa_cuda_check(cudaSetDevice(was), "cudaSetDevice", file, line);
+        memset(s, 0, sizeof *s);
+    }
+    if (!s->made) {
+        s->dev = dev;
+        pa_cuda_check(cudaStreamCreateWithFlags(&s->pack, cudaStreamNonBlocking), "cudaStreamCreate", file, line);
+        s->made = true;
+    }
+    for (; s->nq < n; s->nq++) {
+        int q = s->nq;
+        pa_cuda_check(cudaStreamCreateWithFlags(&s->to[q], cudaStreamNonBlocking), "cudaStreamCreate", file, line);
+        for (int c = 0; c < PA_PACKET_CHUNKS; c++)
+            pa_cuda_check(cudaEventCreateWithFlags(&s->ev[q][c], cudaEventDisableTiming), "cudaEventCreate", file,
+                          line);
+    }
+    if (bytes > s->bytes) {
+        if (s->buf)
+            pa_cuda_check(cudaFree(s->buf), "cudaFree", file, line);
+        s->buf = NULL;
+        s->bytes = 0;
+        cudaError_t err = cudaMalloc(&s->buf, bytes);
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            pa_fail(file, line, "cannot allocate %zu bytes of GPU memory for the packets of an all-to-all: %s", bytes,
+                    cudaGetErrorString(err));
+        }
+        s->bytes = bytes;
+    }
+    return s;
+}
+
+enum { PA_PRELOAD_MAX = 256 };
+static const void *preload_kernels[PA_PRELOAD_MAX];
+static int npreload;
+
+extern "C" void pa_cuda_preload(const void *kernel)
+{
+    if (npreload < PA_PRELOAD_MAX) /* before main: one thread */
+        preload_kernels[npreload++] = kernel;
+}
+
+extern "C" void pa_cuda_packets_reserve(long long n, long long me, size_t bytes, int peers, const char *file, int line)
+{
+    for (int k = 0; k < npreload; k++) { /* loads the kernel on this GPU (lazy loading otherwise: at the first copy) */
+        cudaFuncAttributes a;
+        pa_cuda_check(cudaFuncGetAttributes(&a, preload_kernels[k]), "cudaFuncGetAttributes", file, line);
+    }
+    if (n < 2)
+        return;
+    size_t packet = (bytes + n - 1) / n; /* a block's share for one GPU, at most */
+    packet_state(n, me, packet * (size_t)(n - 1), file, line);
+    if (!peers)
+        return;
+    int count = 1, me_dev = 0;
+    pa_cuda_check(cudaGetDeviceCount(&count), "cudaGetDeviceCount", file, line);
+    pa_cuda_check(cudaGetDevice(&me_dev), "cudaGetDevice", file, line);
+    for (long long q = 0; q < n; q++) {
+        int dev = (int)(q % count), can = 0;
+        if (dev == me_dev)
+            continue;
+        pa_cuda_check(cudaDeviceCanAccessPeer(&can, me_dev, dev), "cudaDeviceCanAccessPeer", file, line);
+        if (can) /* else the copy names the GPUs */
+            peer_enable(me_dev, dev, file, line);
+    }
+}
+
+extern "C" pa_cuda_packets pa_cuda_packets_begin(long long n, long long me, long long rows, long long width,
+                                                 long long pitch, long long base, size_t elem, const char *file,
+                                                 int line)
+{
+    pa_cuda_packets k;
+    memset(&k, 0, sizeof k);
+    k.n = n;
+    k.me = me;
+    k.rows = rows;
+    k.width = width;
+    k.pitch = pitch;
+    k.base = base;
+    k.elem = elem;
+    size_t packet = (size_t)rows * (size_t)width * elem;
+    /* chunks of about 64 MB or more: fewer leave the copy engines idle while the first is packed, more
+       cost a launch and a copy each (bench/a2a_variants.cu: 2 to 4 best on 2 and 4 H200s) */
+    long long chunks = (long long)(packet >> 26);
+    k.chunks = (int)(chunks < 1 ? 1 : chunks > PA_PACKET_CHUNKS ? PA_PACKET_CHUNKS : chunks);
+    if (k.chunks > rows)
+        k.chunks = rows > 0 ? (int)rows : 1;
+    k.steps = (int)(n - 1) * k.chunks + 1;
+    PacketState *s = packet_state(n, me, packet * (size_t)(n - 1), file, line);
+    k.state = s;
+    k.stream = s->pack;
+    /* the blocks as this GPU's stream left them: written, and no longer read */
+    pa_cuda_check(cudaStreamSynchronize(0), "cudaStreamSynchronize", file, line);
+    return k;
+}
+
+extern "C" pa_cuda_step pa_cuda_packets_step(pa_cuda_packets *k, const pa_cuda_blocks *b, int s)
+{
+    PacketState *st = (PacketState *)k->state;
+    pa_cuda_step r;
+    size_t packet = (size_t)k->rows * (size_t)k->width * k->elem;
+    if (s < k->steps - 1) {
+        int d = s / k->chunks + 1, c = s % k->chunks;
+        r.q = (int)((k->me + d) % k->n);
+        r.lo = k->rows * c / k->chunks;
+        r.hi = k->rows * (c + 1) / k->chunks;
+        r.out = st->buf + (size_t)(d - 1) * packet;
+        r.pitch = k->width;
+        k->to[r.q] = (char *)b->p[r.q] + (size_t)k->base * k->elem;
+    } else { /* this GPU's own rectangle, straight into its block */
+        r.q = (int)k->me;
+        r.lo = 0;
+        r.hi = k->rows;
+        r.out = (char *)b->p[k->me] + (size_t)k->base * k->elem;
+        r.pitch = k->pitch;
+    }
+    return r;
+}
+
+extern "C" void pa_cuda_packets_sent(pa_cuda_packets *k, int s, const char *file, int line)
+{
+    PacketState *st = (PacketState *)k->state;
+    pa_cuda_check(cudaGetLastError(), "the packing kernel's launch", file, line);
+    if (s >= k->steps - 1)
+        return;
+    int d = s / k->chunks + 1, c = s % k->chunks, q = (int)((k->me + d) % k->n);
+    long long lo = k->rows * c / k->chunks, hi = k->rows * (c + 1) / k->chunks;
+    size_t packet = (size_t)k->rows * (size_t)k->width * k->elem, w = (size_t)k->width * k->elem;
+    const char *src = st->buf + (size_t)(d - 1) * packet + (size_t)lo * w;
+    char *dst = k->to[q] + (size_t)lo * (size_t)k->pitch * k->elem;
+    pa_cuda_check(cudaEventRecord(st->ev[q][c], st->pack), "cudaEventRecord", file, line);
+    pa_cuda_check(cudaStreamWaitEvent(st->to[q], st->ev[q][c], 0), "cudaStreamWaitEvent", file, line);
+    if (hi > lo)
+        pa_cuda_check(cudaMemcpy2DAsync(dst, (size_t)k->pitch * k->elem, src, w, w, (size_t)(hi - lo),
+                                        cudaMemcpyDefault, st->to[q]),
+                      "cudaMemcpy2DAsync (a packet to another GPU)", file, line);
+}
+
+extern "C" void pa_cuda_packets_end(pa_cuda_packets *k, const char *kernel, const char *file, int line)
+{
+    PacketState *st = (PacketState *)k->state;
+    cudaError_t err = cudaStreamSynchronize(st->pack);
+    if (err != cudaSuccess)
+        pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
+    for (long long d = 1; d < k->n; d++)
+        pa_cuda_check(cudaStreamSynchronize(st->to[(k->me + d) % k->n]),
+                      "cudaStreamSynchronize (the packets to the other GPUs)", file, line);
 }

@@ -468,22 +468,38 @@ void pa_mpi_xchg_end(pa_mpi_xchg *x)
 
 /* ---- scatter and gather of rows ---- */
 
-void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, long long pitch, long long step,
+void pa_mpi_rows(pa_mpi_how how, long long parts, void *host, long long rows, long long width, long long pitch, long long step,
                  void *local, long long lpitch, size_t elem, const char *file, int line)
 {
   long long part = rows * width;
   if (part > INT_MAX)
     pa_fail(file, line, "distributed #copy of %lld elements to or from one process: more than MPI can count (%d)",
             part, INT_MAX);
+  if (how == PA_MPI_BCAST)
+    parts = pa.size;
+  if (parts < 0 || parts > pa.size)
+    pa_fail(file, line, "distributed #copy over %lld processes, but the job has %d", parts, pa.size);
+  int held = pa.rank < parts; /* a process past the parts holds none */
   size_t row = (size_t)width * elem;
   char *all = NULL, *mine = (char *)local;
-  if (pa.rank == 0 && how != PA_MPI_BCAST)
-    all = (char *)xalloc((size_t)part * elem * (size_t)pa.size);
-  if (lpitch != width)
+  int *counts = NULL, *displs = NULL;
+  if (pa.rank == 0 && how != PA_MPI_BCAST) {
+    all = (char *)xalloc((size_t)part * elem * (size_t)parts);
+    counts = (int *)xalloc(sizeof(int) * (size_t)pa.size);
+    displs = (int *)xalloc(sizeof(int) * (size_t)pa.size);
+    for (int r = 0; r < pa.size; r++) { /* in parts of `part` elements (tpart below) */
+      counts[r] = r < parts;
+      displs[r] = r < parts ? r : 0;
+    }
+  }
+  if (lpitch != width && held)
     mine = (char *)xalloc((size_t)part * elem);
-  MPI_Datatype t;
+  MPI_Datatype t, tpart;
   MPI_Type_contiguous((int)elem, MPI_BYTE, &t);
   MPI_Type_commit(&t);
+  /* a whole part as one datatype, so that the displacements (in parts) fit an int */
+  MPI_Type_contiguous((int)part, t, &tpart);
+  MPI_Type_commit(&tpart);
   int err;
   if (how == PA_MPI_BCAST) { /* every process gets process 0's rows */
     if (pa.rank == 0)
@@ -495,13 +511,13 @@ void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, lo
       for (long long i = 0; i < rows; i++)
         memcpy((char *)local + (size_t)i * (size_t)lpitch * elem, mine + (size_t)i * row, row);
   } else if (how == PA_MPI_SCATTER) {
-    if (pa.rank == 0) /* each process's rows, packed one after another */
-      for (int r = 0; r < pa.size; r++)
+    if (pa.rank == 0) /* each holder's rows, packed one after another */
+      for (long long r = 0; r < parts; r++)
         for (long long i = 0; i < rows; i++)
           memcpy(all + ((size_t)r * (size_t)part + (size_t)i * (size_t)width) * elem,
                  (char *)host + ((size_t)r * (size_t)step + (size_t)i * (size_t)pitch) * elem, row);
-    err = MPI_Scatter(all, (int)part, t, mine, (int)part, t, 0, MPI_COMM_WORLD);
-    check(err, "MPI_Scatter", file, line);
+    err = MPI_Scatterv(all, counts, displs, tpart, mine, held, tpart, 0, MPI_COMM_WORLD);
+    check(err, "MPI_Scatterv", file, line);
     if (mine != local)
       for (long long i = 0; i < rows; i++)
         memcpy((char *)local + (size_t)i * (size_t)lpitch * elem, mine + (size_t)i * row, row);
@@ -509,16 +525,35 @@ void pa_mpi_rows(pa_mpi_how how, void *host, long long rows, long long width, lo
     if (mine != local)
       for (long long i = 0; i < rows; i++)
         memcpy(mine + (size_t)i * row, (char *)local + (size_t)i * (size_t)lpitch * elem, row);
-    err = MPI_Gather(mine, (int)part, t, all, (int)part, t, 0, MPI_COMM_WORLD);
-    check(err, "MPI_Gather", file, line);
+    err = MPI_Gatherv(mine, held, tpart, all, counts, displs, tpart, 0, MPI_COMM_WORLD);
+    check(err, "MPI_Gatherv", file, line);
     if (pa.rank == 0)
-      for (int r = 0; r < pa.size; r++)
+      for (long long r = 0; r < parts; r++)
         for (long long i = 0; i < rows; i++)
           memcpy((char *)host + ((size_t)r * (size_t)step + (size_t)i * (size_t)pitch) * elem,
                  all + ((size_t)r * (size_t)part + (size_t)i * (size_t)width) * elem, row);
   }
+  MPI_Type_free(&tpart);
   MPI_Type_free(&t);
   if (mine != local)
     free(mine);
   free(all);
+  free(counts);
+  free(displs);
+}
+
+/* ---- a failure every process sees (pa_nccl.cu's transport checks) ---- */
+
+void pa_mpi_fail_all(const char *msg)
+{
+  if (pa.rank == 0) {
+    fflush(stdout);
+    fprintf(stderr, "%s\n", msg);
+    fflush(stderr);
+  }
+  /* every process took this branch: no one waits for a stop message */
+  pa.stopped = 1;
+  MPI_Finalize();
+  pa.finalized = 1;
+  exit(1);
 }

@@ -32,10 +32,10 @@ for n in 1024 992; do
   "$nvcc" $flags -arch=sm_90 -DN=$n -DWITH_GEN $exp "$root/bench/bench.cu" $objs \
     "$rt/libparray_cuda.a" "$rt/libparray.a" -o "$wd/bench_N$n" -lcublas
 done
-"$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/transpose_variants.cu" -o "$wd/transpose_variants"
-"$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/sgemm_variants.cu" -o "$wd/sgemm_variants" -lcublas
-"$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/tf32_wgmma_variants.cu" \
+"$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/lab/transpose_variants.cu" -o "$wd/transpose_variants"
+"$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/lab/sgemm_variants.cu" -o "$wd/sgemm_variants" -lcublas
+"$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/lab/tf32_wgmma_variants.cu" \
   -o "$wd/tf32_wgmma_variants" -lcublas
-"$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/sgemm_3xtf32.cu" \
+"$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/lab/sgemm_3xtf32.cu" \
   -o "$wd/sgemm_3xtf32" -lcublas
 echo "bench_N1024, bench_N992, transpose_variants, sgemm_variants, tf32_wgmma_variants and sgemm_3xtf32 built"

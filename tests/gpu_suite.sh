@@ -5,7 +5,8 @@
 # run_fails.sh checks), then checks that run-time CUDA
 # failures are reported (kernel fault, bad launch, no GPU).  With
 # --sanitize, also runs compute-sanitizer's memcheck and racecheck on the
-# transpose and SGEMM samples and the multi-GPU tests, each within
+# transpose and SGEMM samples, the multi-GPU tests and the programs of
+# samples/multi (N = 512, 2 GPUs), each within
 # SANITIZE_LIMIT seconds (180; a run past it fails).  Prints PASS/FAIL lines and "N passed, N failed";
 # exits 0 only when nothing failed.  Logs go to WORKDIR (default
 # /tmp/pa_gpu_suite).  Needs a GPU: this is not part of ctest, whose GPU
@@ -175,6 +176,25 @@ if [ $sanitize = 1 ]; then
         status=$?
         result "$t.$tool" $status "$log" $(( $(date +%s) - start ))
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
+      done
+    done
+    # the programs of samples/multi (issue 29: the all-to-all in packets, the set-up at
+    # #create), small, on 2 GPUs (or sharing one): each form under memcheck and racecheck
+    for s in transpose fft sgemm; do
+      for form in pthd mpi; do
+        name=multi_${s}_$form libs= launcher=
+        [ $s = fft ] && libs=-lcufft
+        [ $form = mpi ] && launcher="mpirun --oversubscribe -np 2"
+        for tool in memcheck racecheck; do
+          log=$work/$name.$tool.log start=$(date +%s)
+          [ -x "$work/$name.sanitize" ] || (cd "$work" && "$parrayc" --build -DN=512 -DREPS=1 \
+            "$root/samples/multi/${s}_$form.pa" $libs -o "$work/$name.sanitize") >"$log" 2>&1
+          (cd "$work" && timeout $limit $launcher compute-sanitizer --tool $tool --error-exitcode 99 \
+            "$work/$name.sanitize") >>"$log" 2>&1
+          status=$?
+          result "$name.$tool" $status "$log" $(( $(date +%s) - start ))
+          grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
+        done
       done
     done
   fi

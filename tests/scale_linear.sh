@@ -54,7 +54,7 @@ best_cpu() {
 fail=0
 printf '%-9s %7s %8s %7s %8s %6s\n' shape size cpu_s size2 cpu2_s ratio
 # shape, size: the twice-as-large program is size 2n (fanout: one level more)
-for case in "mainhost 6000" "inserts 20000" "detours 3000" "fanout 15"; do
+for case in "mainhost 6000" "inserts 20000" "detours 3000" "fanout 16"; do
   set -- $case
   shape=$1 n=$2
   n2=$((2 * n))

@@ -3,8 +3,10 @@
  * memory (no files, no C compiler), and the first type it declares is
  * explained, as parrayc --explain would.  Diagnostics go to stderr, which
  * the runner closes (-close_fd_mask=2).  Built and run by libfuzzer.sh. */
-#include "explain.h"
+#include "emit/emit.h"
+#include "explain/explain.h"
 #include "parrayc.h"
+#include "targets/all.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,9 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   Ctx *ctx = ctx_new(&opt, (const char *)data, size);
   char *out = NULL;
   if (parse_source(ctx))
-    out = emit_program(ctx);
+    out = emit_program(ctx, targets_all);
   if (out && ctx->types && devnull)
-    type_explain(ctx, ctx->types->root, devnull);
+    explain_type(ctx, ctx->types->root, devnull);
   free(out);
   ctx_free(ctx);
   return 0;

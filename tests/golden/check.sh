@@ -8,7 +8,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 sh "$here/gen.sh" "$1" "$tmp" || exit 2
 fail=0
-for group in samples e2e diag; do
+for group in samples multi tutorial e2e diag; do
   diff -ru "$here/$group" "$tmp/$group" || fail=1
 done
 [ $fail -eq 0 ] || echo "FAIL: generated code differs from tests/golden (diff above: - expected, + actual;" \

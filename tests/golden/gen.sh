@@ -1,6 +1,7 @@
 #!/bin/sh
-# gen.sh PARRAYC OUTDIR: translates every samples/*.pa, tests/e2e/*.pa and
-# tests/diag/*.pa into OUTDIR/{samples,e2e,diag}/:
+# gen.sh PARRAYC OUTDIR: translates every samples/*.pa, samples/multi/*.pa,
+# samples/tutorial/*.pa, tests/e2e/*.pa and tests/diag/*.pa into
+# OUTDIR/{samples,multi,tutorial,e2e,diag}/:
 #   NAME.gen         the generated code (default form, with #line)
 #   NAME.noline.gen  the generated code with --no-line
 #   NAME.stderr      parrayc's stderr and exit status, when either is not
@@ -33,7 +34,7 @@ translate() {
   fi
 }
 
-for group in samples:samples e2e:tests/e2e diag:tests/diag; do
+for group in samples:samples multi:samples/multi tutorial:samples/tutorial e2e:tests/e2e diag:tests/diag; do
   dir=$out/${group%%:*}
   rm -rf "$dir" && mkdir -p "$dir" || exit 2
   for f in "$root/${group#*:}"/*.pa; do

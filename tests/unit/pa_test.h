@@ -10,8 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "emit/emit.h"
 #include "parrayc.h"
+#include "targets/all.h"
 
 /* The first line of every translation, before the program's own text. */
 #define PA_HEADER_LINES 2
@@ -31,7 +32,7 @@ PA_HELPER char *pa_translate_ctx(const char *src, bool lines, Ctx **ctxp)
 {
   Ctx *ctx = pa_ctx_new(src, lines);
   Node *tree = parse_source(ctx);
-  char *out = tree ? emit_program(ctx) : NULL;
+  char *out = tree ? emit_program(ctx, targets_all) : NULL;
   *ctxp = ctx;
   return out;
 }
@@ -76,7 +77,7 @@ PA_HELPER int pa_translate_err_opt(Options opt, const char *src, char **err, int
   dup2(fileno(tmp), 2);
   Ctx *ctx = ctx_new(&opt, src, strlen(src));
   Node *tree = parse_source(ctx);
-  char *out = tree ? emit_program(ctx) : NULL;
+  char *out = tree ? emit_program(ctx, targets_all) : NULL;
   int n = ctx->errors;
   *warnings = ctx->warnings;
   fflush(stderr);

@@ -239,7 +239,7 @@ START_TEST(insert_for_two_layouts)
   ck_assert_ptr_nonnull(out);
   /* natural layout, then the transposed one, each from its own private L */
   ck_contains(out, "for (int i = 0; i < 12; i++) a[i] = i;");
-  ck_contains(out, "for (int i = 0; i < 12; i++) t[(i / 4 + (i % 4) * 3)] = i;");
+  ck_contains(out, "for (int i = 0; i < 12; i++) t[i / 4 + (i % 4) * 3] = i;");
   ck_contains(out, "fill_count += 4;");
   ck_contains(out, "fill_count += 3;");
   ck_compiles(out);
@@ -254,7 +254,7 @@ START_TEST(insert_binds_text_and_paths)
                            "#subprog AT(p, k, type)\n  p[$type[k]$] = $dim(type)$;\n#end\n"
                            "void f(float *q) {\n#insert AT(q + 1, 2, A_0)\n#insert AT(q, j, A_0_1)\n}\n");
   ck_contains(out, "q + 1[8] = 6;");
-  ck_contains(out, "q[(j * 4)] = 3;");
+  ck_contains(out, "q[j * 4] = 3;");
   free(out);
   /* errors */
   char *err;
@@ -430,6 +430,26 @@ END_TEST
 
 /* ---- #mainhost ---- */
 
+/* A $...$ result loses its outer parentheses where the C text around
+ * makes it whole (an index, an argument, a right-hand side, a condition),
+ * keeps them next to an operator, and inside the arguments of one of the
+ * program's function-like macros, which paste them as text. */
+START_TEST(bare_whole_operands)
+{
+  char *out = pa_translate("#define SQ(a) a * a\n#parray {paged int [3][4]} A\n"
+                           "int f(int *r, int i, int j) {\n"
+                           "  int x = $A[i][j]$;\n  x += r[$A[i][j]$] + g($A[i][j]$, 1);\n"
+                           "  if ($A[i][j]$ < 3 && x)\n    x = 2 * $A[i][j]$ - $A[i][j]$;\n"
+                           "  return SQ($A[i][j]$) + x << $A[i][j]$;\n}\n");
+  ck_contains(out, "int x = i * 4 + j;");
+  ck_contains(out, "x += r[i * 4 + j] + g(i * 4 + j, 1);");
+  ck_contains(out, "if (i * 4 + j < 3 && x)");
+  ck_contains(out, "x = 2 * (i * 4 + j) - (i * 4 + j);");
+  ck_contains(out, "return SQ((i * 4 + j)) + x << (i * 4 + j);");
+  free(out);
+}
+END_TEST
+
 START_TEST(mainhost_is_main)
 {
   char *out = pa_translate("#mainhost {\n  if (argc > 1) return 3;\n}\n");
@@ -472,6 +492,7 @@ static Suite *make(void)
   tcase_add_test(tc, copy_checks);
   tcase_add_test(tc, insert_for_two_layouts);
   tcase_add_test(tc, insert_binds_text_and_paths);
+  tcase_add_test(tc, bare_whole_operands);
   tcase_add_test(tc, private_types_per_instance);
   tcase_add_test(tc, global_hoisted);
   tcase_add_test(tc, line_directives_point_to_the_source);

@@ -9,7 +9,7 @@
  * and the compile-time errors. */
 #include "pa_test.h"
 
-Poly *emit_cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
+Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
 
 /* values of the index variables for one thread */
 typedef struct Env {
@@ -89,7 +89,7 @@ static void thread_env(Type *t, const ThreadModel *m, long long tid, Env *env)
 
 static void check_node(Ctx *ctx, Type *t, const ThreadModel *m, Dim *d)
 {
-  Poly *p = emit_cuda_tid_of(ctx, t, d);
+  Poly *p = cuda_tid_of(ctx, t, d);
   ck_assert_msg(p != NULL, "no index for %s", d->path);
   long long n = const_of(t->root->extent);
   for (long long tid = 0; tid < n; tid++) {
@@ -275,7 +275,7 @@ START_TEST(test_sgemm_fig21)
   ck_contains(out, "__global__ void __launch_bounds__(128) pa_kernel_CUDA_L11(float *a, float *b, float *c)");
   ck_contains(out, "__shared__ float s[544];");
   ck_contains(out, "float r[32];");
-  ck_contains(out, "a += (pa_by * 32768 + pa_ty * 2048 + pa_tx);");
+  ck_contains(out, "a += pa_by * 32768 + pa_ty * 2048 + pa_tx;");
   /* the pragma indented with the loop it unrolls */
   ck_contains(out, "    #pragma unroll\n    for (int pa_i0 = 0; pa_i0 < 16; pa_i0++)\n"
                    "      #pragma unroll\n      for (int pa_i1 = 0; pa_i1 < 2; pa_i1++)\n");
@@ -310,6 +310,49 @@ START_TEST(test_memory)
   ck_contains(out, "pa_cuda_free(PA_DMEM, g, \"t.pa\", 10);");
   ck_contains(out, "pa_cuda_free(PA_PINNED, h, \"t.pa\", 11);");
   free(out);
+}
+END_TEST
+
+/* A transposing all-to-all between two distributions over the GPUs of a
+ * pthd or mpi array (issue 29): in packets where the destination's GPU is
+ * a digit of the source (columns split [G][NG]), each GPU packing its
+ * rectangle for q at base NG * pa_tid of q's block, pitch G * NG; from a
+ * source whose columns are one digit [G * NG] the peer kernel stays.  Each #create of the
+ * distribution reserves what the copies need. */
+static void check_packets(const char *kind)
+{
+  char src[2048];
+  snprintf(src, sizeof src,
+           "#define NG 64\n#define G 4\n"
+           "#parray {%s(float *x) [G]} P\n"
+           "#parray {dmem float [[#P][NG]][[G][NG]]} X\n"
+           "#parray {dmem float [[#P][NG]][[G][NG]]} Y\n"
+           "#parray {float [#Y_1][#Y_0]} YT\n"
+           "#parray {dmem float [[#P][NG]][G * NG]} Z\n"
+           "#parray {float [#X_1][#X_0]} XT\n"
+           "#mainhost {\n  float *x = 0;\n  #detour P(x) {\n    #create X(dx)\n    #create Y(dy)\n"
+           "    #create Z(dz)\n    #copy X(dx) to YT(dy)\n    #copy Z(dz) to XT(dx)\n  }\n}\n", kind);
+  char *out = translate_ok(src);
+  const char *me = strcmp(kind, "mpi") ? "pa_tid" : "pa_rank";
+  char want[256];
+  ck_contains(out, "__global__ void pa_pack_X_to_YT(");
+  ck_contains(out, "pa_out[pa_a * pa_pitch + pa_b] = pa_tile[threadIdx.x][pa_k];");
+  snprintf(want, sizeof want, "pa_cuda_packets_begin(%s, %s, NG, NG, (G * NG), (NG * %s), sizeof(float), ",
+           strcmp(kind, "mpi") ? "G" : "pa_mpi_size()", me, me);
+  ck_contains(out, want);
+  ck_contains(out, "pa_cuda_packets_end(&pa_pk, \"pa_pack_X_to_YT\"");
+  ck_contains(out, "pa_cuda_preload((const void *)pa_pack_X_to_YT);");
+  /* Z's columns one digit [G * NG]: X's GPU is a quotient of it, no digit: the peer kernel */
+  ck_contains(out, "__global__ void pa_copy_Z_to_XT(");
+  ck_lacks(out, "pa_pack_Z_to_XT");
+  ck_contains(out, "pa_cuda_packets_reserve(");
+  free(out);
+}
+
+START_TEST(test_packets)
+{
+  check_packets("pthd");
+  check_packets("mpi");
 }
 END_TEST
 
@@ -625,6 +668,7 @@ static Suite *make(void)
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_min_blocks);
   tcase_add_test(tc, test_smem_dynamic);
+  tcase_add_test(tc, test_packets);
   suite_add_tcase(s, tc);
   return s;
 }

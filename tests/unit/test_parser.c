@@ -12,7 +12,7 @@ static char *frag(Ctx *ctx, Node *list)
       buf_puts(&b, n->text);
     else
       buf_puts(&b, "$..$");
-  char *s = str_trim(ctx, b.data ? b.data : "");
+  char *s = util_str_trim(ctx, b.data ? b.data : "");
   buf_free(&b);
   return s;
 }

@@ -1,0 +1,833 @@
+/* driver.c: the compiler driver: translates each input (front end,
+ * model, walk), writes the translations and dependency rules, and runs the
+ * C compiler, nvcc or mpicc and the program built, in the manner of gcc. */
+#include "driver.h"
+#include "emit/emit.h"
+#include "targets/all.h"
+#include "explain/explain.h"
+#include "parray_config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+
+void driver_argv_add(Argv *a, const char *s)
+{
+  if (a->n + 2 > a->cap) {
+    a->cap = a->cap ? a->cap * 2 : 32;
+    a->v = realloc(a->v, sizeof(char *) * a->cap);
+  }
+  a->v[a->n++] = strdup(s);
+  a->v[a->n] = NULL;
+}
+
+void driver_argv_free(Argv *a)
+{
+  for (int i = 0; i < a->n; i++)
+    free(a->v[i]);
+  free(a->v);
+}
+
+static bool has_ext(const char *path, const char *const *exts)
+{
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/'))
+    return false;
+  for (; *exts; exts++)
+    if (!strcmp(dot, *exts))
+      return true;
+  return false;
+}
+
+/* Inputs the C compiler takes as they are when parrayc builds. */
+bool driver_is_compiler_input(const char *path)
+{
+  static const char *const exts[] = {".c", ".cu", ".cc", ".cpp", ".o", ".a", ".so", NULL};
+  return has_ext(path, exts);
+}
+
+/* Writes all of text or nothing: a temporary file renamed into place;
+ * "-" is standard output. */
+static bool write_file(const char *path, const char *text)
+{
+  if (!strcmp(path, "-")) {
+    if (fputs(text, stdout) >= 0 && fflush(stdout) == 0)
+      return true;
+    fprintf(stderr, "parrayc: error: cannot write to standard output: %s\n", strerror(errno));
+    return false;
+  }
+  size_t n = strlen(path) + 16;
+  char *tmp = malloc(n);
+  snprintf(tmp, n, "%s.tmpXXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
+    free(tmp);
+    return false;
+  }
+  size_t len = strlen(text), done = 0;
+  while (done < len) {
+    ssize_t w = write(fd, text + done, len - done);
+    if (w <= 0)
+      break;
+    done += (size_t)w;
+  }
+  fchmod(fd, 0644);
+  bool ok = done == len && close(fd) == 0;
+  if (ok && rename(tmp, path) != 0)
+    ok = false;
+  if (!ok) {
+    fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
+    unlink(tmp);
+  }
+  free(tmp);
+  return ok;
+}
+
+static char *strip_ext(const char *path)
+{
+  char *s = strdup(path);
+  char *dot = strrchr(s, '.');
+  char *slash = strrchr(s, '/');
+  if (dot && (!slash || dot > slash))
+    *dot = 0;
+  return s;
+}
+
+static char *concat(const char *a, const char *b)
+{
+  size_t n = strlen(a) + strlen(b) + 1;
+  char *s = malloc(n);
+  snprintf(s, n, "%s%s", a, b);
+  return s;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+  struct stat sa, sb;
+  if (!strcmp(a, b))
+    return strcmp(a, "-") != 0;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static bool file_exists(const char *dir, const char *name)
+{
+  char path[PATH_MAX];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return stat(path, &st) == 0;
+}
+
+/* PREFIX/include and PREFIX/LIBDIR when they hold the runtime. */
+static bool runtime_at(const char *prefix, char *inc, char *lib)
+{
+  snprintf(inc, PATH_MAX, "%s/%s", prefix, PARRAY_REL_INCLUDEDIR);
+  snprintf(lib, PATH_MAX, "%s/%s", prefix, PARRAY_REL_LIBDIR);
+  if (file_exists(inc, "parray.h") && file_exists(lib, "libparray.a"))
+    return true;
+  snprintf(lib, PATH_MAX, "%s/lib", prefix);
+  return file_exists(inc, "parray.h") && file_exists(lib, "libparray.a");
+}
+
+/* Where the runtime's headers and libraries are: next to parrayc
+ * (PREFIX/bin/parrayc: PREFIX/include, PREFIX/lib), PARRAY_HOME, the build
+ * tree parrayc was built in, the configured install prefix. */
+static void runtime_dirs(char *inc, char *lib)
+{
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    for (int up = 0; up < 2; up++) {
+      char *slash = strrchr(exe, '/');
+      if (slash)
+        *slash = 0;
+    }
+    if (runtime_at(exe, inc, lib))
+      return;
+  }
+  const char *home = getenv("PARRAY_HOME");
+  if (home && *home && runtime_at(home, inc, lib))
+    return;
+  if (file_exists(PARRAY_SOURCE_INCLUDE_DIR, "parray.h") && file_exists(PARRAY_BUILD_LIB_DIR, "libparray.a")) {
+    snprintf(inc, PATH_MAX, "%s", PARRAY_SOURCE_INCLUDE_DIR);
+    snprintf(lib, PATH_MAX, "%s", PARRAY_BUILD_LIB_DIR);
+    return;
+  }
+  if (home && *home) {
+    runtime_at(home, inc, lib); /* not there: -I and -L name it all the same */
+    return;
+  }
+  snprintf(inc, PATH_MAX, "%s", PARRAY_INSTALL_INCLUDE_DIR);
+  snprintf(lib, PATH_MAX, "%s", PARRAY_INSTALL_LIB_DIR);
+}
+
+/* Splits flags as the shell would (quotes, backslashes, $VAR; no command
+ * substitution); false, with a message, when it cannot. */
+static bool split_flags(const char *name, const char *flags, Argv *before, Argv *after)
+{
+  wordexp_t w;
+  int rc = wordexp(flags, &w, WRDE_NOCMD);
+  if (rc) {
+    fprintf(stderr, "parrayc: error: cannot split %s '%s' into words%s\n", name, flags,
+            rc == WRDE_BADCHAR ? " (quote | & ; < > ( ) { } and newlines)"
+            : rc == WRDE_CMDSUB ? " (no command substitution)" : "");
+    if (rc == WRDE_NOSPACE)
+      wordfree(&w);
+    return false;
+  }
+  for (size_t i = 0; i < w.we_wordc; i++) {
+    const char *t = w.we_wordv[i];
+    driver_argv_add(!strncmp(t, "-l", 2) || !strncmp(t, "-Wl,", 4) || driver_is_compiler_input(t) ? after : before, t);
+  }
+  wordfree(&w);
+  return true;
+}
+
+static int spawn(Argv *a, bool verbose)
+{
+  if (verbose) {
+    for (int i = 0; i < a->n; i++)
+      fprintf(stderr, "%s%s", i ? " " : "", a->v[i]);
+    fputc('\n', stderr);
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "parrayc: error: cannot start '%s': %s\n", a->v[0], strerror(errno));
+    return 127;
+  }
+  if (pid == 0) {
+    execvp(a->v[0], a->v);
+    fprintf(stderr, "parrayc: error: cannot run '%s': %s\n", a->v[0], strerror(errno));
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return 127;
+  if (WIFSIGNALED(status)) {
+    fprintf(stderr, "parrayc: '%s' was killed by signal %d (%s)\n", a->v[0], WTERMSIG(status),
+            strsignal(WTERMSIG(status)));
+    return 128 + WTERMSIG(status);
+  }
+  return WEXITSTATUS(status);
+}
+
+/* The sanitizer flags for nvcc's host compiler, one -Xcompiler each (nvcc
+ * splits -Xcompiler values at commas): the runtime libraries of a
+ * sanitizer build need the sanitizer runtimes at link time. */
+static void nvcc_host_flags(Argv *a, const char *flags)
+{
+  char *copy = strdup(flags);
+  char buf[256];
+  for (char *t = strtok(copy, " \t\n"); t; t = strtok(NULL, " \t\n")) {
+    if (strncmp(t, "-fsanitize=", 11)) {
+      snprintf(buf, sizeof buf, "-Xcompiler=%s", t);
+      driver_argv_add(a, buf);
+      continue;
+    }
+    char *list = t + 11, *save = NULL;
+    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+      snprintf(buf, sizeof buf, "-Xcompiler=-fsanitize=%s", s);
+      driver_argv_add(a, buf);
+    }
+  }
+  free(copy);
+}
+
+static const char *env_or(const char *name, const char *fallback)
+{
+  const char *v = getenv(name);
+  return v && *v ? v : fallback;
+}
+
+/* The words `MPICC --showme:WHAT` prints (Open MPI's wrapper), or the
+ * environment variable that overrides them, into a. */
+static bool mpi_wrapper_words(const char *what, const char *env, Argv *a)
+{
+  const char *set = getenv(env);
+  if (set)
+    return split_flags(env, set, a, a);
+  const char *mpicc = env_or("MPICC", *PARRAY_MPICC ? PARRAY_MPICC : "mpicc");
+  char cmd[PATH_MAX + 64], line[8192] = "";
+  snprintf(cmd, sizeof cmd, "%s --showme:%s 2>/dev/null", mpicc, what);
+  FILE *f = popen(cmd, "r");
+  size_t got = f ? fread(line, 1, sizeof line - 1, f) : 0;
+  int rc = f ? pclose(f) : -1;
+  line[got] = 0;
+  if (rc != 0 || got == 0) {
+    fprintf(stderr, "parrayc: error: cannot ask '%s' for the MPI %s flags (an mpi x cuda program is built by nvcc "
+            "with them); set %s to them\n", mpicc, what, env);
+    return false;
+  }
+  line[strcspn(line, "\n")] = 0;
+  return split_flags(env, line, a, a);
+}
+
+/* nvcc takes -I, -D, -L and -l itself; anything else the MPI wrapper adds
+ * (-pthread, -Wl,...) goes to the host compiler or the linker. */
+static void nvcc_mpi_flags(Argv *a, Argv *words)
+{
+  char buf[PATH_MAX + 32];
+  for (int i = 0; i < words->n; i++) {
+    const char *t = words->v[i];
+    if (t[0] == '-' && strchr("IDLl", t[1]))
+      snprintf(buf, sizeof buf, "%s", t);
+    else if (!strncmp(t, "-Wl,", 4))
+      snprintf(buf, sizeof buf, "-Xlinker=%s", t + 4);
+    else
+      snprintf(buf, sizeof buf, "-Xcompiler=%s", t);
+    driver_argv_add(a, buf);
+  }
+}
+
+/* An option that the compiler of this program does not take: said, once. */
+static void note_dropped(Cli *cli, const char *flag, const char *why)
+{
+  if (!cli->no_warnings)
+    fprintf(stderr, "parrayc: warning: '%s' is not passed on: it is %s\n", flag, why);
+}
+
+/* One translated input. */
+typedef struct Unit {
+  const char *input;
+  Ctx *ctx;
+  char *text;        /* the translation */
+  bool cuda;
+  char *source;      /* where the translation is written */
+  char *object;      /* -c: the object */
+  DiagLog log;       /* -fdiagnostics-format=json/sarif: its diagnostics */
+} Unit;
+
+/* The compiler command for units (one with -c, all with --build):
+ * compiler, flags, translations, the other inputs, runtime libraries. */
+static int compile(Cli *cli, Unit *units, int n, const char *out)
+{
+  bool cuda = false, mpi = false, omp = false;
+  for (int i = 0; i < n; i++) {
+    cuda |= units[i].cuda;
+    mpi |= units[i].ctx->uses_mpi;
+    omp |= units[i].ctx->uses_omp;
+  }
+  char inc[PATH_MAX], lib[PATH_MAX];
+  runtime_dirs(inc, lib);
+  Argv pre = {0}, post = {0}, a = {0}, mpi_libs = {0};
+  if (!split_flags("PARRAY_CFLAGS", env_or("PARRAY_CFLAGS", "-O2"), &pre, &post))
+    return 1;
+  if (cuda) {
+    driver_argv_add(&a, env_or("NVCC", *PARRAY_NVCC ? PARRAY_NVCC : "nvcc"));
+    for (int i = 0; i < pre.n; i++)
+      driver_argv_add(&a, pre.v[i]);
+    const char *arch = cli->arch ? cli->arch : env_or("PARRAY_CUDA_ARCH", PARRAY_CUDA_ARCH);
+    char buf[PATH_MAX + 32];
+    snprintf(buf, sizeof buf, "-arch=%s%s", strchr(arch, '_') || !strcmp(arch, "native") || !strcmp(arch, "all") ? "" : "sm_", arch);
+    driver_argv_add(&a, buf);
+    driver_argv_add(&a, "-Xcompiler=-Wall,-Wextra");
+    nvcc_host_flags(&a, PARRAY_SANITIZE_FLAGS);
+    if (omp)
+      driver_argv_add(&a, "-Xcompiler=-fopenmp");
+    if (mpi) {
+      /* mpi x cuda: nvcc with the MPI wrapper's flags */
+      Argv words = {0}, libs = {0};
+      bool ok = mpi_wrapper_words("compile", "PARRAY_MPI_CFLAGS", &words);
+      if (ok && cli->mode != MODE_COMPILE)
+        ok = mpi_wrapper_words("link", "PARRAY_MPI_LIBS", &libs);
+      nvcc_mpi_flags(&a, &words);
+      nvcc_mpi_flags(&mpi_libs, &libs);
+      driver_argv_free(&words);
+      driver_argv_free(&libs);
+      if (!ok) {
+        driver_argv_free(&a);
+        driver_argv_free(&pre);
+        driver_argv_free(&post);
+        driver_argv_free(&mpi_libs);
+        return 1;
+      }
+    }
+    for (int i = 0; i < cli->cflags.n; i++) {
+      const char *f = cli->cflags.v[i];
+      if (f[1] == 'f' || f[1] == 'W' || !strcmp(f, "-pthread"))
+        snprintf(buf, sizeof buf, "-Xcompiler=%s", f);
+      else
+        snprintf(buf, sizeof buf, "%s", f);
+      driver_argv_add(&a, buf);
+    }
+    for (int i = 0; i < cli->hostflags.n; i++) {
+      const char *f = cli->hostflags.v[i];
+      if (!strncmp(f, "-std=", 5)) {
+        note_dropped(cli, f, "cc's (a C standard), and this program is compiled by nvcc as CUDA C++");
+        continue;
+      }
+      snprintf(buf, sizeof buf, "-Xcompiler=%s", f);
+      driver_argv_add(&a, buf);
+    }
+    for (int i = 0; i < cli->nvflags.n; i++)
+      driver_argv_add(&a, cli->nvflags.v[i]);
+  } else {
+    driver_argv_add(&a, mpi ? env_or("MPICC", *PARRAY_MPICC ? PARRAY_MPICC : "mpicc") : env_or("CC", "cc"));
+    driver_argv_add(&a, "-std=gnu11");
+    for (int i = 0; i < pre.n; i++)
+      driver_argv_add(&a, pre.v[i]);
+    driver_argv_add(&a, "-Wall");
+    driver_argv_add(&a, "-Wextra");
+    split_flags("the sanitizer flags", PARRAY_SANITIZE_FLAGS, &a, &a);
+    if (omp)
+      driver_argv_add(&a, "-fopenmp");
+    for (int i = 0; i < cli->cflags.n; i++)
+      driver_argv_add(&a, cli->cflags.v[i]);
+    /* -Xcompiler A,B: the host compiler is cc itself */
+    for (int i = 0; i < cli->hostflags.n; i++) {
+      char *copy = strdup(cli->hostflags.v[i]), *save = NULL;
+      bool std = !strncmp(copy, "-std=", 5);
+      for (char *t = std ? copy : strtok_r(copy, ",", &save); t; t = std ? NULL : strtok_r(NULL, ",", &save))
+        driver_argv_add(&a, t);
+      free(copy);
+    }
+    for (int i = 0; i < cli->nvflags.n; i++)
+      note_dropped(cli, cli->nvflags.v[i], "nvcc's, and this program has no CUDA: cc compiles it");
+  }
+  /* #include "x.h" of a .pa file: next to it, wherever the translation is */
+  for (int i = 0; i < n; i++) {
+    char *dir = strcmp(units[i].input, "-") ? strdup(units[i].input) : strdup(".");
+    char *slash = strrchr(dir, '/');
+    if (slash)
+      *slash = 0;
+    driver_argv_add(&a, cuda ? "-I" : "-iquote");
+    driver_argv_add(&a, slash ? dir : ".");
+    free(dir);
+  }
+  driver_argv_add(&a, "-I");
+  driver_argv_add(&a, inc);
+  if (cli->mode == MODE_COMPILE)
+    driver_argv_add(&a, "-c");
+  for (int i = 0; i < n; i++)
+    driver_argv_add(&a, units[i].source);
+  driver_argv_add(&a, "-o");
+  driver_argv_add(&a, out);
+  if (cli->mode != MODE_COMPILE) {
+    for (int i = 0; i < cli->link.n; i++)
+      driver_argv_add(&a, cli->link.v[i]);
+    for (int i = 0; i < post.n; i++)
+      driver_argv_add(&a, post.v[i]);
+    driver_argv_add(&a, "-L");
+    driver_argv_add(&a, lib);
+    if (mpi)
+      driver_argv_add(&a, "-lparray_mpi");
+    if (cuda)
+      driver_argv_add(&a, "-lparray_cuda");
+    driver_argv_add(&a, "-lparray");
+    for (int i = 0; i < mpi_libs.n; i++)
+      driver_argv_add(&a, mpi_libs.v[i]);
+    if (cuda && omp)
+      driver_argv_add(&a, "-lgomp");
+    driver_argv_add(&a, "-lpthread");
+    driver_argv_add(&a, "-lm");
+  }
+  int rc = spawn(&a, cli->verbose);
+  driver_argv_free(&a);
+  driver_argv_free(&pre);
+  driver_argv_free(&post);
+  driver_argv_free(&mpi_libs);
+  if (rc != 0) {
+    fprintf(stderr, "parrayc: error: compiling '%s' failed\n", n == 1 ? units[0].source : out);
+    return 1;
+  }
+  return 0;
+}
+
+/* A make rule: target, the input and every file it includes. */
+static void put_path(FILE *f, const char *p)
+{
+  for (; *p; p++) {
+    if (*p == ' ' || *p == '#')
+      fputc('\\', f);
+    else if (*p == '$')
+      fputc('$', f);
+    fputc(*p, f);
+  }
+}
+
+static void put_rule(Cli *cli, Unit *u, const char *target, FILE *f)
+{
+  put_path(f, cli->dep_target ? cli->dep_target : target);
+  fputc(':', f);
+  for (int i = 0; i < u->ctx->ndeps; i++) {
+    if (strcmp(u->ctx->deps[i], "<stdin>")) {
+      fputs(" \\\n ", f);
+      put_path(f, u->ctx->deps[i]);
+    }
+  }
+  fputc('\n', f);
+  if (cli->deps_phony)
+    for (int i = 1; i < u->ctx->ndeps; i++) {
+      fputc('\n', f);
+      put_path(f, u->ctx->deps[i]);
+      fputs(":\n", f);
+    }
+}
+
+/* -M / -MD: the rule of unit u into -MF, standard output or OUT.d. */
+static bool write_deps(Cli *cli, Unit *u, const char *target, bool first)
+{
+  const char *path = cli->dep_file;
+  char *own = NULL;
+  if (!path && cli->deps_only)
+    path = "-";
+  if (!path) {
+    char *base = strip_ext(strcmp(target, "-") ? target : "stdin");
+    path = own = concat(base, ".d");
+    free(base);
+  }
+  FILE *f = !strcmp(path, "-") ? stdout : fopen(path, first || own ? "w" : "a");
+  if (!f) {
+    fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
+    free(own);
+    return false;
+  }
+  put_rule(cli, u, target, f);
+  bool ok = f == stdout ? fflush(f) == 0 : fclose(f) == 0;
+  free(own);
+  return ok;
+}
+
+static void print_backends(Ctx *ctx, bool cuda)
+{
+  printf("%s%s%s%s\n", cuda ? "cuda " : "", ctx->uses_mpi ? "mpi " : "", ctx->uses_omp ? "omp " : "",
+         ctx->uses_pthd ? "pthd" : "");
+}
+
+static bool use_color(int color)
+{
+  if (color >= 0)
+    return color;
+  const char *term = getenv("TERM");
+  return isatty(2) && term && strcmp(term, "dumb");
+}
+
+/* Reads, splices headers, parses and translates one input. */
+static bool translate(Cli *cli, Unit *u)
+{
+  size_t len;
+  char *src = util_file_read(u->input, &len);
+  if (!src) {
+    char msg[PATH_MAX + 128];
+    snprintf(msg, sizeof msg, "cannot read '%s': %s", u->input, strerror(errno));
+    if (cli->diag_format && strcmp(cli->diag_format, "text")) /* a tool reads it, with the rest */
+      diag_log_add(&u->log, "error", u->input, 0, 0, msg);
+    else
+      fprintf(stderr, "parrayc: error: %s\n", msg);
+    return false;
+  }
+  bool from_stdin = !strcmp(u->input, "-");
+  Options opt = {
+    .input = u->input, .display = from_stdin ? "<stdin>" : u->input,
+    .line_directives = cli->line_directives, .explain = cli->explain,
+    .explain_format = cli->format, .defines = cli->defines, .ndefines = cli->ndefines,
+    .access_line = cli->access_line, .thread_map = cli->thread_map,
+    .error_limit = cli->error_limit, .no_warnings = cli->no_warnings, .werror = cli->werror,
+    .color = use_color(cli->color),
+    .include_dirs = (const char **)cli->incdirs.v, .ninclude_dirs = cli->incdirs.n,
+    .log = cli->diag_format && strcmp(cli->diag_format, "text") ? &u->log : NULL,
+  };
+  u->ctx = ctx_new(&opt, src, len);
+  free(src);
+  if (include_headers(u->ctx) && parse_source(u->ctx))
+    u->text = emit_program(u->ctx, targets_all);
+  int w = u->ctx->warnings;
+  if (opt.log) /* a tool reads the diagnostics: no summary line */
+    w = 0;
+  if (!u->text) {
+    if (opt.log)
+      return false;
+    if (w)
+      fprintf(stderr, "%d warning%s and ", w, w == 1 ? "" : "s");
+    fprintf(stderr, "%d error%s generated; no output written.\n", u->ctx->errors, u->ctx->errors == 1 ? "" : "s");
+    return false;
+  }
+  if (w)
+    fprintf(stderr, "%d warning%s generated.\n", w, w == 1 ? "" : "s");
+  u->cuda = emit_uses_cuda(u->ctx, u->ctx->tree);
+  return true;
+}
+
+static int mpi_procs(Ctx *ctx)
+{
+  long long n = 0, v;
+  for (Type *t = ctx->types; t; t = t->next)
+    if (t->kind == TK_MPI && poly_is_const(t->root->extent, &v) && v > n)
+      n = v;
+  return n > 0 ? (int)n : 1;
+}
+
+static int run(Ctx *ctx, Cli *cli, const char *exe)
+{
+  Argv a = {0};
+  char *path = exe[0] == '/' ? strdup(exe) : NULL;
+  if (!path) {
+    size_t n = strlen(exe) + 3;
+    path = malloc(n);
+    snprintf(path, n, "%s%s", strchr(exe, '/') ? "" : "./", exe);
+  }
+  const char *launch = getenv("PARRAY_LAUNCH");
+  if (ctx->uses_mpi && launch && *launch) {
+    /* a cluster's launcher with its own options (srun ..., mpirun
+     * --hostfile ...): used as it is, the process count its own */
+    if (cli->nprocs) {
+      fprintf(stderr, "parrayc: error: --np with PARRAY_LAUNCH='%s': give the number of processes in "
+              "PARRAY_LAUNCH\n", launch);
+      free(path);
+      return 1;
+    }
+    if (!split_flags("PARRAY_LAUNCH", launch, &a, &a)) {
+      free(path);
+      driver_argv_free(&a);
+      return 1;
+    }
+  } else if (ctx->uses_mpi) {
+    int np = cli->nprocs ? cli->nprocs : mpi_procs(ctx);
+    driver_argv_add(&a, env_or("MPIRUN", *PARRAY_MPIRUN ? PARRAY_MPIRUN : "mpirun"));
+    if (geteuid() == 0) {
+      setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+      setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+    }
+    driver_argv_add(&a, "--oversubscribe");
+    driver_argv_add(&a, "-np");
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", np);
+    driver_argv_add(&a, buf);
+  }
+  driver_argv_add(&a, path);
+  free(path);
+  for (int i = 0; i < cli->nrun_args; i++)
+    driver_argv_add(&a, cli->run_args[i]);
+  int rc = spawn(&a, cli->verbose);
+  driver_argv_free(&a);
+  return rc;
+}
+
+static char *base_name(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  return strip_ext(slash ? slash + 1 : path);
+}
+
+/* Where unit u's translation (and object) go; exe: the program built. */
+static void name_outputs(Cli *cli, Unit *u, int n, const char *exe)
+{
+  const char *ext = u->cuda ? ".cu" : ".c";
+  bool from_stdin = !strcmp(u->input, "-");
+  char *b;
+  switch (cli->mode) {
+  case MODE_TRANSLATE:
+    if (cli->output || from_stdin) {
+      u->source = strdup(cli->output ? cli->output : "-");
+      return;
+    }
+    b = strip_ext(u->input);
+    break;
+  case MODE_COMPILE:
+    if (cli->output) {
+      u->object = strdup(cli->output);
+    } else {
+      b = base_name(from_stdin ? "stdin" : u->input);
+      u->object = concat(b, ".o");
+      free(b);
+    }
+    b = strip_ext(u->object);
+    break;
+  default:
+    if (n == 1) {
+      b = strdup(exe);
+    } else {
+      char *name = base_name(from_stdin ? "stdin" : u->input), *dot = concat(exe, ".");
+      b = concat(dot, name);
+      free(dot);
+      free(name);
+    }
+  }
+  u->source = concat(b, ext);
+  free(b);
+}
+
+/* `parrayc FILE.c`, `-o self.pa self.pa`: never write over an input. */
+static bool overwrites_input(Cli *cli, const char *out)
+{
+  for (int i = 0; i < cli->inputs.n; i++)
+    if (out && same_file(out, cli->inputs.v[i])) {
+      fprintf(stderr, "parrayc: error: the output '%s' would overwrite the input '%s'\n", out, cli->inputs.v[i]);
+      return true;
+    }
+  for (int i = 0; i < cli->link.n; i++)
+    if (out && cli->link.v[i][0] != '-' && same_file(out, cli->link.v[i])) {
+      fprintf(stderr, "parrayc: error: the output '%s' would overwrite the input '%s'\n", out, cli->link.v[i]);
+      return true;
+    }
+  return false;
+}
+
+/* A file parrayc wrote starts with its banner (emit.c). */
+#define BANNER "/* Generated by parrayc "
+
+/* Never replace a file parrayc did not write (a hand-written helper.c
+ * next to helper.pa): its first line is not the banner.  --force does. */
+static bool replaces_foreign(Cli *cli, const char *path)
+{
+  if (!path || !strcmp(path, "-") || cli->force || cli->deps_only)
+    return false;
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return false;
+  char head[sizeof BANNER] = "";
+  size_t got = fread(head, 1, sizeof BANNER - 1, f);
+  struct stat st;
+  bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  fclose(f);
+  head[got] = 0;
+  if (!regular || got == 0 || !strcmp(head, BANNER))
+    return false;
+  fprintf(stderr, "parrayc: error: '%s' exists and parrayc did not write it (it does not begin with '%s...'); "
+          "not replacing it: move it, name another output with -o, or pass --force\n", path, BANNER);
+  return true;
+}
+
+/* The translation's kind is its content's: CUDA code never goes to a .c
+ * file (cc would compile it as C). */
+static bool wrong_kind(Cli *cli, Unit *u)
+{
+  static const char *const c_exts[] = {".c", ".h", NULL};
+  if (cli->mode != MODE_TRANSLATE || !u->cuda || !u->source || !has_ext(u->source, c_exts))
+    return false;
+  char *base = strip_ext(u->source);
+  fprintf(stderr, "parrayc: error: '%s' uses CUDA (cuda thread arrays or dmem/smem data), so its translation is "
+          "CUDA C++, not C: not writing it to '%s'; name the output '%s.cu'\n", u->input, u->source, base);
+  free(base);
+  return true;
+}
+
+static int explain(Unit *u, const char *name)
+{
+  Dim *d = dim_resolve(u->ctx, name, (Loc){0, 0});
+  return d && explain_type(u->ctx, d, stdout) ? 0 : 1;
+}
+
+/* Names, checks, dependency rules, translations, compiler runs. */
+static int drive(Cli *cli, Unit *units, int n)
+{
+  if (cli->access_line && n)
+    return explain_access(units[0].ctx, stdout) ? 0 : 1;
+  if (cli->explain && n)
+    return explain(&units[0], cli->explain);
+  if (cli->print_backends) {
+    for (int i = 0; i < n; i++)
+      print_backends(units[i].ctx, units[i].cuda);
+    return 0;
+  }
+  char *exe = NULL;
+  if (cli->mode == MODE_BUILD || cli->mode == MODE_RUN)
+    exe = cli->output ? strdup(cli->output) : !n || !strcmp(units[0].input, "-") ? strdup("a.out") : strip_ext(units[0].input);
+  int rc = overwrites_input(cli, exe);
+  for (int i = 0; i < n && !rc; i++) {
+    name_outputs(cli, &units[i], n, exe);
+    rc = overwrites_input(cli, units[i].source) || overwrites_input(cli, units[i].object);
+  }
+  for (int i = 0; i < n && !rc; i++)
+    rc = wrong_kind(cli, &units[i]) || replaces_foreign(cli, units[i].source);
+  for (int i = 0; i < n && !rc && (cli->deps || cli->deps_only); i++) {
+    Unit *u = &units[i];
+    if (!write_deps(cli, u, exe ? exe : u->object ? u->object : u->source, i == 0))
+      rc = 1;
+  }
+  if (rc || cli->deps_only) {
+    free(exe);
+    return rc;
+  }
+  for (int i = 0; i < n && !rc; i++)
+    if (!write_file(units[i].source, units[i].text))
+      rc = 1;
+  if (!rc && cli->mode == MODE_COMPILE)
+    for (int i = 0; i < n && !rc; i++)
+      rc = compile(cli, &units[i], 1, units[i].object);
+  if (!rc && exe) {
+    rc = compile(cli, units, n, exe);
+    if (!rc && cli->mode == MODE_RUN)
+      rc = run(units[0].ctx, cli, exe);
+  }
+  free(exe);
+  return rc;
+}
+
+/* -fdiagnostics-format=json[-stderr|-file], sarif-stderr|sarif-file: the
+ * diagnostics of each input, as gcc writes them (json-file: NAME.gcc.json,
+ * sarif-file: NAME.sarif, NAME the input's file name, in the current
+ * directory). */
+static bool write_diag_logs(Cli *cli, Unit *units, int n)
+{
+  const char *fmt = cli->diag_format;
+  bool ok = true;
+  if (!fmt || !strcmp(fmt, "text"))
+    return true;
+  for (int i = 0; i < n; i++) {
+    const char *in = strcmp(units[i].input, "-") ? units[i].input : "<stdin>";
+    const DiagLog *log = &units[i].log;
+    FILE *f = stderr;
+    char *path = NULL;
+    if (!strcmp(fmt, "json-file") || !strcmp(fmt, "sarif-file")) {
+      const char *slash = strrchr(units[i].input, '/');
+      const char *name = strcmp(units[i].input, "-") ? slash ? slash + 1 : units[i].input : "stdin";
+      path = concat(name, !strcmp(fmt, "json-file") ? ".gcc.json" : ".sarif");
+      f = fopen(path, "w");
+      if (!f) {
+        fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
+        free(path);
+        ok = false;
+        continue;
+      }
+    }
+    if (!strncmp(fmt, "json", 4))
+      diag_log_json(log, f);
+    else
+      diag_log_sarif(&log, &in, 1, PARRAY_VERSION, f);
+    if (f != stderr && fclose(f) != 0) {
+      fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
+      ok = false;
+    }
+    free(path);
+  }
+  return ok;
+}
+
+/* Translates every input, then writes, compiles, builds or runs as cli
+ * says; returns the exit status. */
+int driver_run(Cli *cli)
+{
+  int n = cli->inputs.n, rc = 0;
+  Unit *units = calloc((size_t)n + 1, sizeof *units);
+  for (int i = 0; i < n; i++) {
+    units[i].input = cli->inputs.v[i];
+    if (!translate(cli, &units[i]))
+      rc = 1;
+  }
+  if (!write_diag_logs(cli, units, n))
+    rc = 1;
+  if (!rc && (n || cli->link.n))
+    rc = drive(cli, units, n);
+  for (int i = 0; i < n; i++) {
+    diag_log_free(&units[i].log);
+    free(units[i].text);
+    free(units[i].source);
+    free(units[i].object);
+    ctx_free(units[i].ctx);
+  }
+  free(units);
+  return rc;
+}

@@ -1,0 +1,60 @@
+/* driver.h: what the command line (main.c) hands the driver (driver.c),
+ * which translates the inputs and runs the C compiler, nvcc, mpicc and the
+ * program as gcc's driver would. */
+#ifndef PARRAYC_DRIVER_H
+#define PARRAYC_DRIVER_H
+
+#include <stdbool.h>
+
+typedef enum Mode { MODE_TRANSLATE, MODE_COMPILE, MODE_BUILD, MODE_RUN } Mode;
+
+/* A NULL-terminated list of malloc'd words: a command, a list of flags. */
+typedef struct Argv {
+  char **v;
+  int n, cap;
+} Argv;
+void driver_argv_add(Argv *a, const char *s); /* a copy of s */
+void driver_argv_free(Argv *a);
+
+typedef struct Cli {
+  Mode mode;
+  Argv inputs;       /* Parray programs ("-": standard input) */
+  Argv link;         /* sources, objects, -l, -Wl: after the translations */
+  Argv cflags;       /* -I -D -U -O -g -f -W: for the C compiler */
+  Argv incdirs;      /* -I: also where Parray headers are searched */
+  Argv nvflags;      /* -G -lineinfo --use_fast_math -Xptxas -maxrregcount -std=c++NN: nvcc's */
+  Argv hostflags;    /* -Xcompiler LIST (comma-separated), -std=cNN: the host compiler's */
+  bool force;        /* --force: write over a file parrayc did not write */
+  bool thread_map;   /* --thread-map (with --explain-access) */
+  const char *diag_format; /* -fdiagnostics-format: NULL or text, json, sarif-file... */
+  const char *output;
+  const char *explain;
+  const char *arch;  /* --arch: nvcc's -arch */
+  const char *format;  /* --format for --explain */
+  const char *defines[64]; /* -D NAME=VALUE, also sizes for --explain */
+  int ndefines;
+  const char *access_file; /* --explain-access FILE:LINE */
+  int access_line;
+  bool line_directives;
+  bool verbose;
+  bool print_backends;
+  bool deps_only;    /* -M */
+  bool deps;         /* -MD */
+  bool deps_phony;   /* -MP */
+  const char *dep_file, *dep_target;
+  int color;         /* -1: auto */
+  int error_limit;   /* -ferror-limit=N */
+  bool no_warnings;  /* -w */
+  bool werror;       /* -Werror */
+  int nprocs;        /* --np for mpi programs, 0: from the program */
+  char **run_args;
+  int nrun_args;
+} Cli;
+
+/* Inputs the C compiler takes as they are when parrayc builds. */
+bool driver_is_compiler_input(const char *path);
+/* Translates every input, then writes, compiles, builds or runs as cli
+ * says; returns the exit status. */
+int driver_run(Cli *cli);
+
+#endif

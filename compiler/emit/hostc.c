@@ -1,0 +1,449 @@
+/* hostc.c: what two backends print alike: the per-thread copy loop, the
+ * frame of pa_main, outlined detour bodies, the runtime's memory names,
+ * the loop nest of a distributed copy and its staging through the host.
+ * The CUDA copy kernels are emit/kernels.c's. */
+#include "print/capture.h"
+#include "ctext.h"
+#include "emit/hostc.h"
+
+#include <limits.h>
+#include <string.h>
+
+const char *hostc_mem_enum(MemKind m)
+{
+  static const char *names[] = {"PA_PAGED", "PA_PAGED", "PA_PINNED", "PA_DMEM", "PA_SMEM", "PA_RMEM"};
+  return names[m];
+}
+
+/* ---- copies ---- */
+
+void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
+{
+  Ctx *ctx = e->ctx;
+  Dim *src = p->src, *dst = p->dst;
+  const char *in = text_indent_of(n);
+  const char *elem = dst->type->elem;
+  long long total;
+  bool small = poly_is_const(src->extent, &total) && total <= 64;
+  bool pragma = unroll && small; /* #pragma unroll before each loop, indented with it */
+  /* bounds and indices stand alone (after '<', between brackets): no parentheses */
+  out_gen(e->out, n->loc, "%s{ /* #copy %s to %s */\n", in, n->name, n->name2);
+  if (p->check_extent) {
+    /* inside the block: a copy guarded by 'if (pa_rank == 0)' is one statement */
+    const char *s = poly_str(ctx, src->extent), *d = poly_str(ctx, dst->extent);
+    const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
+    if (unroll) /* in a kernel: prints and traps (parray_cuda.h) */
+      out_gen(e->out, n->loc, "%s  pa_cuda_kernel_copy_extent(%s, %s, %s);\n", in, s, d, at);
+    else
+      out_gen(e->out, n->loc, "%s  if (%s != %s)\n%s    pa_check_copy_extent(%s, %s, %s);\n", in, s, d, in, s, d, at);
+  }
+  out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, p->sp);
+  out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, p->dp);
+  if (p->how != COPY_NEST) {
+    /* any two layouts: walk the logical index, offsets from the types */
+    Poly *i = poly_var(ctx, "pa_i", src->extent);
+    if (pragma)
+      out_gen(e->out, n->loc, "%s  #pragma unroll\n", in);
+    out_gen(e->out, n->loc, "%s  for (%s pa_i = 0; pa_i < %s; pa_i++)\n", in, index_type(src->extent),
+            poly_str(ctx, src->extent));
+    out_gen(e->out, n->loc, "%s    pa_dst[%s] = pa_src[%s];\n", in, poly_str(ctx, dim_offset(ctx, dst, i)),
+            poly_str(ctx, dim_offset(ctx, src, i)));
+    out_gen(e->out, n->loc, "%s}\n", in);
+    return;
+  }
+  CopyDigit *dg = copy_loop_order(ctx, p->dg, p->nd);
+  Poly *so = poly_const(ctx, 0), *doff = poly_const(ctx, 0);
+  Buf ind = {0};
+  buf_puts(&ind, in);
+  buf_puts(&ind, "  ");
+  for (int k = 0; k < p->nd; k++) {
+    char *var = ctx_printf(ctx, "pa_i%d", k);
+    Poly *v = poly_var(ctx, var, dg[k].extent);
+    so = poly_add(ctx, so, poly_mul(ctx, v, dg[k].s));
+    doff = poly_add(ctx, doff, poly_mul(ctx, v, dg[k].d));
+    if (pragma)
+      out_gen(e->out, n->loc, "%s#pragma unroll\n", ind.data);
+    out_gen(e->out, n->loc, "%sfor (%s %s = 0; %s < %s; %s++)\n", ind.data, index_type(dg[k].extent), var, var,
+            poly_str(ctx, dg[k].extent), var);
+    buf_puts(&ind, "  ");
+  }
+  out_gen(e->out, n->loc, "%spa_dst[%s] = pa_src[%s];\n", ind.data, poly_str(ctx, doff), poly_str(ctx, so));
+  out_gen(e->out, n->loc, "%s}\n", in);
+  buf_free(&ind);
+}
+
+/* ---- run-time checks of what parrayc could not decide ---- */
+
+static void types_reached(Ctx *ctx, Type *t, Type ***list, int *n);
+
+static void types_of_nodes(Ctx *ctx, Dim *d, Type ***list, int *n)
+{
+  if (d->ref)
+    types_reached(ctx, d->ref->type, list, n);
+  for (int k = 0; k < d->nkids; k++)
+    types_of_nodes(ctx, d->kids[k], list, n);
+}
+
+/* t and every type its references lead to, once each, into *list */
+static void types_reached(Ctx *ctx, Type *t, Type ***list, int *n)
+{
+  for (int i = 0; i < *n; i++)
+    if ((*list)[i] == t)
+      return;
+  Type **l = ctx_alloc(ctx, sizeof(Type *) * (*n + 1));
+  if (*n)
+    memcpy(l, *list, sizeof(Type *) * *n);
+  l[(*n)++] = t;
+  *list = l;
+  types_of_nodes(ctx, t->root, list, n);
+}
+
+/* The run-time checks of the extents of the types in list, as lines of C
+ * starting with indent. */
+static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf *b)
+{
+  Ctx *ctx = e->ctx;
+  for (int i = 0; i < n; i++) {
+    ExtentCheck *c;
+    int nc = type_extent_checks(ctx, list[i], &c);
+    for (int k = 0; k < nc; k++)
+      buf_printf(b, "%spa_check_extent(%s, %s, %d, %s, %s, %s, %d);\n", indent, poly_str(ctx, c[k].have),
+                 poly_str(ctx, c[k].want), c[k].exact, text_c_string(ctx, c[k].d->path),
+                 text_c_string(ctx, c[k].d->ref->path), text_c_string(ctx, text_loc_file(ctx, c[k].d->loc)), text_loc_line(ctx, c[k].d->loc));
+  }
+}
+
+/* Checks before a #create or #copy of t: outside detours, and inside a
+ * host detour for the types its body declares (the others are checked at
+ * the launch); nothing inside a kernel. */
+void hostc_type_checks(Emitter *e, Node *n, Type *t)
+{
+  for (Detour *x = e->detour; x; x = x->parent)
+    if (x->type->kind == TK_CUDA)
+      return;
+  if (e->detour && view_type_outside(t, e->detour->view.parent) && t->detour != e->detour->node)
+    return;
+  Type **list = NULL;
+  int nlist = 0;
+  types_reached(e->ctx, t, &list, &nlist);
+  Buf b = {0};
+  type_checks(e, list, nlist, text_indent_of(n), &b);
+  if (b.len)
+    out_gen(e->out, n->loc, "%s", b.data);
+  buf_free(&b);
+}
+
+void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt)
+{
+  for (int i = 0; i < dt->nchecks; i++)
+    if (!strcmp(dt->checks[i], stmt))
+      return;
+  const char **c = ctx_alloc(e->ctx, sizeof(char *) * (dt->nchecks + 1));
+  if (dt->nchecks)
+    memcpy(c, dt->checks, sizeof(char *) * dt->nchecks);
+  c[dt->nchecks++] = stmt;
+  dt->checks = c;
+}
+
+void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
+{
+  Type **list = NULL;
+  int nlist = 0;
+  types_reached(e->ctx, dt->type, &list, &nlist);
+  for (int i = 0; i < dt->view.nused; i++)
+    if (view_type_outside(dt->view.used[i], here(e)))
+      types_reached(e->ctx, dt->view.used[i], &list, &nlist);
+  Buf b = {0};
+  const char *in = text_indent_of(n);
+  type_checks(e, list, nlist, in, &b);
+  for (int i = 0; i < dt->nchecks; i++)
+    buf_printf(&b, "%s%s\n", in, dt->checks[i]);
+  if (b.len)
+    out_gen(e->out, n->loc, "%s", b.data);
+  buf_free(&b);
+}
+
+/* The sizes only the program knows among the factors of span, each with
+ * the highest power it has in a term, and the sum of the coefficients'
+ * magnitudes: with every size >= 1, span <= bound * prod size^power. */
+static int span_sizes(Ctx *ctx, Poly *span, Atom ***atoms, int **powers, long long *bound)
+{
+  int cap = 0, n = 0;
+  for (int i = 0; i < span->n; i++)
+    cap += span->t[i].nf;
+  *atoms = ctx_alloc(ctx, sizeof(Atom *) * (cap + 1));
+  *powers = ctx_alloc(ctx, sizeof(int) * (cap + 1));
+  *bound = 0;
+  for (int i = 0; i < span->n; i++) {
+    Term *t = &span->t[i];
+    long long c = t->coef < 0 ? (t->coef == LLONG_MIN ? LLONG_MAX : -t->coef) : t->coef;
+    if (__builtin_add_overflow(*bound, c, bound))
+      *bound = LLONG_MAX;
+    for (int k = 0; k < t->nf; k++) {
+      Atom *a = t->f[k];
+      if (a->kind != A_SYM)
+        continue;
+      int power = 0, j = 0;
+      for (int m = 0; m < t->nf; m++)
+        power += t->f[m] == a;
+      while (j < n && (*atoms)[j] != a)
+        j++;
+      if (j == n) {
+        (*atoms)[n] = a;
+        (*powers)[n++] = 0;
+      }
+      if (power > (*powers)[j])
+        (*powers)[j] = power;
+    }
+  }
+  return n;
+}
+
+/* Is elem spelled with C's own type words only ("unsigned int", "float4",
+ * "size_t")?  Other names (typedefs, structs, typos) are worth a check. */
+static bool plain_c_type(const char *elem)
+{
+  static const char *const words[] = {"char", "short", "int", "long", "float", "double", "signed", "unsigned",
+                                      "const", "volatile", "_Bool", "bool", "half", NULL};
+  CText c = ctext(elem, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_IDENT)
+      continue;
+    const char *w = t.s;
+    size_t n = t.n;
+    if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')
+      continue; /* size_t, int32_t */
+    while (n > 0 && w[n - 1] >= '0' && w[n - 1] <= '9')
+      n--; /* float4, int2 */
+    bool known = false;
+    for (int i = 0; words[i] && !known; i++)
+      known = strlen(words[i]) == n && !strncmp(w, words[i], n);
+    if (!known)
+      return false;
+  }
+  return true;
+}
+
+/* The span of d for #create, computed in 64 bits, after (when sizes only
+ * the program knows enter it) a run-time check that each such size is
+ * positive and the span fits: a clear error naming n's line rather than a
+ * wrapped-around allocation. */
+char *hostc_checked_span(Emitter *e, Node *n, Dim *d)
+{
+  Ctx *ctx = e->ctx;
+  Poly *span = dim_span(ctx, d);
+  Atom **atoms;
+  int *powers;
+  long long bound;
+  int k = span_sizes(ctx, span, &atoms, &powers, &bound);
+  /* a misspelt element type is reported at the #parray, not here */
+  if (!plain_c_type(d->type->elem))
+    out_gen(e->out, d->type->loc, "%s(void)sizeof(%s);\n", text_indent_of(n), d->type->elem);
+  if (k == 0)
+    return dollar_poly_whole(ctx, span);
+  Buf b = {0};
+  buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", text_indent_of(n), text_c_string(ctx, d->path),
+             text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc), bound, k);
+  for (int i = 0; i < k; i++) {
+    buf_printf(&b, ", %s, ", text_c_string(ctx, atoms[i]->text));
+    if (atoms[i]->runtime) /* "n * n": (long long)n * (long long)n */
+      print_wide_text(&b, atoms[i]->text, false);
+    else
+      buf_printf(&b, util_text_is_simple(atoms[i]->text) ? "(long long)%s" : "(long long)(%s)", atoms[i]->text);
+    buf_printf(&b, ", %d", powers[i]);
+  }
+  buf_puts(&b, ");\n");
+  /* under the #parray's line: a size the C compiler rejects (an undeclared
+   * variable) is reported where it was written */
+  out_gen(e->out, d->type->loc, "%s", b.data);
+  buf_free(&b);
+  poly_print(&b, span, true);
+  char *text = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return text;
+}
+
+/* ---- #mainhost ---- */
+
+/* Does C text in body (at any depth) use identifier name? */
+static bool body_mentions(Node *body, const char *name)
+{
+  for (Node *x = body; x; x = x->next)
+    if ((x->kind == N_TEXT && x->text && text_mentions(x->text, name)) || body_mentions(x->body, name))
+      return true;
+  return false;
+}
+
+/* Does body end in a return statement of its own (not one inside an if or
+ * a block)? */
+static bool ends_in_return(Node *body)
+{
+  Node *last = NULL;
+  for (Node *x = body; x; x = x->next) {
+    CText c = ctext(x->kind == N_TEXT && x->text ? x->text : "", NULL, CT_DIRECTIVES);
+    if (x->kind != N_TEXT || ctext_code(&c).kind != CT_END)
+      last = x;
+  }
+  if (!last || last->kind != N_TEXT || !last->text)
+    return false;
+  CText c = ctext(last->text, NULL, CT_DIRECTIVES);
+  CTok first = {CT_END, "", 0, false}, prev = first;
+  bool start = true;
+  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c)) {
+    if (start)
+      first = t;
+    start = ctok_is(t, ';') || ctok_is(t, '{') || ctok_is(t, '}');
+  }
+  return ctok_is(prev, ';') && ctok_word(first, "return");
+}
+
+void hostc_main_head(Emitter *e, Node *n)
+{
+  out_gen(e->out, n->loc, "static int pa_main(int argc, char **argv)\n{");
+  /* pa_main's parameters are the program's: unused, they would warn */
+  if (!body_mentions(n->body, "argc"))
+    out_gen(e->out, n->loc, "\n  (void)argc;");
+  if (!body_mentions(n->body, "argv"))
+    out_gen(e->out, n->loc, "\n  (void)argv;");
+}
+
+void hostc_main_tail(Emitter *e, Node *n)
+{
+  Loc end = n->loc;
+  for (Node *x = n->body; x; x = x->next)
+    end = x->loc;
+  const char *nl = out_at_bol(e->out) && e->out->b.len ? "" : "\n";
+  if (ends_in_return(n->body))
+    out_gen(e->out, end, "%s}\n\n", nl);
+  else
+    out_gen(e->out, end, "%s  return 0;\n}\n\n", nl);
+}
+
+/* ---- detours outlined as host functions ---- */
+
+Detour *hostc_detour(Emitter *e, Node *n, Type *t, const char *fname, const char *tid_var, size_t size)
+{
+  Detour *dt = ctx_alloc(e->ctx, size);
+  dt->node = n;
+  dt->type = t;
+  dt->parent = e->detour;
+  dt->name = fname;
+  dt->body_line = -1;
+  dt->view.type = t;
+  dt->view.node = n;
+  dt->view.parent = here(e);
+  dt->view.loc = n->loc;
+  view_known(e->ctx, &dt->view, t->root, NULL, tid_var);
+  return dt;
+}
+
+char *hostc_outlined(Ctx *ctx, Node *n, Out *body)
+{
+  return text_dedent(ctx, text_tidy_body(ctx, body->b.data ? body->b.data : ""), n->text ? n->text : "", true);
+}
+
+void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
+                     const char *rank)
+{
+  Ctx *ctx = e->ctx;
+  Buf ind = {0};
+  buf_printf(&ind, "%s  ", text_indent_of(n));
+  if (cond) {
+    out_gen(e->out, n->loc, "%sif (%s)\n", ind.data, cond);
+    buf_puts(&ind, "  ");
+  }
+  /* this process's elements: fix the process digits first */
+  for (int pass = own ? 0 : 1; pass < 2; pass++) {
+    for (int k = 0; k < s->n; k++) {
+      SideDigit *g = &s->dg[k];
+      bool here = own ? (pass == 0) == g->proc : (g->proc || locals);
+      if (!here || (!g->proc && !locals))
+        continue;
+      const char *v = g->var->t[0].f[0]->text;
+      out_gen(e->out, n->loc, "%sfor (%s %s = 0; %s < %s; %s++)\n", ind.data, index_type(g->extent), v, v,
+              dollar_poly_whole(e->ctx, g->extent), v);
+      buf_puts(&ind, "  ");
+    }
+    if (own && pass == 0) {
+      out_gen(e->out, n->loc, "%sif (%s == %s)\n", ind.data, dollar_poly_whole(e->ctx, copy_side_owner(ctx, s, NULL, true)), rank);
+      buf_puts(&ind, "  ");
+    }
+  }
+  out_gen(e->out, n->loc, "%s%s;\n", ind.data, stmt);
+  buf_free(&ind);
+}
+
+/* The steps of an all-to-all in packets (CopyPlan.packets), after
+ * hostc_packets_begin's pa_pk and the destination's blocks in pa_blocks,
+ * for this GPU's thread or process me: pack and send each step
+ * (pa_cuda_packets_step), then wait for every packet to land. */
+void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
+                   const char *me, const char *at, const char *in)
+{
+  out_gen(e->out, n->loc, "%sfor (int pa_s = 0; pa_s < pa_pk.steps; pa_s++) {\n", in);
+  out_gen(e->out, n->loc, "%s  const pa_cuda_step pa_st = pa_cuda_packets_step(&pa_pk, &pa_blocks, pa_s);\n", in);
+  out_gen(e->out, n->loc, "%s  %s<<<dim3((unsigned)((pa_st.hi - pa_st.lo + 31) / 32), %s), dim3(32, 8), 0, "
+          "pa_pk.stream>>>(%s, (%s *)pa_st.out, pa_st.pitch, %s, pa_st.q, pa_st.lo, pa_st.hi%s);\n", in, kname,
+          grid_yz, p->sp, p->dst->type->elem, me, extra);
+  out_gen(e->out, n->loc, "%s  pa_cuda_packets_sent(&pa_pk, pa_s, %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s}\n", in);
+  out_gen(e->out, n->loc, "%spa_cuda_packets_end(&pa_pk, \"%s\", %s);\n", in, kname, at);
+}
+
+const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at)
+{
+  Ctx *ctx = e->ctx;
+  CopySide S = p->side[0];
+  Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
+  return ctx_printf(ctx, "pa_cuda_packets pa_pk = pa_cuda_packets_begin(%s, %s, %s, %s, %s, %s, sizeof(%s), %s);",
+                    nprocs, me, dollar_poly_text(ctx, S.dg[p->pk_a].extent), dollar_poly_text(ctx, S.dg[p->pk_b].extent),
+                    dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, at);
+}
+
+char *hostc_block_bytes(Ctx *ctx, Dim *d)
+{
+  return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", dollar_poly_text(ctx, dim_span(ctx, d)), d->type->elem);
+}
+
+bool hostc_written_whole(Ctx *ctx, CopySide *s)
+{
+  if (!s->procs || !poly_equal(dim_span(ctx, s->dim), s->local))
+    return false;
+  /* every process holds a part (not [2 #P] of 4, not one axis of a grid):
+   * a process that holds none keeps its block as it was */
+  Poly *held = poly_const(ctx, 1);
+  for (int k = 0; k < s->n; k++)
+    if (s->dg[k].proc)
+      held = poly_mul(ctx, held, s->dg[k].extent);
+  return poly_equal(held, s->procs->root->extent);
+}
+
+void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = text_indent_of(n), *elem = p->dst->type->elem;
+  const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
+  if (p->via_host[0])
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem, sp,
+            bytes[0], at);
+  else
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
+  /* the whole block goes back: it is read first unless the copy writes
+   * all of it (a distributed block without padding or other chunks) */
+  if (p->via_host[1])
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem,
+            hostc_written_whole(ctx, (CopySide *)&p->side[1]) ? "NULL" : dp, bytes[1], at);
+  else
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
+}
+
+void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes)
+{
+  Ctx *ctx = e->ctx;
+  const char *in = text_indent_of(n);
+  const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
+  if (p->via_host[0])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s);\n", in, at);
+  if (p->via_host[1])
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s);\n", in, dp, bytes[1], at);
+}

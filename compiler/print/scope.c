@@ -1,0 +1,568 @@
+/* scope.c: names declared by the C text (a light reading of declarations,
+ * function headers, comments and preprocessor lines) and by #create. */
+#include "print/scope.h"
+#include "ctext.h"
+
+#include <string.h>
+
+static const char *scope_scan(Ctx *ctx, Scope *s);
+
+Scope *scope_open(Ctx *ctx, Scope *parent, bool function)
+{
+  Scope *s = ctx_alloc(ctx, sizeof *s);
+  s->parent = parent;
+  s->function = function;
+  /* the statement before '{' (read as C: a ';' or '{' in a comment before
+   * it does not end the one before): a function header declares parameters */
+  if (parent)
+    s->header = ctx_strdup(ctx, scope_scan(ctx, parent));
+  return s;
+}
+
+/* A directive there is that body, and its translation may be several
+ * statements, of which an unbraced head would govern only the first.  The
+ * tokens are read once: each call resumes before the last token read (more
+ * text may extend it: an identifier, an unclosed comment) with the state
+ * saved there. */
+bool scope_ends_in_statement_head(Scope *s)
+{
+  const Buf *b = &s->text;
+  if (!b->len)
+    return false;
+  HeadScan h = s->head;
+  if (h.at == 0)
+    h.bol = true;
+  CText c = ctext(b->data + h.at, b->data + b->len, CT_DIRECTIVES);
+  c.bol = h.bol;
+  c.member = h.member;
+  HeadScan before = h;
+  for (;;) {
+    HeadScan here = h;
+    here.at = (size_t)(c.p - b->data);
+    here.bol = c.bol;
+    here.member = c.member;
+    CTok t = ctext_next(&c);
+    if (t.kind == CT_END)
+      break;
+    before = here;
+    if (t.kind == CT_SPACE || t.kind == CT_COMMENT || t.kind == CT_PREPROC)
+      continue;
+    bool closes_head = false;
+    if (ctok_is(t, '(')) {
+      if (h.depth++ == 0)
+        h.control_parens = h.prev_control;
+    } else if (ctok_is(t, ')') && h.depth > 0) {
+      closes_head = --h.depth == 0 && h.control_parens;
+    }
+    h.prev_control = ctok_word(t, "if") || ctok_word(t, "for") || ctok_word(t, "while") || ctok_word(t, "switch");
+    h.last_head = closes_head || (h.depth == 0 && (ctok_word(t, "else") || ctok_word(t, "do")));
+  }
+  s->head = before;
+  return h.last_head;
+}
+
+void scope_close(Scope *s)
+{
+  buf_free(&s->text);
+  map_free(&s->names);
+  map_free(&s->declared);
+  map_free(&s->created);
+}
+
+Scope *scope_file(Scope *s)
+{
+  while (s->parent)
+    s = s->parent;
+  return s;
+}
+
+/* A name declared by #create or as a parameter, with its declaration. */
+typedef struct Named {
+  const char *name;
+  const char *decl;
+} Named;
+
+static bool named_is(const void *item, const void *key)
+{
+  return !strcmp(((const Named *)item)->name, key);
+}
+
+static Named *named(const Scope *s, const char *name)
+{
+  return map_get(&s->names, util_hash_str(name, HASH_SEED), named_is, name);
+}
+
+void scope_declare_as(Ctx *ctx, Scope *s, const char *name, const char *decl)
+{
+  Named *x = named(s, name);
+  if (!x) {
+    x = ctx_alloc(ctx, sizeof *x);
+    x->name = ctx_strdup(ctx, name);
+    map_put(&s->names, util_hash_str(name, HASH_SEED), x);
+  }
+  x->decl = decl ? ctx_strdup(ctx, decl) : NULL;
+}
+
+void scope_declare(Ctx *ctx, Scope *s, const char *name)
+{
+  scope_declare_as(ctx, s, name, NULL);
+}
+
+/* ---- #create of plain names: a second one without #destroy is an error ---- */
+
+typedef struct Created {
+  const char *name;
+  Node *node; /* NULL once destroyed */
+} Created;
+
+static bool created_is(const void *item, const void *key)
+{
+  return !strcmp(((const Created *)item)->name, key);
+}
+
+static Created *creation(Scope *in, const char *p)
+{
+  /* up to the enclosing function: an outlined detour body has its own names */
+  for (Scope *s = in; s; s = s->function ? NULL : s->parent) {
+    Created *c = map_get(&s->created, util_hash_str(p, HASH_SEED), created_is, p);
+    if (c && c->node)
+      return c;
+  }
+  return NULL;
+}
+
+Node *scope_creation(Scope *s, const char *p)
+{
+  Created *c = creation(s, p);
+  return c ? c->node : NULL;
+}
+
+void scope_created(Ctx *ctx, Scope *s, const char *p, Node *n)
+{
+  Created *c = map_get(&s->created, util_hash_str(p, HASH_SEED), created_is, p);
+  if (!c) {
+    c = ctx_alloc(ctx, sizeof *c);
+    c->name = ctx_strdup(ctx, p);
+    map_put(&s->created, util_hash_str(p, HASH_SEED), c);
+  }
+  c->node = n;
+}
+
+void scope_destroyed(Scope *s, const char *p)
+{
+  Created *c = creation(s, p);
+  if (c)
+    c->node = NULL;
+}
+
+static bool is_decl_word(const char *w, size_t n)
+{
+  return ctext_type_word(w, n);
+}
+
+/* One declarator of a declaration statement: [spec, spec_end) holds the
+ * type words, [decl, decl_end) the declarator ("*a", "x[10]",
+ * initialiser excluded), [name, name + len) the name it declares. */
+typedef struct Declarator {
+  const char *spec, *spec_end, *decl, *decl_end, *name;
+  size_t len;
+} Declarator;
+
+/* Calls found(arg, d) for each declarator of the statement [s, end): a
+ * declaration starts with type words (or two identifiers in a row, a
+ * typedef name), and the first identifier of each declarator is the name
+ * it declares.  Stops early when found returns true. */
+static void statement_declarators(const char *s, const char *end, bool (*found)(void *, const Declarator *),
+                                  void *arg)
+{
+  int words = 0;
+  bool is_decl = false;
+  Declarator d = {0};
+  /* comments and preprocessor lines (#include ...) before the statement are skipped */
+  CText c = ctext(s, end, CT_DIRECTIVES);
+  CTok t = ctext_code(&c);
+  d.spec = d.spec_end = t.s;
+  bool star = false;
+  for (;; t = ctext_code(&c)) {
+    if (ctok_is(t, '*')) {
+      star = true;
+      continue;
+    }
+    if (t.kind != CT_IDENT || (star && is_decl)) /* "* const": the declarator's */
+      break;
+    if (ctok_word(t, "struct") || ctok_word(t, "union") || ctok_word(t, "enum")) {
+      /* the tag is a type word here, not the declarator's name */
+      is_decl = true;
+      words++;
+      d.spec_end = t.s + t.n;
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      if (u.kind == CT_IDENT) {
+        c = peek;
+        d.spec_end = u.s + u.n;
+        u = ctext_code(&peek);
+      }
+      const char *close = ctok_is(u, '{') ? ctext_close(u.s, end) : NULL;
+      if (close) { /* the type's body: part of the type words */
+        c = ctext(close + 1, end, CT_DIRECTIVES);
+        d.spec_end = close + 1;
+      }
+      continue;
+    }
+    if (is_decl_word(t.s, t.n)) {
+      is_decl = true;
+      words++;
+      d.spec_end = t.s + t.n;
+      continue;
+    }
+    if (!is_decl && words == 0) {
+      /* a typedef name must be followed, on its line, by another identifier or '*' */
+      const char *q = t.s + t.n;
+      while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      if (u.s == q && (u.kind == CT_IDENT || ctok_is(u, '*'))) {
+        is_decl = true;
+        words++;
+        d.spec_end = t.s + t.n;
+        continue;
+      }
+      return;
+    }
+    if (!is_decl)
+      return;
+    break; /* t is the first declarator's name */
+  }
+  if (!is_decl)
+    return;
+  int depth = 0;
+  bool want = true;
+  bool group = true; /* only '(' and '*' so far in this declarator: "(*grid)[4]", "(*op)(int)" */
+  const char *start = d.spec_end;
+  for (; t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind == CT_PUNCT && t.n == 1 && strchr("([{", t.s[0])) {
+      group = group && t.s[0] == '(';
+      depth++;
+    } else if (t.kind == CT_PUNCT && t.n == 1 && strchr(")]}", t.s[0]))
+      depth--;
+    else if ((ctok_is(t, ',') || ctok_is(t, '=')) && depth == 0) {
+      if (d.name) {
+        d.decl_end = t.s;
+        if (found(arg, &d))
+          return;
+        d.name = NULL;
+      }
+      want = ctok_is(t, ',');
+      group = true;
+      start = t.s + 1;
+    } else if (t.kind == CT_IDENT && want && (depth == 0 || group) && !is_decl_word(t.s, t.n)) {
+      d.name = t.s;
+      d.len = t.n;
+      d.decl = start;
+      want = false;
+    } else if (!ctok_is(t, '*') && !(t.kind == CT_IDENT && is_decl_word(t.s, t.n))) {
+      group = false;
+    }
+  }
+  if (d.name) {
+    d.decl_end = end;
+    found(arg, &d);
+  }
+}
+
+typedef struct NameQuery {
+  const char *name;
+  Declarator d;
+  bool found;
+} NameQuery;
+
+static bool name_query(void *arg, const Declarator *d)
+{
+  NameQuery *q = arg;
+  if (strlen(q->name) != d->len || strncmp(d->name, q->name, d->len))
+    return false;
+  q->d = *d;
+  q->found = true;
+  return true;
+}
+
+/* Finds the declarator of `name` in the statement [s, end). */
+static bool find_declarator(const char *s, const char *end, const char *name, Declarator *d)
+{
+  NameQuery q = {name, {0}, false};
+  statement_declarators(s, end, name_query, &q);
+  *d = q.d;
+  return q.found;
+}
+
+static bool statement_declares(const char *s, const char *end, const char *name)
+{
+  Declarator d;
+  return find_declarator(s, end, name, &d);
+}
+
+/* "int rows" from "static const int cols = 2, rows = 3" (storage class
+ * dropped), or NULL */
+static char *statement_declaration(Ctx *ctx, const char *s, const char *end, const char *name)
+{
+  Declarator dc;
+  if (!find_declarator(s, end, name, &dc))
+    return NULL;
+  const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
+  if (memchr(spec, '{', (size_t)(spec_end - spec))) /* a type defined here: as written, for the message */
+    return util_str_trim(ctx, ctx_printf(ctx, "%.*s %.*s", (int)(spec_end - spec), spec, (int)(decl_end - decl), decl));
+  Buf b = {0};
+  CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    static const char *storage[] = {"static", "extern", "register", "auto", "inline", NULL};
+    bool drop = t.kind != CT_IDENT;
+    for (int i = 0; storage[i] && !drop; i++)
+      drop = ctok_word(t, storage[i]);
+    if (!drop)
+      buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)t.n, t.s);
+  }
+  char *d = util_str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl)));
+  buf_printf(&b, " %s", d);
+  char *r = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return r;
+}
+
+/* The init clause of a statement "for (INIT; ...", or NULL; *init_end
+ * is its ';'. */
+static const char *for_init(const char *s, const char *end, const char **init_end)
+{
+  CText c = ctext(s, end, CT_DIRECTIVES); /* after blanks and preprocessor lines (#line) */
+  CTok t = ctext_code(&c);
+  if (!ctok_word(t, "for") || !ctok_is(t = ctext_code(&c), '('))
+    return NULL;
+  const char *init = t.s + 1;
+  for (t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (ctok_is(t, ';')) {
+      *init_end = t.s;
+      return init;
+    }
+  return NULL;
+}
+
+/* Splits [t, end) into statements (ended by ';', '{' or '}' outside
+ * parentheses) and calls each(arg, start, end) on each complete one, which
+ * stops the split by returning true.  Returns where the incomplete rest
+ * begins (or the end of the stopping statement in *stop). */
+static const char *each_statement(const char *t, const char *end,
+                                  bool (*each)(void *, const char *, const char *), void *arg,
+                                  const char **stop)
+{
+  const char *start = t;
+  int depth = 0, init = 0; /* init: the depth of braces of an initialiser ("= {1, 2}") */
+  bool assign = false;     /* the last code token was '=' (or ',' inside an initialiser) */
+  int tagged = 0;          /* 1: after struct, union or enum; 2: after its tag */
+  CText c = ctext(t, end, CT_DIRECTIVES);
+  for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
+    if (ctok_open_comment(k))
+      break; /* the comment goes on in text still to come */
+    if (k.kind == CT_SPACE || k.kind == CT_COMMENT || k.kind == CT_PREPROC)
+      continue;
+    bool was_assign = assign;
+    assign = ctok_is(k, '=') || (init && ctok_is(k, ','));
+    /* "struct tag {": a type's body, which does not end the statement either */
+    int was_tagged = tagged;
+    tagged = ctok_word(k, "struct") || ctok_word(k, "union") || ctok_word(k, "enum") ? 1
+             : was_tagged == 1 && k.kind == CT_IDENT                                ? 2
+                                                                                    : 0;
+    if (k.kind != CT_PUNCT || k.n != 1)
+      continue;
+    if (k.s[0] == '{' && (init || was_assign || was_tagged)) {
+      init++;
+      assign = true; /* a nested brace may follow at once */
+      continue;
+    }
+    if (k.s[0] == '}' && init) {
+      init--;
+      continue;
+    }
+    if (init)
+      continue;
+    depth += (k.s[0] == '(') - (k.s[0] == ')');
+    if (depth <= 0 && strchr(";{}", k.s[0])) {
+      if (each(arg, start, k.s)) {
+        *stop = k.s;
+        return start;
+      }
+      start = k.s + 1;
+      depth = 0;
+    }
+  }
+  return start;
+}
+
+typedef struct DeclQuery {
+  const char *name;
+  const char *start, *end; /* the declaring statement, when found */
+} DeclQuery;
+
+static bool statement_query(void *arg, const char *s, const char *e)
+{
+  DeclQuery *q = arg;
+  const char *init_end;
+  const char *init = for_init(s, e, &init_end);
+  if (statement_declares(s, e, q->name)) {
+    q->start = s;
+    q->end = e;
+  } else if (init && statement_declares(init, init_end, q->name)) {
+    q->start = init;
+    q->end = init_end;
+  }
+  return q->start != NULL;
+}
+
+/* The statement of text t that declares `name`: its start (*end its end),
+ * or NULL.  The statement left incomplete at the end of t counts too. */
+static const char *declaring_statement(const char *t, const char *name, const char **end)
+{
+  DeclQuery q = {name, NULL, NULL};
+  const char *stop;
+  const char *rest = each_statement(t, NULL, statement_query, &q, &stop);
+  if (!q.start)
+    statement_query(&q, rest, rest + strlen(rest));
+  *end = q.end;
+  return q.start;
+}
+
+bool scope_text_declares(const char *t, const char *name)
+{
+  const char *end;
+  return declaring_statement(t, name, &end) != NULL;
+}
+
+/* The parameter of a function header "T f(T1 a, T2 b)" that declares
+ * `name` (*end its end), or NULL. */
+static const char *declaring_parameter(const char *h, const char *name, const char **end)
+{
+  /* the header may follow comments and preprocessor lines */
+  CText c = ctext(h, NULL, CT_DIRECTIVES);
+  CTok t = ctext_code(&c);
+  while (t.kind != CT_END && !ctok_is(t, '('))
+    t = ctext_code(&c);
+  const char *close = t.kind != CT_END ? ctext_close(t.s, NULL) : NULL;
+  if (!close)
+    return NULL;
+  const char *start = t.s + 1;
+  int depth = 0;
+  for (t = ctext_code(&c); t.s <= close; t = ctext_code(&c)) {
+    if (t.kind == CT_PUNCT && t.n == 1 && strchr("([{", t.s[0]))
+      depth++;
+    else if (t.s < close && t.kind == CT_PUNCT && t.n == 1 && strchr(")]}", t.s[0]))
+      depth--;
+    else if ((ctok_is(t, ',') && depth == 0) || t.s == close) {
+      if (statement_declares(start, t.s, name)) {
+        *end = t.s;
+        return start;
+      }
+      start = t.s + 1;
+    }
+    if (t.s == close)
+      break;
+  }
+  return NULL;
+}
+
+static bool header_declares(const char *h, const char *name)
+{
+  const char *end;
+  return declaring_parameter(h, name, &end) != NULL;
+}
+
+/* ---- the text of a scope, read once ---- */
+
+static bool name_is(const void *item, const void *key)
+{
+  return !strcmp(item, key);
+}
+
+static bool add_declared(void *arg, const Declarator *d)
+{
+  void **a = arg;
+  Ctx *ctx = a[0];
+  Scope *s = a[1];
+  char *name = ctx_strndup(ctx, d->name, d->len);
+  unsigned long h = util_hash_str(name, HASH_SEED);
+  if (!map_get(&s->declared, h, name_is, name))
+    map_put(&s->declared, h, name);
+  return false;
+}
+
+/* Reads the statements of s->text completed since the last call into
+ * s->declared (the text only grows, so each is read once); returns the
+ * incomplete statement at the end. */
+static bool scan_statement(void *arg, const char *start, const char *end)
+{
+  const char *init_end;
+  const char *init = for_init(start, end, &init_end);
+  statement_declarators(start, end, add_declared, arg);
+  if (init)
+    statement_declarators(init, init_end, add_declared, arg);
+  return false;
+}
+
+static const char *scope_scan(Ctx *ctx, Scope *s)
+{
+  if (!s->text.data)
+    return "";
+  void *arg[2] = {ctx, s};
+  const char *stop;
+  const char *start = each_statement(s->text.data + s->scanned, NULL, scan_statement, arg, &stop);
+  s->scanned = (size_t)(start - s->text.data);
+  return start;
+}
+
+/* Does the text of scope s declare name? */
+static bool scope_text_has_declaration(Ctx *ctx, Scope *s, const char *name)
+{
+  const char *tail = scope_scan(ctx, s);
+  return map_get(&s->declared, util_hash_str(name, HASH_SEED), name_is, name) ||
+         statement_declares(tail, tail + strlen(tail), name);
+}
+
+const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
+{
+  for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
+    Named *x = named(s, name);
+    if (x)
+      return x->decl ? x->decl : "";
+    const char *st, *end, *decl;
+    if (scope_text_has_declaration(ctx, s, name) && (st = declaring_statement(s->text.data, name, &end)))
+      return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+    if (s->header && (st = declaring_parameter(s->header, name, &end)))
+      return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+  }
+  return NULL;
+}
+
+const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)
+{
+  Scope *f = scope_file(in);
+  const char *st, *end, *decl;
+  if (!scope_text_has_declaration(ctx, f, name) || !(st = declaring_statement(f->text.data, name, &end)))
+    return NULL;
+  return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+}
+
+bool scope_name_declared(Ctx *ctx, Scope *in, const char *name)
+{
+  for (Scope *s = in; s; s = s->parent) {
+    if (named(s, name) || scope_text_has_declaration(ctx, s, name))
+      return true;
+    if (s->header && header_declares(s->header, name))
+      return true;
+    if (s->function && !s->file_scope) {
+      /* a detour body sees its parameters and the file scope only */
+      Scope *f = scope_file(s);
+      if (f != s && scope_text_has_declaration(ctx, f, name))
+        return true;
+      return false;
+    }
+  }
+  return false;
+}

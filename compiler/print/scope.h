@@ -1,0 +1,65 @@
+/* scope.h: which names the C text has declared, so that '#create T(p)'
+ * knows whether to declare p.  The walk opens and closes scopes as it
+ * passes braces; the backends ask and declare. */
+#ifndef PARRAYC_SCOPE_H
+#define PARRAYC_SCOPE_H
+
+#include "parrayc.h"
+
+/* Where ends_in_statement_head stopped reading a scope's text: before its
+ * last token (which more text may extend), with the state there.  The
+ * text only grows, so each call reads what was added since the last. */
+typedef struct HeadScan {
+  size_t at;           /* offset of the last token read */
+  int depth;           /* parentheses open */
+  bool prev_control, last_head, control_parens;
+  bool bol, member;    /* the cursor's state at 'at' */
+} HeadScan;
+
+typedef struct Scope {
+  struct Scope *parent;
+  Buf text;            /* the C text seen so far at this level */
+  char *header;        /* the statement before this block's '{' */
+  Map names;           /* declared by #create or as parameters: Named */
+  Map declared;        /* declared by the text read so far: names */
+  size_t scanned;      /* how much of text has been read for them */
+  HeadScan head;       /* ends_in_statement_head's reading of text so far */
+  Map created;         /* #create of a plain name here: Created */
+  struct Scope *launch; /* a detour body: the scope of its #detour */
+  bool file_scope;
+  bool function;       /* a function or detour body starts here */
+} Scope;
+
+/* a scope inside parent (NULL: none), whose header is the statement that
+ * ends parent's text */
+Scope *scope_open(Ctx *ctx, Scope *parent, bool function);
+void scope_close(Scope *s);
+Scope *scope_file(Scope *s); /* the outermost scope */
+void scope_declare(Ctx *ctx, Scope *s, const char *name);
+/* declares name with its C declaration ("float *a"), which a detour body
+ * that uses the name needs to capture it */
+void scope_declare_as(Ctx *ctx, Scope *s, const char *name, const char *decl);
+bool scope_name_declared(Ctx *ctx, Scope *s, const char *name);
+/* The live '#create' of plain name p in s or the scopes around it, up to
+ * the enclosing function (NULL: none); scope_created records one in s,
+ * scope_destroyed ends the one found. */
+Node *scope_creation(Scope *s, const char *p);
+void scope_created(Ctx *ctx, Scope *s, const char *p, Node *n);
+void scope_destroyed(Scope *s, const char *p);
+/* The declaration of name when it is a local of the function being
+ * written (for a detour body: of the function its #detour stands in,
+ * outwards); NULL when it is not one, "" when it is one parrayc cannot
+ * read. */
+const char *scope_local_declaration(Ctx *ctx, Scope *s, const char *name);
+/* The declaration of name at file scope, seen from s ("int n" for
+ * "static int n, m;"), NULL when the file's text does not declare it, ""
+ * when parrayc cannot read the declaration. */
+const char *scope_file_declaration(Ctx *ctx, Scope *s, const char *name);
+/* Does the text of s end with the head of a statement whose body comes
+ * next: 'if (...)', 'for (...)', 'while (...)', 'switch (...)', 'else'
+ * or 'do'?  Reads only the text added since the last call. */
+bool scope_ends_in_statement_head(Scope *s);
+/* does C text t declare name, in any of its blocks? */
+bool scope_text_declares(const char *t, const char *name);
+
+#endif

@@ -1,0 +1,20 @@
+#!/bin/sh
+# build_multi_gpus.sh PARRAYC WORKDIR: the programs of samples/multi/ are written once for
+# any number of GPUs (G's extent GPUS is the only place the count appears): each builds
+# unchanged at -DGPUS=1 and -DGPUS=4 (the ordinary sample tests build them at the
+# default, 2), at N = 1024.  Where nvcc is; running them needs the GPUs (bench/multi_gpu.sh).
+set -eu
+parrayc=$1 wd=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$wd" && mkdir -p "$wd"
+for g in 1 4; do
+  for s in sgemm fft transpose; do
+    libs=
+    [ $s = fft ] && libs=-lcufft
+    for form in pthd mpi; do
+      (cd "$wd" && "$parrayc" --build -DN=1024 -DGPUS=$g "$root/samples/multi/${s}_$form.pa" $libs \
+        -o "$wd/${s}_${form}_g$g")
+    done
+  done
+done
+echo "samples/multi: 6 programs built at GPUS=1 and GPUS=4"

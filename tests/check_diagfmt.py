@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""check_diagfmt.py PARRAYC TESTS_DIR: -fdiagnostics-format=json and
+sarif-file on every program of tests/diag/.
+
+For each, the JSON (gcc's shape) must be valid against
+tests/diagfmt/gcc-json.schema.json and say exactly what the text does (each
+"FILE:LINE:COL: KIND: MESSAGE" line, notes as the children of the error or
+warning before them); the SARIF log (NAME.pa.sarif, written in the current
+directory) must be valid against tests/diagfmt/sarif-2.1.0-subset.schema.json
+(and the OASIS schema itself where PARRAY_SARIF_SCHEMA names a copy), with
+one result per error and warning at the same place.  Nothing else is
+written to stderr in those formats, and the exit status is the text
+mode's.  Exit 77 without the jsonschema module."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:
+    print("skipped: no python jsonschema module (pip install jsonschema)")
+    sys.exit(77)
+
+parrayc, tests = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+here = os.path.join(tests, "diagfmt")
+checker = jsonschema.FormatChecker()
+gcc_schema = json.load(open(os.path.join(here, "gcc-json.schema.json")))
+sarif_schemas = [json.load(open(os.path.join(here, "sarif-2.1.0-subset.schema.json")))]
+if os.environ.get("PARRAY_SARIF_SCHEMA"):
+    sarif_schemas.append(json.load(open(os.environ["PARRAY_SARIF_SCHEMA"])))
+LINE = re.compile(r"^(.+?):(?:(\d+):(\d+):)? (error|warning|note): (.*)$")
+fails = 0
+
+
+def fail(msg):
+    global fails
+    fails += 1
+    print("FAIL: " + msg, file=sys.stderr)
+
+
+def run(args, cwd):
+    p = subprocess.run([parrayc] + args, cwd=cwd, capture_output=True, text=True)
+    return p.returncode, p.stderr
+
+
+def flatten(diags):
+    for d in diags:
+        yield d
+        yield from flatten(d["children"])
+
+
+diag_dir = os.path.join(tests, "diag")
+names = sorted(f for f in os.listdir(diag_dir) if f.endswith(".pa"))
+for name in names:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.c")
+        src = os.path.join(diag_dir, name)
+        rc_text, text = run(["-o", out, src], tmp)
+        want = [m.groups() for m in map(LINE.match, text.splitlines()) if m]
+        rc_json, js = run(["-fdiagnostics-format=json", "-o", out, src], tmp)
+        if rc_json != rc_text:
+            fail(f"{name}: json: exit status {rc_json}, text mode {rc_text}")
+        try:
+            doc = json.loads(js)
+        except ValueError as e:
+            fail(f"{name}: json: not one JSON document on stderr ({e}): {js[:200]!r}")
+            continue
+        try:
+            jsonschema.validate(doc, gcc_schema, format_checker=checker)
+        except jsonschema.ValidationError as e:
+            fail(f"{name}: json: {e.message} at {list(e.absolute_path)}")
+        got = []
+        for d in flatten(doc):
+            c = d["locations"][0]["caret"] if d["locations"] else None
+            got.append((c["file"] if c else None, str(c["line"]) if c else None,
+                        str(c["column"]) if c else None, d["kind"], d["message"]))
+        want = [(f if ln else None, ln, col, k, m) for f, ln, col, k, m in want]
+        if [g[1:] for g in got] != [w[1:] for w in want] or any(
+                g[0] and not w[0].endswith(os.path.basename(g[0])) for g, w in zip(got, want)):
+            fail(f"{name}: json says\n  {got}\ntext says\n  {want}")
+        rc_sarif, se = run(["-fdiagnostics-format=sarif-file", "-o", out, src], tmp)
+        if rc_sarif != rc_text:
+            fail(f"{name}: sarif-file: exit status {rc_sarif}, text mode {rc_text}")
+        if se.strip():
+            fail(f"{name}: sarif-file: stderr is not empty: {se[:200]!r}")
+        path = os.path.join(tmp, name + ".sarif")
+        if not os.path.exists(path):
+            fail(f"{name}: sarif-file wrote no {name}.sarif")
+            continue
+        log = json.load(open(path))
+        for schema in sarif_schemas:
+            try:
+                jsonschema.Draft7Validator(schema, format_checker=checker).validate(log)
+            except jsonschema.ValidationError as e:
+                fail(f"{name}: sarif ({schema.get('title')}): {e.message} at {list(e.absolute_path)}")
+        results = log["runs"][0]["results"]
+        tops = [w for w in want if w[3] != "note"]
+        if [(r["level"], r["message"]["text"]) for r in results] != [(w[3], w[4]) for w in tops]:
+            fail(f"{name}: sarif results differ from the text's errors and warnings")
+        for r, w in zip(results, tops):
+            if w[1]:
+                reg = r["locations"][0]["physicalLocation"]["region"]
+                if (str(reg["startLine"]), str(reg.get("startColumn"))) != (w[1], w[2]):
+                    fail(f"{name}: sarif region {reg} for {w}")
+        if log["runs"][0]["invocations"][0]["executionSuccessful"] != (rc_text == 0):
+            fail(f"{name}: sarif executionSuccessful")
+
+# an input that cannot be read is a diagnostic too (without a line)
+with tempfile.TemporaryDirectory() as tmp:
+    rc, js = run(["-fdiagnostics-format=json", "missing.pa"], tmp)
+    try:
+        doc = json.loads(js)
+        jsonschema.validate(doc, gcc_schema, format_checker=checker)
+        if rc != 1 or len(doc) != 1 or "cannot read 'missing.pa'" not in doc[0]["message"] or doc[0]["locations"]:
+            fail(f"missing input in json: status {rc}, {doc}")
+    except (ValueError, jsonschema.ValidationError) as e:
+        fail(f"missing input in json: {e}: {js!r}")
+    rc, se = run(["-fdiagnostics-format=sarif-file", "missing.pa"], tmp)
+    path = os.path.join(tmp, "missing.pa.sarif")
+    if rc != 1 or se.strip() or not os.path.exists(path):
+        fail(f"missing input in sarif-file: status {rc}, stderr {se!r}")
+    else:
+        log = json.load(open(path))
+        for schema in sarif_schemas:
+            try:
+                jsonschema.Draft7Validator(schema, format_checker=checker).validate(log)
+            except jsonschema.ValidationError as e:
+                fail(f"missing input in sarif: {e.message}")
+        if log["runs"][0]["results"][0]["level"] != "error":
+            fail("missing input in sarif: not an error result")
+
+# a bad value is a usage error
+rc, err = run(["-fdiagnostics-format=xml", os.path.join(diag_dir, names[0])], tests)
+if rc != 1 or "expected text, json" not in err:
+    fail(f"-fdiagnostics-format=xml: status {rc}: {err}")
+print(f"diagnostic formats: {len(names)} programs" + (", ok" if not fails else f", {fails} failures"))
+sys.exit(1 if fails else 0)

@@ -1,0 +1,466 @@
+#!/usr/bin/env python3
+"""gen_copies.py: random #copy programs for the differential test (issue 31).
+
+    gen_copies.py --target host|pthd|omp|mpi --seed S --cases N -o FILE.pa
+
+writes a Parray program of N cases.  Each case declares two random layouts of
+one extent (natural, nested, padded, permuted such as column-major, tiled,
+split and sub-range views of a base type, views of such views), fills a
+source buffer with distinct values and the destination with -1, copies, and
+compares every element of the destination's buffer with the answer this
+script computes from SPEC 2.4's offset rules (a plain table in the program).  host: on the
+host; pthd, omp: in each thread of a 2-thread body (thread-local buffers);
+mpi: in a 2-process body, a local copy, or a scatter of process 0's array
+into a distributed type (a [#P] dimension, the local block padded or
+permuted), an all-to-all into another distribution and a gather back.
+
+The program prints "N cases correct" and exits 0, or prints, for each wrong
+case, "FAIL seed S case K: ..." with its types and copy, and exits 1.  The
+same seed gives the same program.
+"""
+import argparse
+import random
+import sys
+
+NP = 2  # processes of the mpi target
+
+
+# ---- layouts ----------------------------------------------------------------
+
+class Node:
+    """A dimension: a leaf of some extent, a reference to a base dimension
+    (offset stride, maybe sized), or an inner node with kids."""
+
+    def __init__(self, extent=None, kids=None, ref=None, proc=False):
+        self.kids = kids or []
+        self.ref = ref          # (base name, k, stride): offset = i * stride
+        self.proc = proc        # a [#P] dimension: offset 0, selects the process
+        self.extent = extent if extent is not None else prod(k.extent for k in self.kids)
+
+    def text(self):
+        if self.proc:
+            return '[#P]' if self.extent == NP else '[%d #P]' % self.extent
+        if self.ref:
+            name, k, stride, full, n = self.ref
+            if self.kids:  # a split: [[a][b] #B_k]
+                return '[' + ''.join(c.text() for c in self.kids) + ' #%s_%d]' % (name, k)
+            return '[#%s_%d]' % (name, k) if full else '[%d #%s_%d]' % (n, name, k)
+        if self.kids:
+            return '[' + ''.join(c.text() for c in self.kids) + ']'
+        return '[%d]' % self.extent
+
+
+def prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def leaves_after(root, target):
+    """W(target, root): the product of the extents of the leaves after
+    target's subtree (a node with a reference or a [#P] counts as a leaf)."""
+    order = []
+
+    def walk(n):
+        order.append(n)
+        if not n.ref and not n.proc:
+            for k in n.kids:
+                walk(k)
+    walk(root)
+    w, seen, inside = 1, False, set()
+
+    def mark(n):
+        inside.add(id(n))
+        for k in n.kids:
+            mark(k)
+    mark(target)
+    for n in order:
+        if n is target:
+            seen = True
+            continue
+        if seen and id(n) not in inside and (not n.kids or n.ref or n.proc):
+            w *= n.extent
+    return w
+
+
+class Layout:
+    """A type (its text and tree) and, for a view, its base type."""
+
+    def __init__(self, root, base=None):
+        self.root = root
+        self.base = base  # (name, padded extents) or None
+
+    def offset(self, i):
+        """(owner, offset) of logical index i (SPEC 2.4; a [#P] digit is the owner)."""
+        return self._off(self.root, i, None)
+
+    def _off(self, n, i, above):
+        if n.proc:
+            return i, 0
+        if n.ref:
+            stride = n.ref[2]  # rule 1 (a split's kids: rule 2, through the node's index)
+            return 0, stride(i) if callable(stride) else i * stride
+        if not n.kids:
+            return 0, i * leaves_after(self.root, n)  # rule 4
+        owner, off = 0, 0
+        rest = i
+        digits = []
+        for k in reversed(n.kids):
+            digits.append(rest % k.extent)
+            rest //= k.extent
+        digits.reverse()
+        for k, d in zip(n.kids, digits):
+            o, f = self._off(k, d, n)
+            owner += o
+            off += f
+        return owner, off
+
+    def span(self):
+        if self.base and isinstance(self.base[1], int):
+            return self.base[1]  # a view of a view: its base's span
+        if self.base:
+            return prod(self.base[1])
+        return 1 + max(self.offset(i)[1] for i in range(self.root.extent))
+
+
+def factors(e, rng, most):
+    """e as a random product of at most `most` factors > 1 (or [e])."""
+    fs = [e]
+    for _ in range(most - 1):
+        k = rng.randrange(len(fs))
+        divs = [d for d in range(2, fs[k]) if fs[k] % d == 0]
+        if not divs:
+            continue
+        d = rng.choice(divs)
+        fs[k:k + 1] = [d, fs[k] // d]
+    rng.shuffle(fs)
+    return fs
+
+
+def group(rng, nodes):
+    """Nest some neighbours: [a][b][c] -> [[a][b]][c]."""
+    if len(nodes) >= 3 and rng.random() < 0.4:
+        k = rng.randrange(len(nodes) - 1)
+        nodes = nodes[:k] + [Node(kids=nodes[k:k + 2])] + nodes[k + 2:]
+    return nodes
+
+
+def random_layout(rng, e, name, decls, local=False, depth=0):
+    """A random layout of extent e named name; its base (if any) is declared
+    first into decls.  Returns the Layout."""
+    if depth == 0 and rng.random() < 0.2:
+        return view_of_view(rng, e, name, decls)
+    fs = factors(e, rng, 4)
+    kind = rng.choice(['natural', 'view', 'view', 'view'])
+    if kind == 'natural' or len(fs) == 1 and rng.random() < 0.5:
+        nodes = group(rng, [Node(f) for f in fs])
+        root = Node(kids=nodes) if len(nodes) > 1 else Node(kids=nodes)
+        return Layout(root)
+    # a base type holding the factors in another order, some padded
+    order = list(range(len(fs)))
+    rng.shuffle(order)
+    base_ext = [fs[j] for j in order]
+    pad = [rng.choice([0, 0, 1, 2]) for _ in base_ext]
+    padded = [b + p for b, p in zip(base_ext, pad)]
+    bname = name + 'B'
+    decls.append('#parray {paged int %s} %s' % (''.join('[%d]' % x for x in padded), bname))
+    strides = [prod(padded[k + 1:]) for k in range(len(padded))]
+    nodes = []
+    for j in range(len(fs)):
+        k = order.index(j)  # the base dimension holding factor j
+        full = pad[k] == 0
+        ref = (bname, k, strides[k], full, fs[j])
+        node = Node(fs[j], ref=ref)
+        divs = [d for d in range(2, fs[j]) if fs[j] % d == 0]
+        if full and divs and rng.random() < 0.3:  # a split [[a][b] #B_k]
+            a = rng.choice(divs)
+            kids = [Node(a), Node(fs[j] // a)]
+            node = Node(fs[j], kids=kids, ref=ref)
+        nodes.append(node)
+    nodes = group(rng, nodes)
+    return Layout(Node(kids=nodes), (bname, padded))
+
+
+def view_of_view(rng, e, name, decls):
+    """A view whose references name the dimensions of another view (SPEC 2.2:
+    any node of any earlier type): its top-level dimensions in another
+    order, one of them split now and then."""
+    vname = name + 'V'
+    base = random_layout(rng, e, vname, decls, depth=1)
+    decls.append('#parray {paged int %s} %s' % (''.join(c.text() for c in base.root.kids), vname))
+    kids = base.root.kids
+    order = list(range(len(kids)))
+    rng.shuffle(order)
+    nodes = []
+    for k in order:
+        r = kids[k]
+        ref = (vname, k, lambda i, r=r: base._off(r, i, None)[1], True, r.extent)
+        divs = [d for d in range(2, r.extent) if r.extent % d == 0]
+        if divs and rng.random() < 0.3:
+            a = rng.choice(divs)
+            nodes.append(Node(r.extent, kids=[Node(a), Node(r.extent // a)], ref=ref))
+        else:
+            nodes.append(Node(r.extent, ref=ref))
+    nodes = group(rng, nodes)
+    return Layout(Node(kids=nodes), (vname, base.span()))
+
+
+def distributed_layout(rng, e_local, name, decls, hold=NP):
+    """A type over P: the local part (natural rows, or a view of a padded or
+    permuted local base) with a [#P] dimension grouped in front of one
+    top-level dimension.  Returns (Layout, local span)."""
+    lay = random_layout(rng, e_local, name + 'L', decls)
+    kids = lay.root.kids
+    if not lay.base:
+        # natural: only the first position keeps the local layout the same on every process
+        k = 0
+    else:
+        k = rng.randrange(len(kids))
+    kids[k] = Node(kids=[Node(hold, proc=True), kids[k]])
+    root = Node(kids=kids)
+    d = Layout(root, lay.base)
+    return d, lay.span()
+
+
+# ---- programs --------------------------------------------------------------
+
+def c_array(name, values):
+    body = ', '.join(str(v) for v in values)
+    return 'static const int %s[%d] = {%s};' % (name, len(values), body)
+
+
+def copy_case(rng, k, decls, prefix):
+    e = rng.choice([2, 3, 4, 6, 8, 9, 12, 16, 18, 24, 30, 36, 48, 60])
+    s = random_layout(rng, e, '%sS%d' % (prefix, k), decls)
+    decls.append('#parray {paged int %s} %sS%d' % (''.join(c.text() for c in s.root.kids), prefix, k))
+    d = random_layout(rng, e, '%sD%d' % (prefix, k), decls)
+    decls.append('#parray {paged int %s} %sD%d' % (''.join(c.text() for c in d.root.kids), prefix, k))
+    # sometimes the pointers are offset into larger buffers (a chunk: x + c * W)
+    so = rng.choice([0, 0, 0, 1, 3, 5])
+    do = rng.choice([0, 0, 0, 2, 4])
+    ss, ds = s.span() + so, d.span() + do
+    want = [-1] * ds
+    for i in range(e):
+        want[do + d.offset(i)[1]] = so + s.offset(i)[1] + 1
+    return e, ss, ds, want, ptr('s', so), ptr('d', do)
+
+
+def ptr(name, off):
+    """A pointer's text, offset by off elements (written as a product now and then)."""
+    if not off:
+        return name
+    return '%s + %d' % (name, off) if off % 2 else '%s + %d * 2' % (name, off // 2)
+
+
+def types_of(decls, k, prefix):
+    names = ('%sS%d' % (prefix, k), '%sD%d' % (prefix, k))
+    lines = [d for d in decls if d.split('} ')[-1].startswith(names)]
+    return ' / '.join(lines) + ' / '
+
+
+def c_string(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def header(seed, n, target):
+    return ('// parrayc-test: generated by tests/random/gen_copies.py --target %s --seed %d --cases %d\n'
+            '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n'
+            'static const int seed = %d;' % (target, seed, n, seed))
+
+
+REPORT = '''static void report(int k, const char *what)
+{
+  printf("FAIL seed %d case %d: %s\\n", seed, k, what);
+}'''
+
+def threads_program(rng, seed, n, target):
+    """pthd, omp: the copies stand in the body (each thread's own copy)."""
+    decls, out_cases, checks = [], [], []
+    wants = []
+    for k in range(n):
+        e, ss, ds, want, sp, dp = copy_case(rng, k, decls, 'C')
+        wants.append(c_array('want%d' % k, want))
+        what = c_string(types_of(decls, k, 'C') + '#copy CS%d(%s) to CD%d(%s)' % (k, sp, k, dp))
+        out_cases.append('''    { /* case %d */
+      int s[%d], d[%d], bad = 0;
+      for (int i = 0; i < %d; i++)
+        s[i] = i + 1;
+      for (int i = 0; i < %d; i++)
+        d[i] = -1;
+      #copy CS%d(%s) to CD%d(%s)
+      for (int i = 0; i < %d; i++)
+        bad += d[i] != want%d[i];
+      if (bad) {
+        report(%d, %s);
+        wrong[$tid$]++;
+      }
+    }''' % (k, ss, ds, ss, ds, k, sp, k, dp, ds, k, k, what))
+    out = [header(seed, n, target), '\n'.join(decls), REPORT, '\n'.join(wants),
+           '#parray {%s [2]} T' % target,
+           '''int main(void)
+{
+  int wrong[2] = {0, 0};
+  #detour T {
+%s
+  }
+  if (!wrong[0] && !wrong[1])
+    printf("%d cases correct\\n");
+  return wrong[0] || wrong[1];
+}''' % ('\n'.join(out_cases), n)]
+    return '\n\n'.join(out) + '\n'
+
+
+def host_only_program(rng, seed, n):
+    decls, out_cases, wants = [], [], []
+    for k in range(n):
+        e, ss, ds, want, sp, dp = copy_case(rng, k, decls, 'C')
+        wants.append(c_array('want%d' % k, want))
+        what = c_string(types_of(decls, k, 'C') + '#copy CS%d(%s) to CD%d(%s)' % (k, sp, k, dp))
+        out_cases.append('''  { /* case %d */
+    int s[%d], d[%d], bad = 0;
+    for (int i = 0; i < %d; i++)
+      s[i] = i + 1;
+    for (int i = 0; i < %d; i++)
+      d[i] = -1;
+    #copy CS%d(%s) to CD%d(%s)
+    for (int i = 0; i < %d; i++)
+      bad += d[i] != want%d[i];
+    if (bad) {
+      report(%d, %s);
+      wrong++;
+    }
+  }''' % (k, ss, ds, ss, ds, k, sp, k, dp, ds, k, k, what))
+    out = [header(seed, n, 'host'), '\n'.join(decls), REPORT, '\n'.join(wants),
+           '''int main(void)
+{
+  int wrong = 0;
+%s
+  if (!wrong)
+    printf("%d cases correct\\n");
+  return wrong != 0;
+}''' % ('\n'.join(out_cases), n)]
+    return '\n\n'.join(out) + '\n'
+
+
+def mpi_program(rng, seed, n):
+    """Half local copies in the body, half distributed: a scatter of process
+    0's array into a type over P, an all-to-all into another, a gather."""
+    decls, wants, bodies = [], [], []
+    for k in range(n):
+        if rng.random() < 0.3:
+            e, ss, ds, want, sp, dp = copy_case(rng, k, decls, 'C')
+            wants.append(c_array('want%d' % k, want))
+            what = c_string(types_of(decls, k, 'C') + '#copy CS%d(%s) to CD%d(%s)' % (k, sp, k, dp))
+            bodies.append('''  #detour P(NULL, NULL) { /* case %d: a copy in each process */
+    int s[%d], d[%d], bad = 0;
+    for (int i = 0; i < %d; i++)
+      s[i] = i + 1;
+    for (int i = 0; i < %d; i++)
+      d[i] = -1;
+    #copy CS%d(%s) to CD%d(%s)
+    for (int i = 0; i < %d; i++)
+      bad += d[i] != want%d[i];
+    if (bad)
+      report(%d, %s);
+  }''' % (k, ss, ds, ss, ds, k, sp, k, dp, ds, k, k, what))
+            continue
+        el = rng.choice([2, 3, 4, 6, 8, 9, 12])
+        hold = NP if rng.random() < 0.8 else 1  # [1 #P]: only process 0 holds a part
+        e = el * hold
+        x = random_layout(rng, e, 'X%d' % k, decls)
+        decls.append('#parray {paged int %s} X%d' % (''.join(c.text() for c in x.root.kids), k))
+        d1, l1 = distributed_layout(rng, el, 'D%d' % k, decls, hold)
+        decls.append('#parray {paged int %s} D%d' % (''.join(c.text() for c in d1.root.kids), k))
+        d2, l2 = distributed_layout(rng, el, 'E%d' % k, decls, hold)
+        decls.append('#parray {paged int %s} E%d' % (''.join(c.text() for c in d2.root.kids), k))
+        y = random_layout(rng, e, 'Y%d' % k, decls)
+        decls.append('#parray {paged int %s} Y%d' % (''.join(c.text() for c in y.root.kids), k))
+        xo, yo = rng.choice([0, 0, 2, 3]), rng.choice([0, 0, 1, 4])
+        xs, ys = x.span() + xo, y.span() + yo
+        w1 = [[-1] * l1 for _ in range(NP)]
+        w2 = [[-1] * l2 for _ in range(NP)]
+        wy = [-1] * ys
+        for i in range(e):
+            v = xo + x.offset(i)[1] + 1
+            o1, f1 = d1.offset(i)
+            w1[o1][f1] = v
+            o2, f2 = d2.offset(i)
+            w2[o2][f2] = v
+            wy[yo + y.offset(i)[1]] = v
+        xp, yp = ptr('x', xo), ptr('y', yo)
+        wants.append('static const int want%d_1[%d][%d] = {%s};' % (
+            k, NP, l1, ', '.join('{%s}' % ', '.join(map(str, r)) for r in w1)))
+        wants.append('static const int want%d_2[%d][%d] = {%s};' % (
+            k, NP, l2, ', '.join('{%s}' % ', '.join(map(str, r)) for r in w2)))
+        wants.append(c_array('want%d_y' % k, wy))
+        names = ('X%d' % k, 'D%d' % k, 'E%d' % k, 'Y%d' % k)
+        what = c_string(' / '.join(dl for dl in decls if dl.split('} ')[-1].startswith(names)) +
+                        ' / #copy X(%s) to D(l1), D(l1) to E(l2), E(l2) to Y(%s)' % (xp, yp))
+        bodies.append('''  { /* case %d: scatter, all-to-all, gather */
+    int *x = malloc(sizeof(int) * %d), *y = malloc(sizeof(int) * %d), bad = 0;
+    for (int i = 0; i < %d; i++)
+      x[i] = i + 1;
+    for (int i = 0; i < %d; i++)
+      y[i] = -1;
+    #detour P(x, y) {
+      int l1[%d], l2[%d], bad1 = 0;
+      for (int i = 0; i < %d; i++)
+        l1[i] = -1;
+      for (int i = 0; i < %d; i++)
+        l2[i] = -1;
+      #copy X%d(%s) to D%d(l1)
+      #copy D%d(l1) to E%d(l2)
+      #copy E%d(l2) to Y%d(%s)
+      for (int i = 0; i < %d; i++)
+        bad1 += l1[i] != want%d_1[$tid$][i];
+      for (int i = 0; i < %d; i++)
+        bad1 += l2[i] != want%d_2[$tid$][i];
+      if (bad1)
+        report(%d, %s);
+    }
+    for (int i = 0; i < %d; i++)
+      bad += y[i] != want%d_y[i];
+    if (bad)
+      report(%d, %s);
+    free(x);
+    free(y);
+  }''' % (k, xs, ys, xs, ys, l1, l2, l1, l2, k, xp, k, k, k, k, k, yp, l1, k, l2, k, k, what, ys, k, k, what))
+    out = [header(seed, n, 'mpi'), '#parray {mpi(int *x, int *y) [%d]} P' % NP, '\n'.join(decls), '''static int failed;
+static void report(int k, const char *what)
+{
+  printf("FAIL seed %d case %d: %s\\n", seed, k, what);
+  failed = 1;
+}''', '\n'.join(wants), '''#mainhost {
+%s
+  /* the other processes' failures are printed by them */
+  if (!failed)
+    printf("%d cases correct on process 0\\n");
+  return failed;
+}''' % ('\n'.join(bodies), n)]
+    return '\n\n'.join(out) + '\n'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--target', choices=['host', 'pthd', 'omp', 'mpi'], default='host')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--cases', type=int, default=100)
+    ap.add_argument('-o', dest='out', default='-')
+    a = ap.parse_args()
+    rng = random.Random('%s:%d' % (a.target, a.seed))
+    if a.target == 'host':
+        text = host_only_program(rng, a.seed, a.cases)
+    elif a.target == 'mpi':
+        text = mpi_program(rng, a.seed, a.cases)
+    else:
+        text = threads_program(rng, a.seed, a.cases, a.target)
+    if a.out == '-':
+        sys.stdout.write(text)
+    else:
+        with open(a.out, 'w') as f:
+            f.write(text)
+
+
+if __name__ == '__main__':
+    main()
