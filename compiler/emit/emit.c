@@ -543,8 +543,8 @@ static void emit_insert(Emitter *e, Node *n)
       diag_error(ctx, n->loc, "'#insert %s' inserts itself", n->name);
       return;
     }
-    if (++depth >= 32) {
-      diag_error(ctx, n->loc, "'#insert %s' is nested more than 32 deep", n->name);
+    if (++depth >= 200) { /* as gcc's #include */
+      diag_error(ctx, n->loc, "'#insert %s' is nested more than 200 deep", n->name);
       return;
     }
   }

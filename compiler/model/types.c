@@ -73,9 +73,12 @@ static void check_kind_like(Ctx *ctx, Node *decl, int w)
     if (!strcmp(decl->words[w], c_words[i]))
       return;
   const char *near = util_nearest_word(decl->words[w], kinds);
-  if (near)
-    diag_warning(ctx, decl->loc, "'%s' is taken as part of the element type; did you mean the %s kind '%s'?",
-                 decl->words[w], mem_of_word(near) != MEM_NONE ? "memory" : "thread", near);
+  if (near && !strcmp(near, decl->words[w]))
+    diag_error(ctx, decl->loc, "'%s' is taken as part of the element type: a type has one %s kind, written once",
+               decl->words[w], mem_of_word(near) != MEM_NONE ? "memory" : "thread");
+  else if (near) /* the C compiler would reject it later, less clearly */
+    diag_error(ctx, decl->loc, "'%s' is taken as part of the element type; did you mean the %s kind '%s'?",
+               decl->words[w], mem_of_word(near) != MEM_NONE ? "memory" : "thread", near);
 }
 
 /* "[A_1]": a size that names a dimension of a declared type */
@@ -138,6 +141,20 @@ static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
   if (bad) {
     diag_error(ctx, loc, "size '%s' %s", util_str_trim(ctx, text), bad);
     return NULL;
+  }
+  /* "[1.5]", "[0x]", "[1e3]": a number that is not an integer literal */
+  CText c = ctext(text, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_NUMBER)
+      continue;
+    char *num = ctx_strndup(ctx, t.s, t.n), *end;
+    errno = 0;
+    (void)strtoull(num, &end, 0);
+    end += strspn(end, "uUlL");
+    if (*end || errno || (end > num + 1 && (end[-1] == 'x' || end[-1] == 'X') && num[0] == '0')) {
+      diag_error(ctx, loc, "size '%s': '%s' is not an integer; sizes count elements", util_str_trim(ctx, text), num);
+      return NULL;
+    }
   }
   return poly_size(ctx, util_str_trim(ctx, text));
 }
