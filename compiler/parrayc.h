@@ -227,6 +227,9 @@ Poly *poly_sym(Ctx *ctx, const char *text);
 /* a size written as C text: a symbol, 64-bit in offsets when it names a
  * variable (not only macros #define'd in the program) */
 Poly *poly_size(Ctx *ctx, const char *text);
+/* p for people (--explain): as poly_str, without the casts that only a
+ * run-time size needs */
+char *poly_math(Ctx *ctx, const Poly *p);
 /* the C type of a loop index over [0, extent): int where it fits */
 const char *index_type(const Poly *extent);
 Poly *poly_var(Ctx *ctx, const char *text, Poly *bound);

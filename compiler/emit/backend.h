@@ -35,6 +35,7 @@ typedef struct Emitter {
   Out hoist;           /* file-scope code for before the current top-level item */
   Detour *detour;
   Scope *scope;
+  bool unbraced_body;  /* the directive being written is the body of an if, else, for or while */
   int function_depth;  /* > 0 inside a function body or #mainhost */
   bool cuda;           /* the output is CUDA C++ */
   bool mpi;

@@ -221,10 +221,28 @@ static bool in_function(Emitter *e, Node *n, const char *what)
 static bool track_created(Emitter *e, Node *n, bool create)
 {
   char *p = util_str_trim(e->ctx, frag_text(e, n->args[0]));
+  CText ct = ctext(p, NULL, 0);
+  CTok first = ctext_code(&ct);
+  if (first.kind == CT_NUMBER || first.kind == CT_STRING || first.kind == CT_CHAR || first.kind == CT_END) {
+    diag_error(e->ctx, n->args[0]->loc, "'#%s %s(%s)': the target must be a name (or a variable to assign) that %s",
+               create ? "create" : "destroy", n->name, p, create ? "receives the new block" : "holds the block");
+    return false;
+  }
   if (!util_text_is_simple(p))
     return true;
   if (!create) {
-    scope_destroyed(e->scope, p);
+    Node *d = e->unbraced_body ? NULL : scope_destroyed_before(e->scope, p);
+    if (d) {
+      diag_error(e->ctx, n->args[0]->loc, "'%s' is already destroyed: a second '#destroy' would free its block twice",
+                 p);
+      diag_note(e->ctx, d->loc, "'%s' was destroyed here", p);
+      return false;
+    }
+    /* in the body of an if or else, the other branch may destroy it too */
+    if (!e->unbraced_body)
+      scope_destroyed(e->scope, p, n);
+    else
+      scope_destroyed(e->scope, p, NULL);
     return true;
   }
   Node *c = scope_creation(e->scope, p);
@@ -605,6 +623,7 @@ static void emit_directive(Emitter *e, Node *n)
     n = c;
   }
   bool braced = brace_directive(e, n);
+  e->unbraced_body = braced;
   const char *indent = text_indent_of(n);
   Node inner;
   if (braced && (n->kind == N_COPY || n->kind == N_SYNC || n->kind == N_DESTROY)) {
@@ -691,6 +710,12 @@ static void emit_node(Emitter *e, Node *n)
     emit_block(e, n);
     break;
   case N_DOLLAR: {
+    /* "$dim(A)$1" would paste 16 and 1 into 161 */
+    if (n->next && n->next->kind == N_TEXT && n->next->text && util_is_ident_char((unsigned char)n->next->text[0]))
+      diag_error(e->ctx, n->next->loc, "'%.*s' is glued to the '$...$' before it: the value and it would make one "
+                 "token; put a space or an operator between them",
+                 (int)strspn(n->next->text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"),
+                 n->next->text);
     /* without parentheses where the text around makes it whole, unless
      * it is pasted into a macro's body */
     Buf *before = &e->scope->text;

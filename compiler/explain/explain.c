@@ -567,9 +567,9 @@ static void explain_node(Ctx *ctx, Env *env, Dim *d, const char *path, int depth
     ref = ctx_printf(ctx, "  (= #%s)", d->ref->path);
   else if (d->ref_kind == REF_SIZED || d->ref_kind == REF_SPLIT)
     ref = ctx_printf(ctx, "  (view of #%s)", d->ref->path);
-  const char *ext = ctx_printf(ctx, "%s%s", poly_str(ctx, d->extent), value_note(env, d->extent));
+  const char *ext = ctx_printf(ctx, "%s%s", poly_math(ctx, d->extent), value_note(env, d->extent));
   fprintf(out, "  %*s%-*s extent %-8s off(i) = %s%s\n", depth * 2, "", 12 - depth * 2, path, ext,
-          poly_str(ctx, dim_offset(ctx, d, var)), ref);
+          poly_math(ctx, dim_offset(ctx, d, var)), ref);
   int m = dim_nkids(d);
   for (int k = 0; k < m; k++)
     explain_node(ctx, env, dim_kid(d, k), ctx_printf(ctx, "%s_%d", path, k), depth + 1, out);
@@ -604,11 +604,11 @@ static void text_header(View *v, FILE *out)
   Dim *d = v->d;
   Type *t = d->type;
   if (t->kind != TK_NONE)
-    fprintf(out, "%s: %s thread array, %s%s threads\n", d->path, type_kind_name(t->kind), poly_str(ctx, d->extent),
+    fprintf(out, "%s: %s thread array, %s%s threads\n", d->path, type_kind_name(t->kind), poly_math(ctx, d->extent),
             value_note(v->env, d->extent));
   else
     fprintf(out, "%s: %s %s, extent %s%s, span %s%s, contiguous %s\n", d->path, type_mem_name(t->mem), t->elem,
-            poly_str(ctx, d->extent), value_note(v->env, d->extent), poly_str(ctx, dim_span(ctx, d)),
+            poly_math(ctx, d->extent), value_note(v->env, d->extent), poly_math(ctx, dim_span(ctx, d)),
             value_note(v->env, dim_span(ctx, d)), contiguity(ctx, v->env, d));
   explain_node(ctx, v->env, d, d->path, 0, out);
 }

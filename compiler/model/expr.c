@@ -642,13 +642,16 @@ bool poly_eval(const Poly *p, Atom *var, long long value, long long *out)
  * compile-time constant: int offsets, as a careful person writes them;
  * #create checks at run time that its span fits, pa_check_int_span). */
 static long long const_reach(const Poly *p);
+/* set while poly_math prints: the arithmetic as written, run-time sizes
+ * counted as 1 (no casts where only a variable could pass 2^31) */
+static bool reach_of_constants_only;
 
 static long long atom_reach(const Atom *a)
 {
   long long v;
   switch (a->kind) {
   case A_SYM:
-    return a->runtime ? LLONG_MAX : 1;
+    return a->runtime && !reach_of_constants_only ? LLONG_MAX : 1;
   case A_VAR:
     if (a->bound && poly_is_const(a->bound, &v))
       return v > 1 ? v - 1 : 1;
@@ -878,6 +881,14 @@ void poly_print(Buf *b, const Poly *p, bool wide)
 const char *index_type(const Poly *extent)
 {
   return poly_fits_int(extent) ? "int" : "long long";
+}
+
+char *poly_math(Ctx *ctx, const Poly *p)
+{
+  reach_of_constants_only = true;
+  char *s = poly_str(ctx, p);
+  reach_of_constants_only = false;
+  return s;
 }
 
 char *poly_str(Ctx *ctx, const Poly *p)

@@ -112,7 +112,9 @@ void scope_declare(Ctx *ctx, Scope *s, const char *name)
 
 typedef struct Created {
   const char *name;
-  Node *node; /* NULL once destroyed */
+  Node *node;      /* NULL once destroyed */
+  Node *destroyed; /* the #destroy that ended it, in straight-line code */
+  size_t at;       /* the length of the scope's text there */
 } Created;
 
 static bool created_is(const void *item, const void *key)
@@ -148,11 +150,40 @@ void scope_created(Ctx *ctx, Scope *s, const char *p, Node *n)
   c->node = n;
 }
 
-void scope_destroyed(Scope *s, const char *p)
+void scope_destroyed(Scope *s, const char *p, Node *n)
 {
   Created *c = creation(s, p);
-  if (c)
+  if (c) {
     c->node = NULL;
+    c->destroyed = n;
+    c->at = s->text.len;
+  }
+}
+
+/* Can control reach the end of [t, end) other than by running through it
+ * (a label, a jump, a branch), or does it use name p (which it may assign
+ * a new block)? */
+static bool text_branches(const char *t, const char *end, const char *p)
+{
+  static const char *const words[] = {"case", "default", "break", "continue", "return", "goto", "if", "else",
+                                      "while", "for", "do", "switch", "exit", "longjmp", NULL};
+  CText c = ctext(t, end, CT_DIRECTIVES);
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c)) {
+    if (ctok_is(k, ':') || k.kind == CT_PREPROC || ctok_word(k, p))
+      return true;
+    for (int i = 0; words[i]; i++)
+      if (ctok_word(k, words[i]))
+        return true;
+  }
+  return false;
+}
+
+Node *scope_destroyed_before(Scope *s, const char *p)
+{
+  Created *c = map_get(&s->created, util_hash_str(p, HASH_SEED), created_is, p);
+  if (!c || c->node || !c->destroyed || c->at > s->text.len)
+    return NULL;
+  return text_branches(s->text.data + c->at, s->text.data + s->text.len, p) ? NULL : c->destroyed;
 }
 
 static bool is_decl_word(const char *w, size_t n)

@@ -45,7 +45,12 @@ bool scope_name_declared(Ctx *ctx, Scope *s, const char *name);
  * scope_destroyed ends the one found. */
 Node *scope_creation(Scope *s, const char *p);
 void scope_created(Ctx *ctx, Scope *s, const char *p, Node *n);
-void scope_destroyed(Scope *s, const char *p);
+void scope_destroyed(Scope *s, const char *p, Node *n);
+/* The #destroy (n of scope_destroyed) that already ended the block of p
+ * in s, when straight-line code of s led from it to here (no label, jump
+ * or branch between): a second #destroy would free it twice.  NULL
+ * otherwise. */
+Node *scope_destroyed_before(Scope *s, const char *p);
 /* The declaration of name when it is a local of the function being
  * written (for a detour body: of the function its #detour stands in,
  * outwards); NULL when it is not one, "" when it is one parrayc cannot
