@@ -23,16 +23,16 @@ static int run(int n)
 #line 24 "tests/e2e/core_offsets_64.pa"
   long long last = (long long)n * n - 1;
   printf("n = %d\n", n);
-  bad |= check("$A[n-1][n-1]$", ((n-1) * n + (n-1)), last);
-  bad |= check("$AT[n-1][n-2]$", ((n-2) * n + (n-1)), (long long)(n - 2) * n + n - 1);
-  bad |= check("$F[[n-1][1]][n-1]$", ((n-1) * n * 2 + n + (n-1)), 2 * last + 1);
-  bad |= check("$size(L)$", (n * n), last + 1);
-  bad |= check("$L[n * n - 1]$", (n * n - 1), last);
+  bad |= check("A[n-1][n-1]", ((long long)n-1) * n + ((long long)n-1), last);
+  bad |= check("AT[n-1][n-2]", ((long long)n-2) * n + ((long long)n-1), (long long)(n - 2) * n + n - 1);
+  bad |= check("F[[n-1][1]][n-1]", ((long long)n-1) * n * 2 + (long long)n + ((long long)n-1), 2 * last + 1);
+  bad |= check("size(L)", (long long)n * (long long)n, last + 1);
+  bad |= check("L[n * n - 1]", (long long)n * (long long)n - 1, last);
 #line 20 "tests/e2e/core_offsets_64.pa"
   pa_check_sizes("A", "tests/e2e/core_offsets_64.pa", 31, 1LL, 1, "n", (long long)n, 2);
 #line 31 "tests/e2e/core_offsets_64.pa"
-  char *a = (char *)pa_alloc_host(PA_PAGED, ((long long)n * n), sizeof(char), "A", "tests/e2e/core_offsets_64.pa", 31);
-  a[((n-1) * n + (n-1))] = 7;
+  char *a = (char *)pa_alloc_host(PA_PAGED, (long long)n * n, sizeof(char), "A", "tests/e2e/core_offsets_64.pa", 31);
+  a[((long long)n-1) * n + ((long long)n-1)] = 7;
   bad |= check("a[last]", a[last], 7);
   pa_free_host(PA_PAGED, a);
   return bad;

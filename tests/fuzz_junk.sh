@@ -3,8 +3,12 @@
 # Feeds parrayc COUNT (default 200) malformed inputs, generated reproducibly
 # (fixed seed): random bytes, truncated and mutilated samples, token soup.
 # Fails when parrayc exits with a status other than 0 or 1, dies from a signal,
-# runs past 10 s, or leaves an output file when it reports an error.
-# Failing inputs are kept in ./fuzz_failures/.
+# runs past 10 s, or leaves an output file when it reports an error, and
+# when the C it wrote for an accepted input (C and pthread/OpenMP targets;
+# CC, default cc) fails to compile at a line of the input that holds Parray
+# (a directive, or an error about parrayc's pa_ names): a Parray mistake
+# cc caught is a finding.  Then a scale probe: a 20,000-line program must translate in
+# 10 s.  Failing inputs are kept in ./fuzz_failures/.
 set -u
 if [ $# -lt 1 ]; then echo "usage: $0 PARRAYC [COUNT]" >&2; exit 2; fi
 parrayc=$1 count=${2:-200}
@@ -85,6 +89,19 @@ for (( i = 0; i < count; i++ )); do
   elif (( st > 128 )); then why="killed by signal $(( st - 128 ))"
   elif (( st != 0 && st != 1 )); then why="exit status $st"
   elif (( st == 1 )) && [ -e "$tmp/out.c" ]; then why="left an output file after an error"
+  elif (( st == 0 )) && [ -e "$tmp/out.c" ] && ! grep -q 'parray_mpi.h\|cuda' "$tmp/out.c"; then
+    # cc's errors at lines of the input with Parray in them
+    if ! ${CC:-cc} -fsyntax-only -w -fopenmp -I"$root/include" "$tmp/out.c" 2>"$tmp/cc" >/dev/null; then
+      while IFS=: read -r f line _ _ msg; do
+        [ "$f" = "$in" ] && [[ $line =~ ^[0-9]+$ ]] || continue
+        # the program's own C (a misspelt name next to a $...$) is not one
+        if [[ $msg == *pa_* ]] || sed -n "${line}p" "$in" |
+             grep -q '^[[:space:]]*#[[:space:]]*\(parray\|create\|destroy\|copy\|detour\|insert\|sync\|mainhost\|subprog\|global\)'; then
+          why="accepted, but cc rejects the C written for line $line: $(grep -m1 "^$in:$line:" "$tmp/cc")"
+          break
+        fi
+      done <"$tmp/cc"
+    fi
   fi
   if [ -n "$why" ]; then
     failed=$(( failed + 1 ))
@@ -94,5 +111,11 @@ for (( i = 0; i < count; i++ )); do
   fi
   rm -f "$in"
 done
+# scale probe: translation time linear in the program's length
+bash "$root/bench/translate_scale.sh" --gen 20000 >"$tmp/scale.pa"
+if ! timeout 10 "$parrayc" -o "$tmp/scale.c" "$tmp/scale.pa" >/dev/null 2>&1; then
+  failed=$(( failed + 1 ))
+  echo "FAIL: scale probe: 20,000 lines of bench/translate_scale.sh not translated in 10 s" >&2
+fi
 echo "fuzz_junk: $count inputs, $failed failures"
 (( failed == 0 ))
