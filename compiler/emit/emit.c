@@ -198,6 +198,17 @@ static bool mem_allowed(Emitter *e, Node *n, Dim *d)
                n->name);
     return false;
   }
+  bool in_kernel = false;
+  for (Detour *x = e->detour; x; x = x->parent)
+    in_kernel |= x->type->kind == TK_CUDA;
+  if (m == MEM_PAGED && in_kernel) { /* dmem and pinned: the cuda target says the same */
+    diag_error(ctx, n->name_loc, n->kind == N_CREATE ? "'%s' is in %s memory, which is allocated on the host: create "
+                                                       "it before the detour"
+                                                     : "'%s' is in %s memory, which is freed on the host: destroy it "
+                                                       "after the detour",
+               n->name, type_mem_name(m));
+    return false;
+  }
   if (m == MEM_RMEM && !e->detour && e->function_depth == 0) {
     diag_error(ctx, n->name_loc, "'%s' is in rmem (registers), which exists only inside a function or detour",
                n->name);
