@@ -771,6 +771,16 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
   }
   if (known)
     return poly_const(ctx, v);
+  /* "1+[2][1]": an index list inside arithmetic would reach the C compiler
+   * as an array literal; a '[' is a subscript only after a name, ')' or ']' */
+  CText c = ctext(text, NULL, 0);
+  CTok prev = {CT_END, "", 0, false};
+  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c))
+    if (ctok_is(t, '[') && !(prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']'))) {
+      diag_error(ctx, ix->loc, "index '%s' of '%s' has an index list inside arithmetic: a list '[...][...]' is an "
+                 "index of its own, never part of an expression", text, d->path);
+      return poly_const(ctx, 0);
+    }
   return poly_var(ctx, text, d->extent);
 }
 
