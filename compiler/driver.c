@@ -520,7 +520,12 @@ static bool translate(Cli *cli, Unit *u)
   size_t len;
   char *src = util_file_read(u->input, &len);
   if (!src) {
-    fprintf(stderr, "parrayc: error: cannot read '%s': %s\n", u->input, strerror(errno));
+    char msg[PATH_MAX + 128];
+    snprintf(msg, sizeof msg, "cannot read '%s': %s", u->input, strerror(errno));
+    if (cli->diag_format && strcmp(cli->diag_format, "text")) /* a tool reads it, with the rest */
+      diag_log_add(&u->log, "error", u->input, 0, 0, msg);
+    else
+      fprintf(stderr, "parrayc: error: %s\n", msg);
     return false;
   }
   bool from_stdin = !strcmp(u->input, "-");
@@ -573,7 +578,22 @@ static int run(Ctx *ctx, Cli *cli, const char *exe)
     path = malloc(n);
     snprintf(path, n, "%s%s", strchr(exe, '/') ? "" : "./", exe);
   }
-  if (ctx->uses_mpi) {
+  const char *launch = getenv("PARRAY_LAUNCH");
+  if (ctx->uses_mpi && launch && *launch) {
+    /* a cluster's launcher with its own options (srun ..., mpirun
+     * --hostfile ...): used as it is, the process count its own */
+    if (cli->nprocs) {
+      fprintf(stderr, "parrayc: error: --np with PARRAY_LAUNCH='%s': give the number of processes in "
+              "PARRAY_LAUNCH\n", launch);
+      free(path);
+      return 1;
+    }
+    if (!split_flags("PARRAY_LAUNCH", launch, &a, &a)) {
+      free(path);
+      driver_argv_free(&a);
+      return 1;
+    }
+  } else if (ctx->uses_mpi) {
     int np = cli->nprocs ? cli->nprocs : mpi_procs(ctx);
     driver_argv_add(&a, env_or("MPIRUN", *PARRAY_MPIRUN ? PARRAY_MPIRUN : "mpirun"));
     if (geteuid() == 0) {

@@ -92,6 +92,10 @@ static void usage(FILE *f)
         "  PARRAY_MPI_CFLAGS, PARRAY_MPI_LIBS\n"
         "                   the MPI flags nvcc gets for an mpi x cuda program\n"
         "                   (default: from MPICC --showme:compile and --showme:link)\n"
+        "  MPIRUN           the launcher of --run for mpi programs (default mpirun;\n"
+        "                   it gets --oversubscribe -np N)\n"
+        "  PARRAY_LAUNCH    a launcher with its options for --run (\"srun -n 8\"):\n"
+        "                   the program follows it, nothing is added\n"
         "  PARRAY_HOME      where include/ and lib/ of the runtime are, when they are\n"
         "                   not next to parrayc (PREFIX/bin/../include, ../lib)\n",
         f);
@@ -162,7 +166,7 @@ static bool parse_count(const char *s, int *out)
 
 /* -c, --build, --run and the modes that only look (--explain,
  * --explain-access, --print-backends, -M) exclude each other. */
-static int set_mode(Cli *cli, const char **seen, const char *spelled)
+static int set_mode(const char **seen, const char *spelled)
 {
   if (*seen && strcmp(*seen, spelled)) {
     fprintf(stderr, "parrayc: error: '%s' and '%s' cannot be used together (one of -c, --build, --run, "
@@ -170,7 +174,6 @@ static int set_mode(Cli *cli, const char **seen, const char *spelled)
     return 1;
   }
   *seen = spelled;
-  (void)cli;
   return 0;
 }
 
@@ -181,12 +184,12 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
   switch (c) {
   case OPT_HELP: usage(stdout); exit(0);
   case OPT_VERSION: version(); exit(0);
-  case OPT_BUILD: cli->mode = MODE_BUILD; return set_mode(cli, mode, spelled);
-  case OPT_RUN: cli->mode = MODE_RUN; return set_mode(cli, mode, spelled);
-  case OPT_COMPILE: cli->mode = MODE_COMPILE; return set_mode(cli, mode, spelled);
-  case OPT_EXPLAIN: cli->explain = v; return set_mode(cli, mode, "--explain");
-  case OPT_M: cli->deps_only = true; return set_mode(cli, mode, "-M");
-  case OPT_PRINT_BACKENDS: cli->print_backends = true; return set_mode(cli, mode, "--print-backends");
+  case OPT_BUILD: cli->mode = MODE_BUILD; return set_mode(mode, "--build");
+  case OPT_RUN: cli->mode = MODE_RUN; return set_mode(mode, "--run");
+  case OPT_COMPILE: cli->mode = MODE_COMPILE; return set_mode(mode, "-c");
+  case OPT_EXPLAIN: cli->explain = v; return set_mode(mode, "--explain");
+  case OPT_M: cli->deps_only = true; return set_mode(mode, "-M");
+  case OPT_PRINT_BACKENDS: cli->print_backends = true; return set_mode(mode, "--print-backends");
   case OPT_NO_LINE: cli->line_directives = false; break;
   case OPT_VERBOSE: cli->verbose = true; break;
   case OPT_FORCE: cli->force = true; break;
@@ -213,7 +216,7 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
     cli->diag_format = v;
     break;
   case OPT_EXPLAIN_ACCESS: {
-    if (set_mode(cli, mode, "--explain-access"))
+    if (set_mode(mode, "--explain-access"))
       return 1;
     char *file = strdup(v), *colon = strrchr(file, ':');
     if (!colon || (cli->access_line = atoi(colon + 1)) <= 0) {

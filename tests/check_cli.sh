@@ -116,6 +116,30 @@ else
   echo "note: no cblas.h: the link-order test is skipped"
 fi
 
+# PARRAY_LAUNCH: a cluster's launcher with its options runs the mpi program
+# as it is written (here a stand-in that prints what it was given)
+if command -v mpicc >/dev/null 2>&1; then
+  cat >"$tmp/hello_mpi.pa" <<'PA'
+#include <stdio.h>
+#parray {mpi [2]} P
+#mainhost {
+  #detour P {
+    if ($tid$ == 0)
+      printf("hello\n");
+  }
+}
+PA
+  (cd "$tmp" && PARRAY_LAUNCH="sh -c 'echo launched: \"\$*\"' launcher -n 3" "$parrayc" --run hello_mpi.pa -- arg1) \
+    >"$tmp/launch" 2>&1
+  grep -q 'launched: -n 3 ./hello_mpi arg1' "$tmp/launch" ||
+    { echo "FAIL: PARRAY_LAUNCH was not run as given:" >&2; sed 's/^/    /' "$tmp/launch" >&2; failed=1; }
+  (cd "$tmp" && PARRAY_LAUNCH="srun" "$parrayc" --run --np 2 hello_mpi.pa) >"$tmp/launch" 2>&1
+  grep -q -- "--np with PARRAY_LAUNCH" "$tmp/launch" ||
+    { echo "FAIL: --np beside PARRAY_LAUNCH was not refused:" >&2; sed 's/^/    /' "$tmp/launch" >&2; failed=1; }
+else
+  echo "note: no mpicc: the PARRAY_LAUNCH test is skipped"
+fi
+
 for t in A AT SP PV P BIG; do
   echo "\$ parrayc --explain $t"
   "$parrayc" --explain "$t" "$pa" || echo "(status $?)"

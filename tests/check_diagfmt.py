@@ -108,6 +108,30 @@ for name in names:
         if log["runs"][0]["invocations"][0]["executionSuccessful"] != (rc_text == 0):
             fail(f"{name}: sarif executionSuccessful")
 
+# an input that cannot be read is a diagnostic too (without a line)
+with tempfile.TemporaryDirectory() as tmp:
+    rc, js = run(["-fdiagnostics-format=json", "missing.pa"], tmp)
+    try:
+        doc = json.loads(js)
+        jsonschema.validate(doc, gcc_schema, format_checker=checker)
+        if rc != 1 or len(doc) != 1 or "cannot read 'missing.pa'" not in doc[0]["message"] or doc[0]["locations"]:
+            fail(f"missing input in json: status {rc}, {doc}")
+    except (ValueError, jsonschema.ValidationError) as e:
+        fail(f"missing input in json: {e}: {js!r}")
+    rc, se = run(["-fdiagnostics-format=sarif-file", "missing.pa"], tmp)
+    path = os.path.join(tmp, "missing.pa.sarif")
+    if rc != 1 or se.strip() or not os.path.exists(path):
+        fail(f"missing input in sarif-file: status {rc}, stderr {se!r}")
+    else:
+        log = json.load(open(path))
+        for schema in sarif_schemas:
+            try:
+                jsonschema.Draft7Validator(schema, format_checker=checker).validate(log)
+            except jsonschema.ValidationError as e:
+                fail(f"missing input in sarif: {e.message}")
+        if log["runs"][0]["results"][0]["level"] != "error":
+            fail("missing input in sarif: not an error result")
+
 # a bad value is a usage error
 rc, err = run(["-fdiagnostics-format=xml", os.path.join(diag_dir, names[0])], tests)
 if rc != 1 or "expected text, json" not in err:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # projects.sh BUILD_DIR SOURCE_DIR WORKDIR
 # A user's projects outside the repository against an installed (and moved)
-# parrayc: tests/projects/plain configured with
+# parrayc: tests/projects/make (README's Makefile: objects, then -lopenblas)
+# builds and runs; tests/projects/plain configured with
 # -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON (a machine without MPI) builds and runs,
 # and COMPONENTS mpi is refused there with a message; tests/projects/mpi
 # (COMPONENTS mpi) builds and runs under mpirun; tests/projects/cuda
@@ -72,6 +73,22 @@ if has cuda && [ -n "$nvcc" ]; then
   fi
 else
   echo "note: no cuda back end or no nvcc: the CUDA project is skipped"
+fi
+
+# ---- a Make project: README's Makefile, objects then -lopenblas -----------------
+if [ -e /usr/include/cblas.h ] || [ -e /usr/include/x86_64-linux-gnu/cblas.h ]; then
+  ran=$((ran + 1))
+  cp -r "$T/make" make
+  if run make.log make -C make PARRAYC="$prefix/bin/parrayc"; then
+    [ "$(./make/prog)" = "dot 14" ] || fail "make: prog printed '$(./make/prog 2>&1)'"
+    grep -q 'main.pa' make/main.d || fail "make: main.d does not name main.pa"
+    touch make/main.pa && run make2.log make -C make PARRAYC="$prefix/bin/parrayc" &&
+      grep -q 'parrayc -c -MD main.pa' make2.log || fail "make: editing main.pa did not rebuild main.o"
+  else
+    fail "make: README's Makefile (parrayc --build main.o util.o -lopenblas)"
+  fi
+else
+  echo "note: no cblas.h: the Make project is skipped"
 fi
 
 # ---- pkg-config: an MPI and an OpenMP translation built by cc --------------------

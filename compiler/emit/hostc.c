@@ -400,7 +400,15 @@ char *hostc_block_bytes(Ctx *ctx, Dim *d)
 
 bool hostc_written_whole(Ctx *ctx, CopySide *s)
 {
-  return s->procs && poly_equal(dim_span(ctx, s->dim), s->local);
+  if (!s->procs || !poly_equal(dim_span(ctx, s->dim), s->local))
+    return false;
+  /* every process holds a part (not [2 #P] of 4, not one axis of a grid):
+   * a process that holds none keeps its block as it was */
+  Poly *held = poly_const(ctx, 1);
+  for (int k = 0; k < s->n; k++)
+    if (s->dg[k].proc)
+      held = poly_mul(ctx, held, s->dg[k].extent);
+  return poly_equal(held, s->procs->root->extent);
 }
 
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes)

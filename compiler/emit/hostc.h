@@ -44,9 +44,10 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
 
 /* "(size_t)SPAN * sizeof(ELEM)": the bytes of d's block. */
 char *hostc_block_bytes(Ctx *ctx, Dim *d);
-/* A copy writes every element of each process's block of side s (its
+/* A copy writes every element of every process's block of side s (its
  * local span holds no element outside the copy: no padding, no other
- * chunk), so a staged block need not be read before it is written. */
+ * chunk; every process holds a part), so a staged block need not be read
+ * before it is written. */
 bool hostc_written_whole(Ctx *ctx, CopySide *s);
 /* The pointers pa_src and pa_dst of a distributed copy (mpi collective,
  * pthd element nest): sp and dp, or, for a side whose GPU block moves

@@ -1299,6 +1299,7 @@ typedef struct Region {
 
 typedef struct Assign {
   int line, col;       /* of the value */
+  char op;             /* '=', or the operator of a compound assignment ('+' for +=) */
   const char *rhs;     /* its text */
 } Assign;
 
@@ -1328,10 +1329,11 @@ static int assignments(Region *r, const char *name, Assign *out, int max)
       int j = i + (int)nl;
       while (j < len && s[j] == ' ')
         j++;
+      char op = '=';
       if (j + 1 < len && strchr("+-*/%&|^", s[j]) && s[j + 1] == '=')
-        j++;
+        op = s[j++];
       else if (j + 2 < len && (s[j] == '<' || s[j] == '>') && s[j + 1] == s[j] && s[j + 2] == '=')
-        j += 2;
+        op = s[j], j += 2;
       if (j >= len || s[j] != '=' || (j + 1 < len && s[j + 1] == '='))
         continue;
       int v = j + 1, e = v, depth = 0;
@@ -1343,8 +1345,11 @@ static int assignments(Region *r, const char *name, Assign *out, int max)
         else if ((s[e] == ';' || s[e] == ',') && depth == 0)
           break;
       }
+      char *rhs = util_str_trim(r->ctx, ctx_strndup(r->ctx, s + v, e - v));
+      if (!*rhs) /* the statement of the access itself, cut at it */
+        continue;
       if (n < max)
-        out[n] = (Assign){k, v + 1, util_str_trim(r->ctx, ctx_strndup(r->ctx, s + v, e - v))};
+        out[n] = (Assign){k, v + 1, op, rhs};
       n++;
     }
   }
@@ -1388,18 +1393,18 @@ static bool name_varies(Region *r, const char *name, int depth)
   return false;
 }
 
-/* the access on line/columns of a value ARRAY + $T[...]$, or NULL */
-static Access *access_in(Ctx *ctx, Assign *as)
+/* the access on line/columns of a value ARRAY + $T[...]$ in the same
+ * #insert as `of`, or NULL */
+static Access *access_in(Ctx *ctx, Assign *as, Access *of)
 {
   for (Access *a = ctx->accesses; a; a = a->next)
-    if (a->node->loc.line == as->line && a->node->loc.col >= as->col &&
+    if (a->instance == of->instance && a->node->loc.line == as->line && a->node->loc.col >= as->col &&
         a->node->loc.col < as->col + (int)strlen(as->rhs) + 2)
       return a;
   return NULL;
 }
 
-/* rhs is ARRAY + $...$, $...$ + ARRAY or &ARRAY[$...$] with ARRAY never
- * set in the region: ARRAY, else NULL */
+/* rhs is P + $...$, $...$ + P or &P[$...$]: P, else NULL */
 static const char *pointer_plus_access(Region *r, const char *rhs)
 {
   const char *p = rhs;
@@ -1445,8 +1450,7 @@ static const char *pointer_plus_access(Region *r, const char *rhs)
       return NULL;
     name = ctx_strndup(r->ctx, t, q - t);
   }
-  Assign as[1];
-  return name && !assignments(r, name, as, 1) ? name : NULL;
+  return name;
 }
 
 /* ---- who touches what: the element each thread of the detour reaches
@@ -1456,6 +1460,28 @@ static const char *pointer_plus_access(Region *r, const char *rhs)
  * that grid is too large to draw) ---- */
 
 #define MAX_TOUCH 1024
+
+/* The offsets a pointer carries: the $T[...]$ of the assignments that set
+ * it, followed. */
+typedef struct Via {
+  Access *v[8];
+  const char *how[8];  /* "pb = b + $M[0][$tid_1$]$ (line 45)" */
+  int n;
+} Via;
+
+/* the offset through the pointer: the sum of the offsets it carries */
+static bool via_offset(Env *env, Via *via, long long *out)
+{
+  *out = 0;
+  for (int k = 0; k < via->n; k++) {
+    long long v;
+    if (!eval_poly(env, via->v[k]->off, &v))
+      return false;
+    *out += v;
+  }
+  return true;
+}
+
 
 typedef struct Toucher {
   long long off, block, thread;
@@ -1566,7 +1592,7 @@ static void touch_grid(Ctx *ctx, Dim *root, Toucher *th, int n, bool cuda, bool 
 
 /* the threads of a's detour and the element each reaches: g[0] on the
  * accessed type's grid, g[1] on its storage's where it views another */
-static bool touch_map(Ctx *ctx, Access *a, Access *via, Grid *g, int *ng, FILE *out)
+static bool touch_map(Ctx *ctx, Access *a, Via *via, Grid *g, int *ng, FILE *out)
 {
   Type *t = a->threads;
   Env env = {.ctx = ctx, .unknown_is_zero = true};
@@ -1602,7 +1628,7 @@ static bool touch_map(Ctx *ctx, Access *a, Access *via, Grid *g, int *ng, FILE *
         break;
       bind_thread(&env, &l, t, blk, k, b);
       long long off, base = 0;
-      if (!eval_poly(&env, a->off, &off) || (via && !eval_poly(&env, via->off, &base)))
+      if (!eval_poly(&env, a->off, &off) || !via_offset(&env, via, &base))
         return false;
       th[n++] = (Toucher){off + base, blk, k};
       lo = off + base < lo ? off + base : lo;
@@ -1633,43 +1659,119 @@ static int src_line(Ctx *ctx, int line)
   return l;
 }
 
-/* The array an access goes through, "pa" of pa[$M[0][k]$]: never set in the
- * detour (the explainer takes it as the array's start), set once to
- * ARRAY + $T[...]$ (followed: *via), set to the same value in every thread
- * (a note: the pattern is the one at the array's start) or else not
- * predicted (false, with the reason). */
-static bool resolvable(Ctx *ctx, Region *reg, Access *a, const char *text, AccessKind kind, Access **via, FILE *out)
+static bool same_size(Access *x, Access *y)
 {
-  *via = NULL;
-  if (kind == ACC_OFFSET || !util_is_ident_start((unsigned char)text[0]))
-    return true;
-  const char *e = text;
-  while (util_is_ident_char(*e))
-    e++;
-  if (*e != '[')
-    return true;
-  char *base = ctx_strndup(ctx, text, e - text);
+  return type_elem_bytes(x->dim->type->elem) == type_elem_bytes(y->dim->type->elem);
+}
+
+/* Follows pointer name back through the region, in the order written: an
+ * array never set there is its start; `name = P + $T[...]$` (or $T[...]$ +
+ * P, &P[$T[...]$]) is P followed plus that offset; `name += $T[...]$` adds
+ * the offset; any other value the same in every thread keeps what it had
+ * (*alike notes it).  Returns false, with *why the assignment, where a value
+ * differs per thread in another way. */
+static bool follow(Region *r, Access *a, const char *name, Via *via, int depth, int *alike, Assign *why)
+{
   Assign as[8];
-  int n = assignments(reg, base, as, 8);
-  if (!n)
+  int n = assignments(r, name, as, 8);
+  if (n > 8 || depth > 4) {
+    for (int k = 0; k < n && k < 8; k++)
+      if (text_varies(r, as[k].rhs, 0)) {
+        *why = as[k];
+        return false;
+      }
+    *alike = as[0].line;
     return true;
-  if (n == 1) {
-    const char *arr = pointer_plus_access(reg, as[0].rhs);
-    Access *d = arr ? access_in(ctx, &as[0]) : NULL;
-    if (d && d != a && d->dim->type == a->dim->type) {
-      fprintf(out, "    '%s' is %s (line %d), followed in each lane\n", base, as[0].rhs, src_line(ctx, as[0].line));
-      *via = d;
-      return true;
-    }
   }
-  for (int k = 0; k < n && k < 8; k++)
-    if (text_varies(reg, as[k].rhs, 0)) {
-      fprintf(out, "    not predicted: '%s' is set to a value that differs from thread to thread (line %d: %s = %s), "
-              "and parrayc does not follow it\n", base, src_line(ctx, as[k].line), base, as[k].rhs);
+  for (int k = 0; k < n; k++) {
+    const char *how = ctx_printf(r->ctx, "%s %s= %s (line %d)", name, as[k].op == '=' ? "" :
+                                 ctx_printf(r->ctx, "%c", as[k].op), as[k].rhs, src_line(r->ctx, as[k].line));
+    Access *d = access_in(r->ctx, &as[k], a);
+    bool usable = d && d != a && same_size(d, a) && via->n < 8;
+    if (as[k].op == '=') {
+      const char *p = pointer_plus_access(r, as[k].rhs);
+      if (p && usable && strcmp(p, name)) {
+        Via inner = {{0}, {0}, 0};
+        if (!follow(r, a, p, &inner, depth + 1, alike, why))
+          return false;
+        *via = inner;
+        if (via->n < 8) {
+          via->how[via->n] = how;
+          via->v[via->n++] = d;
+        }
+        continue;
+      }
+      via->n = 0;
+    } else if (as[k].op == '+' && usable && as[k].rhs[0] == '$' && as[k].rhs[strlen(as[k].rhs) - 1] == '$') {
+      via->how[via->n] = how;
+      via->v[via->n++] = d;
+      continue;
+    }
+    if (text_varies(r, as[k].rhs, 0)) {
+      *why = as[k];
       return false;
     }
-  fprintf(out, "    '%s' is set in the detour (line %d) to the same value in every thread: the pattern is the one "
-          "at the start of %s\n", base, src_line(ctx, as[0].line), a->dim->path);
+    *alike = as[k].line;
+  }
+  return true;
+}
+
+/* The array an access goes through, "pa" of pa[$M[0][k]$], followed (its
+ * offsets in *via); false, with the reason, where it cannot be. */
+static bool resolvable(Ctx *ctx, Region *reg, Access *a, const char *text, AccessKind kind, Via *via, FILE *out)
+{
+  via->n = 0;
+  char *base = NULL;
+  if (kind == ACC_OFFSET) {
+    /* P + $T[...]$ or P += $T[...]$: the element reached is P's plus this */
+    const char *line = ctx->lines[a->node->loc.line - 1], *p = line + a->node->loc.col - 1;
+    while (p > line && *p != '$')
+      p--;
+    const char *q = p;
+    while (q > line && q[-1] == ' ')
+      q--;
+    if (q > line + 1 && q[-1] == '=' && q[-2] == '+')
+      q -= 2;
+    else if (q > line && q[-1] == '+' && (q - 1 == line || q[-2] != '+'))
+      q--;
+    else
+      return true;
+    while (q > line && q[-1] == ' ')
+      q--;
+    const char *e = q;
+    while (q > line && util_is_ident_char(q[-1]))
+      q--;
+    if (q == e || !util_is_ident_start((unsigned char)*q))
+      return true;
+    base = ctx_strndup(ctx, q, e - q);
+  } else {
+    if (!util_is_ident_start((unsigned char)text[0]))
+      return true;
+    const char *e = text;
+    while (util_is_ident_char(*e))
+      e++;
+    if (*e != '[')
+      return true;
+    base = ctx_strndup(ctx, text, e - text);
+  }
+  Assign why;
+  int alike = 0;
+  if (!follow(reg, a, base, via, 0, &alike, &why)) {
+    fprintf(out, "    not predicted: '%s' is set to a value that differs from thread to thread (line %d: %s %s= %s), "
+            "and parrayc does not follow it\n", base, src_line(ctx, why.line), base,
+            why.op == '=' ? "" : ctx_printf(ctx, "%c", why.op), why.rhs);
+    via->n = 0;
+    return false;
+  }
+  if (via->n) {
+    fprintf(out, "    '%s' is followed in each lane:", base);
+    for (int k = 0; k < via->n; k++)
+      fprintf(out, "%s %s", k ? "," : "", via->how[k]);
+    fputc('\n', out);
+  }
+  if (alike)
+    fprintf(out, "    '%s' is set in the detour (line %d) to a value alike in every thread: the pattern is the one "
+            "at the start of %s\n", base, src_line(ctx, alike), a->dim->path);
   return true;
 }
 
@@ -1688,7 +1790,7 @@ static bool zeroed_uniform(Ctx *ctx, Region *reg, Env *env, FILE *out)
 }
 
 /* pthd and omp: the names the offsets take as 0, checked as for a warp */
-static bool varies_checked(Ctx *ctx, Region *reg, Access *a, Access *via, FILE *out)
+static bool varies_checked(Ctx *ctx, Region *reg, Access *a, Via *via, FILE *out)
 {
   Env env = {.ctx = ctx, .unknown_is_zero = true};
   Binding b[1] = {{"pa_tid", 0}};
@@ -1696,8 +1798,7 @@ static bool varies_checked(Ctx *ctx, Region *reg, Access *a, Access *via, FILE *
   env.nbind = 1;
   long long v;
   eval_poly(&env, a->off, &v);
-  if (via)
-    eval_poly(&env, via->off, &v);
+  via_offset(&env, via, &v);
   if (!zeroed_uniform(ctx, reg, &env, out))
     return false;
   if (env.nzeroed) {
@@ -1732,12 +1833,12 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes
     fprintf(out, "  %s%s: %s of %s %s through %s\n", text, inst, kind == ACC_STORE ? "store" : "load",
             type_mem_name(t->mem), t->elem, a->dim->path);
   Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->node->loc.line, a->node->loc.col};
-  Access *via = NULL; /* the pointer's own $T[...]$, followed */
+  Via via = {{0}, {0}, 0}; /* the offsets the pointer carries, followed */
   bool cpu = a->threads && (a->threads->kind == TK_PTHD || a->threads->kind == TK_OMP);
   int ng = 0;
   if (cpu) { /* pthd, omp: no warp; who touches what */
-    if (!resolvable(ctx, &reg, a, text, kind, &via, out) || !varies_checked(ctx, &reg, a, via, out) ||
-        !touch_map(ctx, a, via, &pics[*npics], &ng, out))
+    if (!resolvable(ctx, &reg, a, text, kind, &via, out) || !varies_checked(ctx, &reg, a, &via, out) ||
+        !touch_map(ctx, a, &via, &pics[*npics], &ng, out))
       return false;
     while (ng--)
       notes[(*npics)++] = ctx_printf(ctx, "%s%s: the element each thread of %s reaches", text, inst, a->threads->name);
@@ -1773,7 +1874,7 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes
   for (int k = 0; k < lanes; k++) {
     bind_lane(&env, &l, k, b, &ln[k].who);
     long long base = 0;
-    if (!eval_poly(&env, a->off, &ln[k].off) || (via && !eval_poly(&env, via->off, &base))) {
+    if (!eval_poly(&env, a->off, &ln[k].off) || !via_offset(&env, &via, &base)) {
       fputs("    the offsets cannot be evaluated\n", out);
       return false;
     }
@@ -1799,7 +1900,7 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes
   pics[*npics].title = ctx_printf(ctx, "%s%s: %s", text, inst, v.grid.title);
   notes[(*npics)++] = ctx_printf(ctx, "%s: %lld %s (ideal %lld)", text, v.units,
                                  t->mem == MEM_DMEM ? "sectors" : "wavefronts", v.ideal);
-  if (ctx->opt.thread_map && touch_map(ctx, a, via, &pics[*npics], &ng, out))
+  if (ctx->opt.thread_map && touch_map(ctx, a, &via, &pics[*npics], &ng, out))
     while (ng--)
       notes[(*npics)++] = ctx_printf(ctx, "%s%s: the element each thread of %s reaches", text, inst, a->threads->name);
   return true;

@@ -5,10 +5,10 @@
 
 writes a Parray program of N cases.  Each case declares two random layouts of
 one extent (natural, nested, padded, permuted such as column-major, tiled,
-split and sub-range views of a base type), fills a source buffer with
-distinct values and the destination with -1, copies, and compares every
-element of the destination's buffer with the answer this script computes
-from SPEC 2.4's offset rules (a plain table in the program).  host: on the
+split and sub-range views of a base type, views of such views), fills a
+source buffer with distinct values and the destination with -1, copies, and
+compares every element of the destination's buffer with the answer this
+script computes from SPEC 2.4's offset rules (a plain table in the program).  host: on the
 host; pthd, omp: in each thread of a 2-thread body (thread-local buffers);
 mpi: in a 2-process body, a local copy, or a scatter of process 0's array
 into a distributed type (a [#P] dimension, the local block padded or
@@ -99,7 +99,8 @@ class Layout:
         if n.proc:
             return i, 0
         if n.ref:
-            return 0, i * n.ref[2]  # rules 1 and 2 (a split's kids: i * W under the node)
+            stride = n.ref[2]  # rule 1 (a split's kids: rule 2, through the node's index)
+            return 0, stride(i) if callable(stride) else i * stride
         if not n.kids:
             return 0, i * leaves_after(self.root, n)  # rule 4
         owner, off = 0, 0
@@ -116,6 +117,8 @@ class Layout:
         return owner, off
 
     def span(self):
+        if self.base and isinstance(self.base[1], int):
+            return self.base[1]  # a view of a view: its base's span
         if self.base:
             return prod(self.base[1])
         return 1 + max(self.offset(i)[1] for i in range(self.root.extent))
@@ -143,9 +146,11 @@ def group(rng, nodes):
     return nodes
 
 
-def random_layout(rng, e, name, decls, local=False):
+def random_layout(rng, e, name, decls, local=False, depth=0):
     """A random layout of extent e named name; its base (if any) is declared
     first into decls.  Returns the Layout."""
+    if depth == 0 and rng.random() < 0.2:
+        return view_of_view(rng, e, name, decls)
     fs = factors(e, rng, 4)
     kind = rng.choice(['natural', 'view', 'view', 'view'])
     if kind == 'natural' or len(fs) == 1 and rng.random() < 0.5:
@@ -175,6 +180,30 @@ def random_layout(rng, e, name, decls, local=False):
         nodes.append(node)
     nodes = group(rng, nodes)
     return Layout(Node(kids=nodes), (bname, padded))
+
+
+def view_of_view(rng, e, name, decls):
+    """A view whose references name the dimensions of another view (SPEC 2.2:
+    any node of any earlier type): its top-level dimensions in another
+    order, one of them split now and then."""
+    vname = name + 'V'
+    base = random_layout(rng, e, vname, decls, depth=1)
+    decls.append('#parray {paged int %s} %s' % (''.join(c.text() for c in base.root.kids), vname))
+    kids = base.root.kids
+    order = list(range(len(kids)))
+    rng.shuffle(order)
+    nodes = []
+    for k in order:
+        r = kids[k]
+        ref = (vname, k, lambda i, r=r: base._off(r, i, None)[1], True, r.extent)
+        divs = [d for d in range(2, r.extent) if r.extent % d == 0]
+        if divs and rng.random() < 0.3:
+            a = rng.choice(divs)
+            nodes.append(Node(r.extent, kids=[Node(a), Node(r.extent // a)], ref=ref))
+        else:
+            nodes.append(Node(r.extent, ref=ref))
+    nodes = group(rng, nodes)
+    return Layout(Node(kids=nodes), (vname, base.span()))
 
 
 def distributed_layout(rng, e_local, name, decls, hold=NP):
