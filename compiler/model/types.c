@@ -67,8 +67,25 @@ static void check_kind_like(Ctx *ctx, Node *decl, int w)
   static const char *const kinds[] = {"paged", "pinned", "dmem", "smem", "rmem", "pthd", "omp", "cuda", "mpi", NULL};
   static const char *const c_words[] = {"const", "volatile", "signed", "unsigned", "struct", "union", "enum",
                                         "long", "short", "static", "restrict", "int", "char", NULL};
-  if (w + 1 >= decl->nwords || !util_is_ident_start((unsigned char)decl->words[w][0]))
+  if (!util_is_ident_start((unsigned char)decl->words[w][0]))
     return;
+  if (w + 1 >= decl->nwords) {
+    /* "{pagedhar [4]}": a memory kind glued to (a misspelt) C type */
+    static const char *const mems[] = {"paged", "pinned", "dmem", "smem", "rmem", NULL};
+    static const char *const types[] = {"char", "short", "int", "long", "float", "double", "unsigned", "signed",
+                                        NULL};
+    for (int i = 0; mems[i]; i++) {
+      size_t k = strlen(mems[i]);
+      const char *rest = decl->words[w] + k, *near;
+      if (!strncmp(decl->words[w], mems[i], k) && util_is_ident_start((unsigned char)*rest) && *rest != '_' &&
+          (near = util_nearest_word(rest, types))) {
+        diag_error(ctx, decl->loc, "'%s' is taken as the element type; did you mean '%s %s'?", decl->words[w],
+                   mems[i], near);
+        return;
+      }
+    }
+    return;
+  }
   for (int i = 0; c_words[i]; i++)
     if (!strcmp(decl->words[w], c_words[i]))
       return;
