@@ -560,13 +560,15 @@ static bool translate(Cli *cli, Unit *u)
   return true;
 }
 
+/* The processes of an mpi program: its largest mpi array, whose extent
+ * may name a macro (-DGPUS=4, or the program's #define GPUS 2). */
 static int mpi_procs(Ctx *ctx)
 {
   long long n = 0, v;
   for (Type *t = ctx->types; t; t = t->next)
-    if (t->kind == TK_MPI && poly_is_const(t->root->extent, &v) && v > n)
+    if (t->kind == TK_MPI && explain_size(ctx, t->root->extent, &v) && v > n)
       n = v;
-  return n > 0 ? (int)n : 1;
+  return n > 0 && n <= INT_MAX ? (int)n : 1;
 }
 
 static int run(Ctx *ctx, Cli *cli, const char *exe)

@@ -136,6 +136,14 @@ PA
   (cd "$tmp" && PARRAY_LAUNCH="srun" "$parrayc" --run --np 2 hello_mpi.pa) >"$tmp/launch" 2>&1
   grep -q -- "--np with PARRAY_LAUNCH" "$tmp/launch" ||
     { echo "FAIL: --np beside PARRAY_LAUNCH was not refused:" >&2; sed 's/^/    /' "$tmp/launch" >&2; failed=1; }
+  # --run's process count from a macro extent: the program's #define, or -D
+  printf '%s\n' '#!/bin/sh' 'echo "launcher: $*"' >"$tmp/fake_mpirun"
+  chmod +x "$tmp/fake_mpirun"
+  sed 's/\[2\]} P/[GPUS]} P/; 1i #ifndef GPUS\n#define GPUS 3\n#endif' "$tmp/hello_mpi.pa" >"$tmp/macro_mpi.pa"
+  (cd "$tmp" && MPIRUN="$tmp/fake_mpirun" "$parrayc" --run macro_mpi.pa && MPIRUN="$tmp/fake_mpirun" "$parrayc" --run \
+     -DGPUS=5 macro_mpi.pa) >"$tmp/launch" 2>&1
+  { grep -q -- '-np 3 ./macro_mpi' "$tmp/launch" && grep -q -- '-np 5 ./macro_mpi' "$tmp/launch"; } ||
+    { echo "FAIL: --run did not take the process count from the macro:" >&2; sed 's/^/    /' "$tmp/launch" >&2; failed=1; }
 else
   echo "note: no mpicc: the PARRAY_LAUNCH test is skipped"
 fi

@@ -177,6 +177,12 @@ static bool eval_poly(Env *env, const Poly *p, long long *out)
   return true;
 }
 
+bool explain_size(Ctx *ctx, const Poly *p, long long *out)
+{
+  Env env = {.ctx = ctx};
+  return eval_poly(&env, p, out);
+}
+
 /* a size: its value, or -1 */
 static long long size_of(Env *env, Poly *p)
 {

@@ -17,5 +17,8 @@ bool explain_type(Ctx *ctx, Dim *d, FILE *out);
 /* An offset expression met on the explained line. */
 /* Reports, for one warp, what each access met does; false if none. */
 bool explain_access(Ctx *ctx, FILE *out);
+/* The value of size p with the -D macros, then the program's #define
+ * (as --explain reads them); false when a name has none. */
+bool explain_size(Ctx *ctx, const Poly *p, long long *out);
 
 #endif
