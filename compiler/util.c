@@ -119,6 +119,7 @@ void ctx_free(Ctx *ctx)
     return;
   map_free(&ctx->type_map);
   map_free(&ctx->atom_map);
+  map_free(&ctx->macros);
   struct Arena *a = ctx->arena;
   while (a) {
     struct Arena *next = a->next;
