@@ -556,7 +556,7 @@ static bool translate(Cli *cli, Unit *u)
   }
   if (w)
     fprintf(stderr, "%d warning%s generated.\n", w, w == 1 ? "" : "s");
-  u->cuda = emit_uses_cuda(u->ctx, u->ctx->tree);
+  u->cuda = u->ctx->uses_cuda; /* emit_program found it */
   return true;
 }
 

@@ -794,12 +794,6 @@ static unsigned declared_kinds(Node *list)
   return kinds;
 }
 
-bool emit_uses_cuda(Ctx *ctx, Node *tree)
-{
-  (void)ctx;
-  return declared_kinds(tree) & (K_CUDA | K_DMEM | K_SMEM);
-}
-
 /* The end of the last complete top-level declaration (';' or '}') or
  * preprocessor line in text, or -1: hoisted code goes there, never between
  * a function's header (a text item) and its body (a block item). */

@@ -8,7 +8,5 @@
  * C, translates what none of the others takes: targets/all.h); returns
  * the generated text (malloc'd) or NULL. */
 char *emit_program(Ctx *ctx, const Backend *const *targets);
-/* whether the translation of tree is CUDA C++ */
-bool emit_uses_cuda(Ctx *ctx, Node *tree);
 
 #endif

@@ -278,10 +278,15 @@ static bool body_mentions(Node *body, const char *name)
  * a block)? */
 static bool ends_in_return(Node *body)
 {
+  /* the last directive, then the last text after it that holds code: only
+   * the text after the last directive is read */
   Node *last = NULL;
-  for (Node *x = body; x; x = x->next) {
-    CText c = ctext(x->kind == N_TEXT && x->text ? x->text : "", NULL, CT_DIRECTIVES);
-    if (x->kind != N_TEXT || ctext_code(&c).kind != CT_END)
+  for (Node *x = body; x; x = x->next)
+    if (x->kind != N_TEXT)
+      last = x;
+  for (Node *x = last ? last->next : body; x; x = x->next) {
+    CText c = ctext(x->text ? x->text : "", NULL, CT_DIRECTIVES);
+    if (ctext_code(&c).kind != CT_END)
       last = x;
   }
   if (!last || last->kind != N_TEXT || !last->text)
