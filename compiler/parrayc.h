@@ -204,6 +204,7 @@ struct Atom {
   char *text;    /* A_SYM, A_VAR */
   Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
   Poly *num, *den;
+  Poly *quot;    /* A_MOD: num / den, once fold_divmod_pair has asked */
   int slot;      /* A_VAR: >= 0 when printed through a temporary */
   bool printed;  /* A_VAR: in the text of a nested $...$ already printed (its effects are there, once) */
   bool runtime;  /* A_SYM: names a variable (not only macros and literals):

@@ -275,16 +275,12 @@ static bool body_mentions(Node *body, const char *name)
 }
 
 /* Does body end in a return statement of its own (not one inside an if or
- * a block)? */
-static bool ends_in_return(Node *body)
+ * a block)?  after: body's last directive (NULL: none); only the text
+ * after it is read. */
+static bool ends_in_return(Node *body, Node *after)
 {
-  /* the last directive, then the last text after it that holds code: only
-   * the text after the last directive is read */
-  Node *last = NULL;
-  for (Node *x = body; x; x = x->next)
-    if (x->kind != N_TEXT)
-      last = x;
-  for (Node *x = last ? last->next : body; x; x = x->next) {
+  Node *last = after;
+  for (Node *x = after ? after->next : body; x; x = x->next) {
     CText c = ctext(x->text ? x->text : "", NULL, CT_DIRECTIVES);
     if (ctext_code(&c).kind != CT_END)
       last = x;
@@ -305,20 +301,26 @@ static bool ends_in_return(Node *body)
 void hostc_main_head(Emitter *e, Node *n)
 {
   out_gen(e->out, n->loc, "static int pa_main(int argc, char **argv)\n{");
-  /* pa_main's parameters are the program's: unused, they would warn */
-  if (!body_mentions(n->body, "argc"))
+  /* pa_main's parameters are the program's: unused, they would warn (a
+   * name the whole input never spells needs no walk of the body) */
+  const char *src = e->ctx->src ? e->ctx->src : "";
+  if (!strstr(src, "argc") || !body_mentions(n->body, "argc"))
     out_gen(e->out, n->loc, "\n  (void)argc;");
-  if (!body_mentions(n->body, "argv"))
+  if (!strstr(src, "argv") || !body_mentions(n->body, "argv"))
     out_gen(e->out, n->loc, "\n  (void)argv;");
 }
 
 void hostc_main_tail(Emitter *e, Node *n)
 {
   Loc end = n->loc;
-  for (Node *x = n->body; x; x = x->next)
+  Node *last_directive = NULL;
+  for (Node *x = n->body; x; x = x->next) {
     end = x->loc;
+    if (x->kind != N_TEXT)
+      last_directive = x;
+  }
   const char *nl = out_at_bol(e->out) && e->out->b.len ? "" : "\n";
-  if (ends_in_return(n->body))
+  if (ends_in_return(n->body, last_directive))
     out_gen(e->out, end, "%s}\n\n", nl);
   else
     out_gen(e->out, end, "%s  return 0;\n}\n\n", nl);

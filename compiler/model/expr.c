@@ -300,22 +300,32 @@ static bool fold_divmod_pair(Ctx *ctx, TermVec *v)
       Atom *m = ti->f[fi];
       if (m->kind != A_MOD || m->den->n != 1)
         continue;
-      Poly *qp = poly_div(ctx, m->num, m->den);
+      if (!m->quot) /* asked at every normalisation: kept */
+        m->quot = poly_div(ctx, m->num, m->den);
+      Poly *qp = m->quot;
       if (qp->n != 1 || qp->t[0].coef != 1 || qp->t[0].nf != 1)
         continue;
       Atom *q = qp->t[0].f[0];
-      /* partner = coef*G*k*q */
-      Term g = {ti->coef, 0, ctx_alloc(ctx, sizeof(Atom *) * ti->nf)};
+      /* partner = coef*G*k*q, its factors on the stack when few: most
+       * normalisations find none, and the arena would keep them */
+      Atom *gf_room[16], *pf_room[16];
+      Atom **gf = ti->nf <= 16 ? gf_room : ctx_alloc(ctx, sizeof(Atom *) * ti->nf);
+      Term g = {ti->coef, 0, gf};
       for (int k = 0; k < ti->nf; k++)
         if (k != fi)
           g.f[g.nf++] = ti->f[k];
-      Term qt = {1, 1, &q};
-      Term partner = term_mul(ctx, &g, &m->den->t[0]);
-      partner = term_mul(ctx, &partner, &qt);
+      const Term *kt = &m->den->t[0];
+      int pn = g.nf + kt->nf + 1;
+      Term partner = {mul_sat(g.coef, kt->coef), pn, pn <= 16 ? pf_room : ctx_alloc(ctx, sizeof(Atom *) * pn)};
+      memcpy(partner.f, g.f, sizeof(Atom *) * g.nf);
+      if (kt->nf) /* a constant's factors are NULL */
+        memcpy(partner.f + g.nf, kt->f, sizeof(Atom *) * kt->nf);
+      partner.f[pn - 1] = q;
+      qsort(partner.f, pn, sizeof(Atom *), atom_qcmp);
       for (int j = 0; j < v->n; j++) {
         if (j == i || term_cmp(&v->t[j], &partner) || v->t[j].coef != partner.coef)
           continue;
-        /* replace both by g * num */
+        /* replace both by g * num (term_mul copies g's factors) */
         TermVec nv = {0};
         tv_reserve(ctx, &nv, v->n - 2 + m->num->n);
         for (int k = 0; k < v->n; k++)
