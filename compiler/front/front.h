@@ -52,6 +52,8 @@ typedef struct LexState {
   int nbraces;            /* how many are open (may exceed MAX_BRACE_NOTES) */
   Buf ws;
   char *pp_stash;
+  char *short_text[128];  /* "" and the one-character spellings, made once:
+                             most tokens are one of them (tokens are never changed) */
 } LexState;
 
 void nodelist_add(NodeList *l, Node *n);

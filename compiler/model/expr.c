@@ -227,6 +227,10 @@ static Term term_mul(Ctx *ctx, const Term *a, const Term *b)
   Term t;
   t.coef = mul_sat(a->coef, b->coef);
   t.nf = a->nf + b->nf;
+  if (!a->nf || !b->nf) { /* a constant: the other's factors, shared */
+    t.f = a->nf ? a->f : b->f;
+    return t;
+  }
   t.f = t.nf ? ctx_alloc(ctx, sizeof(Atom *) * t.nf) : NULL;
   if (a->nf)
     memcpy(t.f, a->f, sizeof(Atom *) * a->nf);
@@ -354,6 +358,11 @@ static Poly *normalize(Ctx *ctx, TermVec *v)
 
 Poly *poly_add(Ctx *ctx, Poly *a, Poly *b)
 {
+  /* Polys are never changed: an operand is the answer as it stands */
+  if (a->n == 0)
+    return b;
+  if (b->n == 0)
+    return a;
   TermVec v = {0};
   tv_reserve(ctx, &v, a->n + b->n);
   for (int i = 0; i < a->n; i++)
@@ -375,6 +384,10 @@ Poly *poly_sub(Ctx *ctx, Poly *a, Poly *b)
 
 Poly *poly_mul(Ctx *ctx, Poly *a, Poly *b)
 {
+  if (a->n == 0 || poly_is_value(b, 1))
+    return a;
+  if (b->n == 0 || poly_is_value(a, 1))
+    return b;
   TermVec v = {0};
   tv_reserve(ctx, &v, a->n * b->n);
   for (int i = 0; i < a->n; i++)
