@@ -1038,28 +1038,42 @@ Poly *dim_span(Ctx *ctx, Dim *d)
   return poly_add(ctx, poly_max(ctx, off), poly_const(ctx, 1));
 }
 
+/* Are the offsets off(0 .. ext-1) of index a consecutive: 1, 0, or -1
+ * when off cannot be evaluated (it names a size) */
+static int offsets_consecutive(const Poly *off, Atom *a, long long ext)
+{
+  long long prev, v;
+  if (!poly_eval(off, a, 0, &prev))
+    return -1;
+  for (long long i = 1; i < ext; i++) {
+    if (!poly_eval(off, a, i, &v))
+      return -1;
+    if (v != prev + 1)
+      return 0;
+    prev = v;
+  }
+  return 1;
+}
+
 int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
 {
   *cexpr = NULL;
   Poly *var;
   Atom *a = fresh_index(ctx, d, &var);
   Poly *off = dim_offset(ctx, d, var);
+  /* a known extent: the offsets one by one, before the symbolic question
+   * when that costs more (a few thousand evaluations), else after it */
+  long long ext;
+  bool known = poly_is_const(d->extent, &ext) && ext <= BRUTE_FORCE_LIMIT;
+  int r = known && ext <= 4096 ? offsets_consecutive(off, a, ext) : -1;
+  if (r >= 0)
+    return r;
   Poly *rel = poly_sub(ctx, off, dim_offset(ctx, d, poly_const(ctx, 0)));
   if (poly_equal(rel, var))
     return 1;
-  long long ext;
-  if (poly_is_const(d->extent, &ext) && ext <= BRUTE_FORCE_LIMIT) {
-    long long prev = 0, v;
-    bool ok = poly_eval(off, a, 0, &prev);
-    for (long long i = 1; i < ext && ok; i++) {
-      ok = poly_eval(off, a, i, &v);
-      if (ok && v != prev + 1)
-        return 0;
-      prev = v;
-    }
-    if (ok)
-      return 1;
-  }
+  r = known && ext > 4096 ? offsets_consecutive(off, a, ext) : -1;
+  if (r >= 0)
+    return r;
   Stride *s;
   int n;
   if (!dim_strides(ctx, d, &s, &n))
