@@ -165,6 +165,17 @@ static void splice(Ctx *ctx, int line, const char *text, int n, const char *file
 bool include_headers(Ctx *ctx)
 {
   add_dep(ctx, ctx->opt.display);
+  /* most inputs have no `#include "..."`: a look at each line's start
+   * finds none without tracking comments */
+  bool any = false;
+  for (int line = 1; line <= ctx->nlines && !any; line++) {
+    const char *at;
+    char *name = quoted_include(ctx->lines[line - 1], &at);
+    any = name != NULL;
+    free(name);
+  }
+  if (!any)
+    return true;
   bool in_comment = false;
   for (int line = 1; line <= ctx->nlines; line++) {
     const char *p = ctx->lines[line - 1], *at;
