@@ -209,6 +209,8 @@ struct Atom {
   bool printed;  /* A_VAR: in the text of a nested $...$ already printed (its effects are there, once) */
   bool runtime;  /* A_SYM: names a variable (not only macros and literals):
                     its value may pass 2^31, offsets with it are 64-bit */
+  bool known;    /* A_SYM of macros and literals: value is theirs (-D, #define) */
+  long long value;
   Atom *next;    /* ctx list of atoms */
 };
 
@@ -226,7 +228,7 @@ struct Poly {
 Poly *poly_const(Ctx *ctx, long long c);
 Poly *poly_sym(Ctx *ctx, const char *text);
 /* a size written as C text: a symbol, 64-bit in offsets when it names a
- * variable (not only macros #define'd in the program) */
+ * variable (not only macros, -D'd or #define'd in the program) */
 Poly *poly_size(Ctx *ctx, const char *text);
 /* p for people (--explain): as poly_str, without the casts that only a
  * run-time size needs */
@@ -478,7 +480,7 @@ struct Ctx {
   Atom *atoms;
   int natoms;
   Map atom_map;           /* atoms by kind and operands (expr.c interns them) */
-  Map macros;             /* names #define'd in src (expr.c, read once) */
+  Map macros;             /* the #define's of src by name (model/macros.c, read once) */
   bool macros_read;
   Poly *small_consts[18]; /* poly_const(-1 .. 16), made once: Polys are never changed */
   bool uses_cuda, uses_mpi, uses_pthd, uses_omp;

@@ -42,6 +42,13 @@ const char *pa_mem_name(pa_mem mem);
  * bound * prod value^power fits in a long long. */
 void pa_check_sizes(const char *type, const char *file, int line, long long bound, int nsizes, ...);
 
+/* #create of TYPE at FILE:LINE whose offsets parrayc generated in int (its
+ * sizes are macros, and their values at translation fit): fails with
+ * "FILE:LINE: error: #create TYPE: SPAN elements ..." when span passes
+ * 2^31, as it does when the C compiler is given larger values (-D) than
+ * parrayc was. */
+void pa_check_int_span(const char *type, const char *file, int line, long long span);
+
 /* Flushes stdout, prints "FILE:LINE: error: <formatted>" to stderr and exits 1. */
 void pa_fail(const char *file, int line, const char *fmt, ...) PA_NORETURN_PRINTF(3, 4);
 

@@ -96,6 +96,16 @@ void pa_check_sizes(const char *type, const char *file, int line, long long boun
         pa_fail(file, line, "#create %s: the size does not fit in 64 bits", type);
 }
 
+void pa_check_int_span(const char *type, const char *file, int line, long long span)
+{
+    if (span > (long long)INT_MAX + 1)
+        pa_fail(file, line,
+                "#create %s: %lld elements, but its offsets are int: its sizes' values when parrayc translated "
+                "the program fit in int; give parrayc the values the C compiler gets (-D NAME=VALUE), and it "
+                "makes the offsets 64-bit",
+                type, span);
+}
+
 void pa_free_host(pa_mem mem, void *p)
 {
     if (mem == PA_PAGED || mem == PA_PINNED)

@@ -260,6 +260,11 @@ char *hostc_checked_span(Emitter *e, Node *n, Dim *d)
   poly_print(&b, span, true);
   char *text = ctx_strdup(ctx, b.data);
   buf_free(&b);
+  /* macros only, whose values parrayc knew (or not) fit int: the offsets
+   * are int, right only while the values the C compiler sees fit too */
+  if (poly_fits_int(span))
+    out_gen(e->out, n->loc, "%spa_check_int_span(%s, %s, %d, %s);\n", text_indent_of(n), text_c_string(ctx, d->path),
+            text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc), text);
   return text;
 }
 

@@ -12,8 +12,8 @@
 #include "explain/explain.h"
 #include "model/ceval.h"
 #include "model/launch.h"
+#include "model/macros.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,46 +58,6 @@ static void note_name(Env *env, char ***list, int *n, const char *s)
     memcpy(nl, *list, sizeof(char *) * *n);
   nl[(*n)++] = ctx_strdup(env->ctx, s);
   *list = nl;
-}
-
-/* The text of macro `name`: -D first, then the program's last object-like
- * #define of it; NULL if neither. */
-static const char *macro_text(Ctx *ctx, const char *name, const char **from)
-{
-  size_t n = strlen(name);
-  for (int i = 0; i < ctx->opt.ndefines; i++) {
-    const char *d = ctx->opt.defines[i];
-    if (!strncmp(d, name, n) && (d[n] == '=' || !d[n])) {
-      *from = "-D";
-      return d[n] ? d + n + 1 : "1";
-    }
-  }
-  const char *found = NULL;
-  for (int l = 0; l < ctx->nlines; l++) {
-    const char *p = ctx->lines[l];
-    while (*p == ' ' || *p == '\t')
-      p++;
-    if (*p++ != '#')
-      continue;
-    while (*p == ' ' || *p == '\t')
-      p++;
-    if (strncmp(p, "define", 6) || !isspace((unsigned char)p[6]))
-      continue;
-    for (p += 6; *p == ' ' || *p == '\t';)
-      p++;
-    if (strncmp(p, name, n) || util_is_ident_char(p[n]) || p[n] == '(')
-      continue;
-    const char *end = strchr(p, '\n');
-    char *body = ctx_strndup(ctx, p + n, end ? (size_t)(end - p - n) : strlen(p + n));
-    char *c = strstr(body, "//");
-    if (c)
-      *c = 0;
-    if ((c = strstr(body, "/*")))
-      *c = 0;
-    found = util_str_trim(ctx, body);
-  }
-  *from = "#define";
-  return found;
 }
 
 /* The value of a name in a size or index text: a thread index of the

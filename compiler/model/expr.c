@@ -5,6 +5,7 @@
  * remainders removed wherever the bounds of the indices allow.  All values
  * are non-negative (indices and extents), so a / b is floor division. */
 #include "ctext.h"
+#include "model/macros.h"
 #include "parrayc.h"
 
 #include <limits.h>
@@ -113,30 +114,6 @@ static Atom *atom_intern(Ctx *ctx, const AtomKey *k)
   return a;
 }
 
-static bool str_is(const void *item, const void *key)
-{
-  return !strcmp(item, key);
-}
-
-/* The names that src's preprocessor lines #define, once */
-static void read_macros(Ctx *ctx)
-{
-  ctx->macros_read = true;
-  CText c = ctext(ctx->src ? ctx->src : "", NULL, CT_DIRECTIVES);
-  for (CTok t; (t = ctext_next(&c)).kind != CT_END;) {
-    if (t.kind != CT_PREPROC)
-      continue;
-    CText d = ctext(t.s + 1, t.s + t.n, 0);
-    CTok w = ctext_code(&d), name = ctext_code(&d);
-    if (!ctok_word(w, "define") || name.kind != CT_IDENT)
-      continue;
-    char *s = ctx_strndup(ctx, name.s, name.n);
-    unsigned long h = util_hash_str(s, HASH_SEED);
-    if (!map_get(&ctx->macros, h, str_is, s))
-      map_put(&ctx->macros, h, s);
-  }
-}
-
 /* Does size text name a variable: an identifier that is neither a macro
  * the program #defines nor one of C's type words (for sizeof and casts)?
  * Such a size is known only at run time and may pass 2^31. */
@@ -144,8 +121,6 @@ static bool names_variable(Ctx *ctx, const char *text)
 {
   static const char *const words[] = {"sizeof", "char", "short", "int", "long", "float", "double", "signed",
                                       "unsigned", "const", "_Alignof", "alignof", NULL};
-  if (!ctx->macros_read)
-    read_macros(ctx);
   CText c = ctext(text, NULL, 0);
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     if (t.kind != CT_IDENT || t.member)
@@ -155,8 +130,7 @@ static bool names_variable(Ctx *ctx, const char *text)
       known = ctok_word(t, words[i]);
     if (known)
       continue;
-    char *s = ctx_strndup(ctx, t.s, t.n);
-    if (!map_get(&ctx->macros, util_hash_str(s, HASH_SEED), str_is, s))
+    if (!macro_defined(ctx, ctx_strndup(ctx, t.s, t.n)))
       return true;
   }
   return false;
@@ -172,8 +146,12 @@ Poly *poly_size(Ctx *ctx, const char *text)
 {
   Poly *p = poly_sym(ctx, text);
   Atom *a = p->t[0].f[0];
-  if (!a->runtime)
+  if (!a->runtime && !a->known) {
     a->runtime = names_variable(ctx, text);
+    /* macros: the value they have now bounds the offsets (a value given
+     * the C compiler alone is caught at #create: pa_check_int_span) */
+    a->known = !a->runtime && macro_value(ctx, text, &a->value) && a->value > 0;
+  }
   return p;
 }
 
@@ -661,20 +639,43 @@ bool poly_eval(const Poly *p, Atom *var, long long value, long long *out)
 
 /* A bound of the largest |value| p takes, from its constants: a size that
  * names a variable is unbounded (LLONG_MAX, SPEC.md 2.5: 64 bits where an
- * extent is known only at run time), one made of macros counts as 1 (a
- * compile-time constant: int offsets, as a careful person writes them;
- * #create checks at run time that its span fits, pa_check_int_span). */
+ * extent is known only at run time), one made of macros counts as the
+ * value they give it (-D, the program's #define), or 1 when they give it
+ * none: a compile-time constant, int offsets while it fits, as a careful
+ * person writes them; #create checks at run time that its span does,
+ * pa_check_int_span. */
 static long long const_reach(const Poly *p);
 /* set while poly_math prints: the arithmetic as written, run-time sizes
  * counted as 1 (no casts where only a variable could pass 2^31) */
 static bool reach_of_constants_only;
+
+/* The value of p when it is made of constants and sizes whose value
+ * parrayc knows (macros): false when it has none or it overflows. */
+static bool known_value(const Poly *p, long long *value)
+{
+  long long sum = 0;
+  for (int i = 0; i < p->n; i++) {
+    long long t = p->t[i].coef;
+    for (int k = 0; k < p->t[i].nf; k++) {
+      const Atom *a = p->t[i].f[k];
+      if (a->kind != A_SYM || !a->known || __builtin_mul_overflow(t, a->value, &t))
+        return false;
+    }
+    if (__builtin_add_overflow(sum, t, &sum))
+      return false;
+  }
+  *value = sum;
+  return true;
+}
 
 static long long atom_reach(const Atom *a)
 {
   long long v;
   switch (a->kind) {
   case A_SYM:
-    return a->runtime && !reach_of_constants_only ? LLONG_MAX : 1;
+    if (a->runtime)
+      return reach_of_constants_only ? 1 : LLONG_MAX;
+    return a->known ? a->value : 1;
   case A_VAR:
     if (a->bound && poly_is_const(a->bound, &v))
       return v > 1 ? v - 1 : 1;
@@ -683,14 +684,10 @@ static long long atom_reach(const Atom *a)
     return a->bound && strcmp(a->text, "pa_tid") ? const_reach(a->bound) : 1;
   case A_DIV:
     v = const_reach(a->num);
-    if (poly_is_const(a->den, NULL)) {
-      long long d;
-      poly_is_const(a->den, &d);
-      return d > 0 ? v / d : v;
-    }
-    return v;
+    long long d;
+    return known_value(a->den, &d) && d > 0 ? v / d : v;
   case A_MOD:
-    if (poly_is_const(a->den, &v))
+    if (known_value(a->den, &v))
       return v > 1 ? v - 1 : 0;
     return const_reach(a->num);
   }

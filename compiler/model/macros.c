@@ -1,0 +1,121 @@
+/* macros.c: the program's macros (macros.h), read from the input's
+ * preprocessor lines once and kept by name in ctx->macros. */
+#include "model/macros.h"
+#include "ctext.h"
+
+#include <string.h>
+
+#define MAX_MACRO_DEPTH 32 /* macros naming macros, followed this deep */
+
+typedef struct Macro {
+  const char *name;
+  const char *text; /* NULL: function-like */
+} Macro;
+
+static bool macro_is(const void *item, const void *key)
+{
+  return !strcmp(((const Macro *)item)->name, key);
+}
+
+/* The body of a #define after its name: continuations joined, a comment
+ * and the blanks around it dropped. */
+static const char *define_body(Ctx *ctx, const char *s, const char *end)
+{
+  Buf b = {0};
+  for (; s < end; s++) {
+    if (s[0] == '/' && s + 1 < end && (s[1] == '/' || s[1] == '*'))
+      break;
+    if (s[0] == '\\' && s + 1 < end && s[1] == '\n')
+      s++;
+    else
+      buf_putc(&b, *s == '\n' ? ' ' : *s);
+  }
+  const char *text = util_str_trim(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return text;
+}
+
+/* Every #define of the input into ctx->macros, the last of a name kept */
+static void read_macros(Ctx *ctx)
+{
+  ctx->macros_read = true;
+  CText c = ctext(ctx->src ? ctx->src : "", NULL, CT_DIRECTIVES);
+  for (CTok t; (t = ctext_next(&c)).kind != CT_END;) {
+    if (t.kind != CT_PREPROC)
+      continue;
+    CText d = ctext(t.s + 1, t.s + t.n, 0);
+    CTok w = ctext_code(&d), name = ctext_code(&d);
+    if (!ctok_word(w, "define") || name.kind != CT_IDENT)
+      continue;
+    char *s = ctx_strndup(ctx, name.s, name.n);
+    const char *after = name.s + name.n;
+    const char *text = *after == '(' ? NULL : define_body(ctx, after, t.s + t.n);
+    unsigned long h = util_hash_str(s, HASH_SEED);
+    Macro *m = map_get(&ctx->macros, h, macro_is, s);
+    if (!m) {
+      m = ctx_alloc(ctx, sizeof *m);
+      m->name = s;
+      map_put(&ctx->macros, h, m);
+    }
+    m->text = text;
+  }
+}
+
+/* The -D value of name, or NULL */
+static const char *defined_on_command_line(Ctx *ctx, const char *name)
+{
+  size_t n = strlen(name);
+  for (int i = 0; i < ctx->opt.ndefines; i++) {
+    const char *d = ctx->opt.defines[i];
+    if (!strncmp(d, name, n) && (d[n] == '=' || !d[n]))
+      return d[n] ? d + n + 1 : "1";
+  }
+  return NULL;
+}
+
+static Macro *program_macro(Ctx *ctx, const char *name)
+{
+  if (!ctx->macros_read)
+    read_macros(ctx);
+  return map_get(&ctx->macros, util_hash_str(name, HASH_SEED), macro_is, name);
+}
+
+bool macro_defined(Ctx *ctx, const char *name)
+{
+  return defined_on_command_line(ctx, name) || program_macro(ctx, name);
+}
+
+const char *macro_text(Ctx *ctx, const char *name, const char **from)
+{
+  const char *text = defined_on_command_line(ctx, name);
+  *from = "-D";
+  if (text)
+    return text;
+  Macro *m = program_macro(ctx, name);
+  *from = "#define";
+  return m ? m->text : NULL;
+}
+
+typedef struct Lookup {
+  Ctx *ctx;
+  int depth;
+} Lookup;
+
+static bool name_value(void *arg, const char *name, long long *value)
+{
+  Lookup *l = arg;
+  const char *from;
+  const char *text = macro_text(l->ctx, name, &from);
+  if (!text || l->depth >= MAX_MACRO_DEPTH)
+    return false;
+  l->depth++;
+  bool ok = ceval(text, name_value, l, value, NULL);
+  l->depth--;
+  return ok;
+}
+
+bool macro_value(Ctx *ctx, const char *text, long long *value)
+{
+  Lookup l = {ctx, 0};
+  return ceval(text, name_value, &l, value, NULL);
+}

@@ -1,0 +1,21 @@
+/* macros.h: the program's macros as the model sees them: which names are
+ * macros (a size naming only macros is a compile-time constant) and the
+ * value of a size or index text written with them (-D first, then the
+ * program's last #define), for the reach of offsets and for --explain. */
+#ifndef PARRAYC_MACROS_H
+#define PARRAYC_MACROS_H
+
+#include "model/ceval.h"
+#include "parrayc.h"
+
+/* Is name a macro: -D'd, or #define'd anywhere in the input? */
+bool macro_defined(Ctx *ctx, const char *name);
+/* The replacement text of object-like macro name: the -D value ("1" for
+ * -D NAME), else that of the program's last #define of it; NULL for
+ * neither or a function-like macro.  *from says which: "-D", "#define". */
+const char *macro_text(Ctx *ctx, const char *name, const char **from);
+/* The value of text, a C integer expression whose names are macros with
+ * values (model/ceval.c): false when it has none. */
+bool macro_value(Ctx *ctx, const char *text, long long *value);
+
+#endif
