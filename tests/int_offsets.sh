@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# int_offsets.sh PARRAYC TESTS_DIR WORKDIR: offsets of sizes written with
+# macros (tests/offsets/macro_span.pa).  parrayc given -DN=70000 makes them
+# 64-bit and the program is right; translated with the program's N = 1000
+# and compiled with -DN=70000 (the C compiler alone), the program must stop
+# at #create with a message naming the place and the cure, never write a
+# wrong element; with N = 1000 everywhere it is right.
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 PARRAYC TESTS_DIR WORKDIR" >&2; exit 2; }
+P=$1 T=$2 W=$3
+case $P in /*) ;; *) P=$(pwd)/$P ;; esac
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 2
+cp "$T/offsets/macro_span.pa" . || exit 2
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+out=$("$P" --run -DN=70000 macro_span.pa -o wide 2>err.txt) || fail "-DN=70000: $(cat err.txt)"
+[ "$out" = "N = 70000: ok" ] || fail "-DN=70000 printed '$out'"
+grep -q 'long long' wide.c || fail "-DN=70000: no 64-bit offsets in wide.c"
+
+out=$("$P" --run macro_span.pa -o small 2>err.txt) || fail "N = 1000: $(cat err.txt)"
+[ "$out" = "N = 1000: ok" ] || fail "N = 1000 printed '$out'"
+
+"$P" --build -Xcompiler -DN=70000 macro_span.pa -o narrow 2>/dev/null || fail "-Xcompiler -DN=70000 does not build"
+if [ -x narrow ]; then
+  out=$(timeout 60 ./narrow 2>err.txt)
+  status=$?
+  [ $status -ne 0 ] || fail "int offsets with N = 70000 ran to status 0: '$out'"
+  grep -q 'macro_span.pa:22: error: #create A: 4900000000 elements, but its offsets are int' err.txt ||
+    fail "int offsets with N = 70000: no #create error: $(cat err.txt)"
+  [ -z "$out" ] || fail "int offsets with N = 70000 printed '$out' before stopping"
+fi
+[ $fails -eq 0 ] && echo "int_offsets: ok"
+exit $((fails > 0))
