@@ -307,7 +307,12 @@ static bool fold_divmod_pair(Ctx *ctx, TermVec *v)
       for (int j = 0; j < v->n; j++) {
         if (j == i || term_cmp(&v->t[j], &partner) || v->t[j].coef != partner.coef)
           continue;
-        /* replace both by g * num (term_mul copies g's factors) */
+        /* replace both by g * num: g's factors into the arena, since
+         * term_mul shares them with a constant term of num */
+        if (g.f == gf_room) {
+          g.f = ctx_alloc(ctx, sizeof(Atom *) * (g.nf ? g.nf : 1));
+          memcpy(g.f, gf_room, sizeof(Atom *) * g.nf);
+        }
         TermVec nv = {0};
         tv_reserve(ctx, &nv, v->n - 2 + m->num->n);
         for (int k = 0; k < v->n; k++)
