@@ -68,6 +68,10 @@ void pa_mpi_barrier(void);
  * inside 'if ($tid$ == 0)', a return before it) end the job with a message
  * naming both places instead of pairing the wrong collectives and hanging. */
 void pa_mpi_copy_point(const char *file, int line);
+/* The same before the #create of GPU memory distributed over the processes
+ * (file:line), whose exchange of the blocks' CUDA IPC handles is a
+ * collective: "process 1 at the #create at FILE:LINE". */
+void pa_mpi_create_point(const char *file, int line);
 
 /* ---- distributed #copy ----
  * Elements move in buckets, one per (sender, receiver) pair.  The generated

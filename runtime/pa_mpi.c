@@ -282,15 +282,19 @@ void pa_mpi_finalize(void)
   MPI_Finalize();
 }
 
-/* where of a collective #copy: its line plus COPY_POINT */
+/* where of a collective #copy: its line plus COPY_POINT; of a collective
+ * #create (distributed GPU memory): its line plus CREATE_POINT */
 #define COPY_POINT (1 << 29)
+#define CREATE_POINT (1 << 30)
 
 /* "the #sync at t.pa:12", "the #copy at t.pa:14", "a pa_mpi_barrier() call",
  * "the end of the detour body" */
 static void describe_point(char *buf, size_t n, int where)
 {
   const char *file = pa.file ? pa.file : "parray";
-  if (where >= COPY_POINT)
+  if (where >= CREATE_POINT)
+    snprintf(buf, n, "the #create at %s:%d", file, where - CREATE_POINT);
+  else if (where >= COPY_POINT)
     snprintf(buf, n, "the #copy at %s:%d", file, where - COPY_POINT);
   else if (where > 0)
     snprintf(buf, n, "the #sync at %s:%d", file, where);
@@ -323,7 +327,7 @@ static void sync_point(int where)
     if (pa.size > 8)
       len += snprintf(msg + len, sizeof msg - (size_t)len, ", ...");
     snprintf(msg + len, sizeof msg - (size_t)len, "; every process must pass the same #sync and collective #copy "
-             "statements, in the same order\n");
+             "and #create statements, in the same order\n");
     fflush(stdout);
     fputs(msg, stderr);
     fflush(stderr);
@@ -346,6 +350,12 @@ void pa_mpi_copy_point(const char *file, int line)
 {
   (void)file; /* the program's one file: pa.file names it */
   sync_point(COPY_POINT + (line > 0 && line < COPY_POINT ? line : 0));
+}
+
+void pa_mpi_create_point(const char *file, int line)
+{
+  (void)file;
+  sync_point(CREATE_POINT + (line > 0 && line < COPY_POINT ? line : 0));
 }
 
 void pa_mpi_barrier(void)

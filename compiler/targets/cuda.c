@@ -668,6 +668,9 @@ static void create_distributed(Emitter *e, Node *n, Type *tt, const char *p, con
             "the first copy */\n", in, dollar_poly_text(ctx, tt->root->extent), bytes, at);
     return;
   }
+  /* every process must reach it: checked as #sync is */
+  out_gen(e->out, n->loc, "%spa_mpi_create_point(%s, %d);\n", in, text_c_string(ctx, text_loc_file(ctx, n->loc)),
+          text_loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s{ /* the other processes' blocks of %s mapped, and buffers made: now, not at the first "
           "copy */\n", in, n->name);
   out_gen(e->out, n->loc, "%s  pa_cuda_packets_reserve(pa_mpi_size(), pa_rank, %s, 0, %s);\n", in, bytes, at);
