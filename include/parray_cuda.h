@@ -28,6 +28,11 @@ void pa_cuda_bind(long long k, const char *file, int line);
 
 /* The number of GPUs this process sees; 0 (with *why the reason) for none. */
 int pa_cuda_gpu_count(const char **why);
+/* Which GPUs this process sees, as one number (a hash of their UUIDs; 0
+ * when it cannot tell): processes with equal numbers share those GPUs,
+ * processes with different ones (srun --gpus-per-task=1, a
+ * CUDA_VISIBLE_DEVICES per process) do not. */
+unsigned long long pa_cuda_visible_set(void);
 
 /* A distributed #copy whose GPU side moves through host memory: stage_out
  * copies `bytes` of the block at dev (NULL: nothing to copy) into pinned
@@ -62,10 +67,13 @@ typedef struct pa_cuda_ipc {
     size_t offset;
     int usable;
     unsigned long long freed; /* how many exported blocks the exporter has freed so far */
+    unsigned long long gpus;  /* the GPUs the exporter sees (pa_cuda_visible_set) */
 } pa_cuda_ipc;
 pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int line);
-/* every one of the n exports usable, n <= PA_CUDA_MAX_BLOCKS, and
- * PARRAY_NO_IPC=1 not set (it sends the copy through the host) */
+/* every one of the n exports usable, made by processes that see the same
+ * GPUs (one that does not see the exporter's GPU cannot map its block),
+ * n <= PA_CUDA_MAX_BLOCKS, and PARRAY_NO_IPC=1 not set (it sends the copy
+ * through the host) */
 int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n);
 /* The blocks of all n processes, process me's being mine: the others'
  * mapped into this process (cudaIpcOpenMemHandle).  A mapping is kept for

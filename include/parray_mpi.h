@@ -39,11 +39,13 @@ void pa_mpi_check_copy_extent(long long src, long long dst, const char *file, in
 int pa_mpi_rank(void);
 int pa_mpi_size(void);
 /* At the start of an mpi body that does GPU work (SPEC 6.5), every
- * process: gpus is the number of GPUs it sees (0: none, why says so).
- * Returns the GPU of this process, its rank within its node mod gpus.  A
- * process without a GPU, or more processes on a node than it has GPUs
- * (unless PARRAY_GPU_SHARE=1), ends the job with one message. */
-int pa_mpi_gpu_of(int gpus, const char *why, const char *type, const char *file, int line);
+ * process: gpus is the number of GPUs it sees (0: none, why says so), set
+ * which ones (pa_cuda_visible_set).  The processes of a node that see the
+ * same GPUs share them out: returns this process's rank among them mod
+ * gpus (0 for a process that sees a GPU of its own).  A process without a
+ * GPU, or more such processes than GPUs (unless PARRAY_GPU_SHARE=1), ends
+ * the job with one message. */
+int pa_mpi_gpu_of(int gpus, unsigned long long set, const char *why, const char *type, const char *file, int line);
 /* Are all processes of the job on one node (shared memory)? */
 int pa_mpi_one_node(void);
 /* Every process: the bytes at mine of all processes, in rank order, in

@@ -65,6 +65,33 @@ extern "C" int pa_cuda_gpu_count(const char **why)
     return count;
 }
 
+extern "C" unsigned long long pa_cuda_visible_set(void)
+{
+    /* FNV-1a over the UUIDs of the GPUs this process sees, in its order;
+     * once (they do not change while it runs) */
+    static unsigned long long known; /* threads may ask at once: the same value */
+    unsigned long long seen = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (seen)
+        return seen;
+    unsigned long long h = 14695981039346656037ull;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    for (int d = 0; d < count; d++) {
+        cudaDeviceProp prop;
+        if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
+            cudaGetLastError();
+            return 0;
+        }
+        for (size_t i = 0; i < sizeof prop.uuid.bytes; i++)
+            h = (h ^ (unsigned char)prop.uuid.bytes[i]) * 1099511628211ull;
+    }
+    __atomic_store_n(&known, h, __ATOMIC_RELAXED);
+    return h;
+}
+
 extern "C" void pa_cuda_bind(long long k, const char *file, int line)
 {
     int count = 1;
@@ -425,6 +452,7 @@ extern "C" pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int l
     pa_cuda_ipc x;
     memset(&x, 0, sizeof x);
     blocks_export(p, &x, file, line); /* not in a #create block: unusable, the copy goes through the host */
+    x.gpus = pa_cuda_visible_set();
     return x;
 }
 
@@ -434,7 +462,7 @@ extern "C" int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n)
     if (off && *off && *off != '0')
         return 0;
     for (long long i = 0; i < n; i++)
-        if (!all[i].usable)
+        if (!all[i].usable || all[i].gpus != all[0].gpus)
             return 0;
     return n <= PA_CUDA_MAX_BLOCKS;
 }

@@ -166,10 +166,37 @@ void *pa_mpi_allgather(const void *mine, size_t bytes, const char *file, int lin
   return all;
 }
 
-int pa_mpi_gpu_of(int gpus, const char *why, const char *type, const char *file, int line)
+/* Among the processes of this node, those that see the same GPUs (equal
+ * set): how many there are, and this process's rank among them. */
+static void gpu_group(unsigned long long set, int *rank, int *size)
 {
+  MPI_Comm node;
   int local, nlocal;
-  node_rank(&local, &nlocal);
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, pa.rank, MPI_INFO_NULL, &node),
+        "MPI_Comm_split_type", NULL, 0);
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_size(node, &nlocal);
+  unsigned long long *sets = (unsigned long long *)malloc(sizeof *sets * (size_t)nlocal);
+  if (!sets)
+    pa_fail(NULL, 0, "process %d: cannot allocate the GPU sets of %d processes", pa.rank, nlocal);
+  check(MPI_Allgather(&set, 1, MPI_UNSIGNED_LONG_LONG, sets, 1, MPI_UNSIGNED_LONG_LONG, node), "MPI_Allgather",
+        NULL, 0);
+  MPI_Comm_free(&node);
+  *rank = *size = 0;
+  for (int p = 0; p < nlocal; p++)
+    if (sets[p] == set) {
+      *rank += p < local;
+      ++*size;
+    }
+  free(sets);
+}
+
+int pa_mpi_gpu_of(int gpus, unsigned long long set, const char *why, const char *type, const char *file, int line)
+{
+  /* the processes that see the same GPUs share them out by rank; one
+   * that sees GPUs of its own (srun --gpus-per-task) takes them */
+  int local, nlocal;
+  gpu_group(set, &local, &nlocal);
   const char *share = getenv("PARRAY_GPU_SHARE");
   int shared = share && *share && *share != '0';
   int bad = gpus <= 0 || (nlocal > gpus && !shared);
@@ -185,10 +212,10 @@ int pa_mpi_gpu_of(int gpus, const char *why, const char *type, const char *file,
       snprintf(msg, sizeof msg, "%s:%d: error: process %d of mpi array '%s' (on %s) does GPU work, but "
                "has no CUDA GPU: %s\n", file, line, pa.rank, type, host, why ? why : "no device");
     else
-      snprintf(msg, sizeof msg, "%s:%d: error: '%s' has %d processes with GPU work on %s, which has %d "
-               "GPU%s: one GPU per process (run fewer processes per node, or set PARRAY_GPU_SHARE=1 "
-               "to let processes share GPUs, node rank k on GPU k mod %d)\n", file, line, type, nlocal,
-               host, gpus, gpus == 1 ? "" : "s", gpus);
+      snprintf(msg, sizeof msg, "%s:%d: error: '%s' has %d processes with GPU work on %s that see the same "
+               "%d GPU%s: one GPU per process (run fewer processes per node, give each its own GPUs, or set "
+               "PARRAY_GPU_SHARE=1 to let processes share GPUs, node rank k on GPU k mod %d)\n", file, line,
+               type, nlocal, host, gpus, gpus == 1 ? "" : "s", gpus);
     fflush(stdout);
     fputs(msg, stderr);
     fflush(stderr);

@@ -132,10 +132,11 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   if (gpu) {
     const char *file = text_c_string(e->ctx, text_loc_file(e->ctx, loc));
     int line = text_loc_line(e->ctx, loc);
-    out_gen(e->out, loc, "  /* the body does GPU work: the process's GPU is its rank within its node, mod the node's GPUs */\n");
+    out_gen(e->out, loc, "  /* the body does GPU work: the process's GPU is its rank among the processes of its node that "
+            "see the same GPUs, mod their number */\n");
     out_gen(e->out, loc, "  const char *pa_no_gpu;\n");
     out_gen(e->out, loc, "  int pa_gpus = pa_cuda_gpu_count(&pa_no_gpu);\n");
-    out_gen(e->out, loc, "  pa_cuda_bind(pa_mpi_gpu_of(pa_gpus, pa_no_gpu, %s, %s, %d), %s, %d);\n",
+    out_gen(e->out, loc, "  pa_cuda_bind(pa_mpi_gpu_of(pa_gpus, pa_cuda_visible_set(), pa_no_gpu, %s, %s, %d), %s, %d);\n",
             text_c_string(e->ctx, t->name), file, line, file, line);
   }
   buf_puts(&e->out->b, body);
