@@ -412,7 +412,6 @@ char *dollar_fragment_text(Ctx *ctx, ThreadView *here, Node *list);
 /* ---- subprograms (expanded by the walk, emit.c) ---- */
 typedef struct Subprog {
   Node *node;
-  struct Subprog *next;
 } Subprog;
 
 /* A binding of subprogram parameters for one #insert. */
@@ -474,7 +473,7 @@ struct Ctx {
   Node *tree;
   Type *types;            /* declared types, newest first */
   Map type_map;           /* the same, by scope and name */
-  Subprog *subprogs;
+  Map subprogs;           /* the #subprog definitions by name (Subprog) */
   Instance *instance;     /* innermost #insert being expanded */
   int ninstances;
   Atom *atoms;
@@ -482,6 +481,7 @@ struct Ctx {
   Map atom_map;           /* atoms by kind and operands (expr.c interns them) */
   Map macros;             /* the #define's of src by name (model/macros.c, read once) */
   bool macros_read;
+  bool function_macros;   /* some #define has parameters */
   Poly *small_consts[18]; /* poly_const(-1 .. 16), made once: Polys are never changed */
   bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
   SrcSeg *segs;           /* where each line of src came from; NULL: all opt.display */

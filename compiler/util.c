@@ -120,6 +120,7 @@ void ctx_free(Ctx *ctx)
   map_free(&ctx->type_map);
   map_free(&ctx->atom_map);
   map_free(&ctx->macros);
+  map_free(&ctx->subprogs);
   struct Arena *a = ctx->arena;
   while (a) {
     struct Arena *next = a->next;

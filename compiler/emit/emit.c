@@ -7,6 +7,7 @@
 #include "emit/emit.h"
 #include "ctext.h"
 #include "emit/hostc.h"
+#include "model/macros.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -527,15 +528,25 @@ static char *plain_text(Ctx *ctx, Node *list)
   return s;
 }
 
+static bool subprog_is(const void *item, const void *key)
+{
+  return !strcmp(((const Subprog *)item)->node->name, key);
+}
+
+static Subprog *subprog_find(Ctx *ctx, const char *name)
+{
+  return map_get(&ctx->subprogs, util_hash_str(name, HASH_SEED), subprog_is, name);
+}
+
 static void emit_subprog(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
-  for (Subprog *s = ctx->subprogs; s; s = s->next)
-    if (!strcmp(s->node->name, n->name)) {
-      diag_error(ctx, n->name_loc, "subprogram '%s' is already defined", n->name);
-      diag_note(ctx, s->node->name_loc, "'%s' was defined here", n->name);
-      return;
-    }
+  Subprog *old = subprog_find(ctx, n->name);
+  if (old) {
+    diag_error(ctx, n->name_loc, "subprogram '%s' is already defined", n->name);
+    diag_note(ctx, old->node->name_loc, "'%s' was defined here", n->name);
+    return;
+  }
   for (int i = 0; i < n->nargs; i++) {
     char *p = util_str_trim(ctx, plain_text(ctx, n->args[i]));
     if (!util_text_is_simple(p) || !util_is_ident_start((unsigned char)p[0]))
@@ -543,16 +554,13 @@ static void emit_subprog(Emitter *e, Node *n)
   }
   Subprog *s = ctx_alloc(ctx, sizeof *s);
   s->node = n;
-  s->next = ctx->subprogs;
-  ctx->subprogs = s;
+  map_put(&ctx->subprogs, util_hash_str(n->name, HASH_SEED), s);
 }
 
 static void emit_insert(Emitter *e, Node *n)
 {
   Ctx *ctx = e->ctx;
-  Subprog *s = ctx->subprogs;
-  while (s && strcmp(s->node->name, n->name))
-    s = s->next;
+  Subprog *s = subprog_find(ctx, n->name);
   if (!s) {
     diag_error(ctx, n->name_loc, "undefined subprogram '%s'", n->name);
     return;
@@ -668,30 +676,14 @@ static void emit_directive(Emitter *e, Node *n)
                                        * preprocessor line may follow) */
 }
 
-/* The program defines name (n characters) as a function-like macro. */
-static bool function_macro(Ctx *ctx, const char *name, size_t n)
-{
-  for (int l = 0; l < ctx->nlines; l++) {
-    const char *p = ctx->lines[l];
-    p += strspn(p, " \t");
-    if (*p++ != '#')
-      continue;
-    p += strspn(p, " \t");
-    if (strncmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
-      continue;
-    p += 6 + strspn(p + 6, " \t");
-    if (!strncmp(p, name, n) && p[n] == '(')
-      return true;
-  }
-  return false;
-}
-
 /* The C text s[0..len) ends inside the arguments of a call of one of the
  * program's function-like macros (the innermost open parenthesis follows
  * its name): an argument is pasted into the macro's body as text, where
  * a $...$ result keeps its parentheses. */
 static bool in_macro_call(Ctx *ctx, const char *s, size_t len)
 {
+  if (!macro_any_function_like(ctx)) /* most programs: no reading back */
+    return false;
   int depth = 0;
   for (size_t i = len; i-- > 0;) {
     if (s[i] == ';' || s[i] == '{' || s[i] == '}')
@@ -705,7 +697,7 @@ static bool in_macro_call(Ctx *ctx, const char *s, size_t len)
       size_t b = end;
       while (b > 0 && util_is_ident_char((unsigned char)s[b - 1]))
         b--;
-      return b < end && function_macro(ctx, s + b, end - b);
+      return b < end && macro_function_like(ctx, ctx_strndup(ctx, s + b, end - b));
     }
   }
   return false;

@@ -9,7 +9,8 @@
 
 typedef struct Macro {
   const char *name;
-  const char *text; /* NULL: function-like */
+  const char *text;   /* of the last #define; NULL: that one is function-like */
+  bool function_like; /* some #define of it has parameters */
 } Macro;
 
 static bool macro_is(const void *item, const void *key)
@@ -58,6 +59,8 @@ static void read_macros(Ctx *ctx)
       map_put(&ctx->macros, h, m);
     }
     m->text = text;
+    m->function_like |= text == NULL;
+    ctx->function_macros |= text == NULL;
   }
 }
 
@@ -94,6 +97,19 @@ const char *macro_text(Ctx *ctx, const char *name, const char **from)
   Macro *m = program_macro(ctx, name);
   *from = "#define";
   return m ? m->text : NULL;
+}
+
+bool macro_function_like(Ctx *ctx, const char *name)
+{
+  Macro *m = program_macro(ctx, name);
+  return m && m->function_like;
+}
+
+bool macro_any_function_like(Ctx *ctx)
+{
+  if (!ctx->macros_read)
+    read_macros(ctx);
+  return ctx->function_macros;
 }
 
 typedef struct Lookup {

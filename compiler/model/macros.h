@@ -14,6 +14,10 @@ bool macro_defined(Ctx *ctx, const char *name);
  * -D NAME), else that of the program's last #define of it; NULL for
  * neither or a function-like macro.  *from says which: "-D", "#define". */
 const char *macro_text(Ctx *ctx, const char *name, const char **from);
+/* Does the program #define name with parameters (any of its #defines)? */
+bool macro_function_like(Ctx *ctx, const char *name);
+/* Does it #define any name with parameters? */
+bool macro_any_function_like(Ctx *ctx);
 /* The value of text, a C integer expression whose names are macros with
  * values (model/ceval.c): false when it has none. */
 bool macro_value(Ctx *ctx, const char *text, long long *value);
