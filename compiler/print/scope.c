@@ -507,20 +507,37 @@ static bool header_declares(const char *h, const char *name)
 
 /* ---- the text of a scope, read once ---- */
 
-static bool name_is(const void *item, const void *key)
+/* A name the text of a scope declares, and where: the statement (or a
+ * for's first clause) of its first declaration, as offsets into the text,
+ * which may move as it grows. */
+typedef struct Declared {
+  const char *name;
+  size_t start, end;
+} Declared;
+
+static bool declared_is(const void *item, const void *key)
 {
-  return !strcmp(item, key);
+  return !strcmp(((const Declared *)item)->name, key);
 }
+
+typedef struct ScanArg {
+  Ctx *ctx;
+  Scope *s;
+  const char *start, *end; /* the statement being read */
+} ScanArg;
 
 static bool add_declared(void *arg, const Declarator *d)
 {
-  void **a = arg;
-  Ctx *ctx = a[0];
-  Scope *s = a[1];
-  char *name = ctx_strndup(ctx, d->name, d->len);
+  ScanArg *a = arg;
+  char *name = ctx_strndup(a->ctx, d->name, d->len);
   unsigned long h = util_hash_str(name, HASH_SEED);
-  if (!map_get(&s->declared, h, name_is, name))
-    map_put(&s->declared, h, name);
+  if (map_get(&a->s->declared, h, declared_is, name))
+    return false;
+  Declared *x = ctx_alloc(a->ctx, sizeof *x);
+  x->name = name;
+  x->start = (size_t)(a->start - a->s->text.data);
+  x->end = (size_t)(a->end - a->s->text.data);
+  map_put(&a->s->declared, h, x);
   return false;
 }
 
@@ -529,11 +546,17 @@ static bool add_declared(void *arg, const Declarator *d)
  * incomplete statement at the end. */
 static bool scan_statement(void *arg, const char *start, const char *end)
 {
+  ScanArg *a = arg;
   const char *init_end;
   const char *init = for_init(start, end, &init_end);
+  a->start = start;
+  a->end = end;
   statement_declarators(start, end, add_declared, arg);
-  if (init)
+  if (init) {
+    a->start = init;
+    a->end = init_end;
     statement_declarators(init, init_end, add_declared, arg);
+  }
   return false;
 }
 
@@ -541,18 +564,33 @@ static const char *scope_scan(Ctx *ctx, Scope *s)
 {
   if (!s->text.data)
     return "";
-  void *arg[2] = {ctx, s};
+  ScanArg arg = {ctx, s, NULL, NULL};
   const char *stop;
-  const char *start = each_statement(s->text.data + s->scanned, NULL, scan_statement, arg, &stop);
+  const char *start = each_statement(s->text.data + s->scanned, NULL, scan_statement, &arg, &stop);
   s->scanned = (size_t)(start - s->text.data);
   return start;
+}
+
+/* The statement of the text of scope s that declares name (*end its end),
+ * read once (s->declared), or the incomplete one at its end; NULL. */
+static const char *scope_declaring_statement(Ctx *ctx, Scope *s, const char *name, const char **end)
+{
+  const char *tail = scope_scan(ctx, s);
+  Declared *x = map_get(&s->declared, util_hash_str(name, HASH_SEED), declared_is, name);
+  if (x) {
+    *end = s->text.data + x->end;
+    return s->text.data + x->start;
+  }
+  if (!statement_declares(tail, tail + strlen(tail), name))
+    return NULL;
+  return declaring_statement(tail, name, end);
 }
 
 /* Does the text of scope s declare name? */
 static bool scope_text_has_declaration(Ctx *ctx, Scope *s, const char *name)
 {
   const char *tail = scope_scan(ctx, s);
-  return map_get(&s->declared, util_hash_str(name, HASH_SEED), name_is, name) ||
+  return map_get(&s->declared, util_hash_str(name, HASH_SEED), declared_is, name) ||
          statement_declares(tail, tail + strlen(tail), name);
 }
 
@@ -563,7 +601,7 @@ const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
     if (x)
       return x->decl ? x->decl : "";
     const char *st, *end, *decl;
-    if (scope_text_has_declaration(ctx, s, name) && (st = declaring_statement(s->text.data, name, &end)))
+    if ((st = scope_declaring_statement(ctx, s, name, &end)))
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
     if (s->header && (st = declaring_parameter(s->header, name, &end)))
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
@@ -575,7 +613,7 @@ const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)
 {
   Scope *f = scope_file(in);
   const char *st, *end, *decl;
-  if (!scope_text_has_declaration(ctx, f, name) || !(st = declaring_statement(f->text.data, name, &end)))
+  if (!(st = scope_declaring_statement(ctx, f, name, &end)))
     return NULL;
   return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
 }

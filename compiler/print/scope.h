@@ -21,7 +21,7 @@ typedef struct Scope {
   Buf text;            /* the C text seen so far at this level */
   char *header;        /* the statement before this block's '{' */
   Map names;           /* declared by #create or as parameters: Named */
-  Map declared;        /* declared by the text read so far: names */
+  Map declared;        /* declared by the text read so far: where (scope.c) */
   size_t scanned;      /* how much of text has been read for them */
   HeadScan head;       /* ends_in_statement_head's reading of text so far */
   Map created;         /* #create of a plain name here: Created */
