@@ -282,7 +282,7 @@ typedef struct ThreadView {
                           ("cannot map onto <grid>"); NULL: digits of known[0] */
   Loc loc;             /* where that error is reported */
   Poly **given;        /* the indices handed out, in order */
-  int ngiven;
+  int ngiven, given_cap;
   Type **used;         /* data types the body uses, checked at the launch */
   int nused;
 } ThreadView;

@@ -126,11 +126,14 @@ static Poly *known_index(Ctx *ctx, const KnownIndex *k)
 
 static void give(Ctx *ctx, ThreadView *v, Poly *p)
 {
-  Poly **g = ctx_alloc(ctx, sizeof(Poly *) * (v->ngiven + 1));
-  if (v->ngiven)
-    memcpy(g, v->given, sizeof(Poly *) * v->ngiven);
-  g[v->ngiven++] = p;
-  v->given = g;
+  if (v->ngiven == v->given_cap) { /* doubled: a body may hold thousands */
+    v->given_cap = v->given_cap ? 2 * v->given_cap : 8;
+    Poly **g = ctx_alloc(ctx, sizeof(Poly *) * v->given_cap);
+    if (v->ngiven)
+      memcpy(g, v->given, sizeof(Poly *) * v->ngiven);
+    v->given = g;
+  }
+  v->given[v->ngiven++] = p;
 }
 
 /* Node d's index: digits of the index of its nearest known ancestor (or,
