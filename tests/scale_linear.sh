@@ -5,8 +5,10 @@
 # taken, and the test fails when the larger takes more than 3 times the
 # smaller (a linear translation takes about 2 times; a quadratic one 4).
 # Shapes: one long #mainhost (bench/translate_scale.sh's program), many
-# #insert in one function, many #detour in one function, and subprograms
-# that each insert the next twice (a fan-out doubling with each level).
+# #insert in one function, many #detour in one function, subprograms that
+# each insert the next twice (a fan-out doubling with each level), many
+# subprograms, one statement of many $...$, many detours capturing locals,
+# and one pthd body of many #sync steps (the last four were quadratic).
 # Sizes are chosen so the smaller program takes a quarter of a second or
 # more: at a tenth, a loaded CI machine once measured 3.2 for a pair that
 # measures 2.1 alone.  The runs of the two programs alternate.  The whole
@@ -30,6 +32,25 @@ gen() {
     printf '#include <stdio.h>\n#parray {pthd [2]} P\nint v[2];\n#mainhost {\n'
     for ((k = 0; k < n; k++)); do printf '  #detour P {\n    v[$tid$]++;\n  }\n'; done
     printf '  printf("%%d\\n", v[0]);\n  return 0;\n}\n' ;;
+  subprogs) # n subprograms, each inserted once
+    printf '#include <stdio.h>\n'
+    for ((k = 0; k < n; k++)); do printf '#subprog S%d(x)\n  x += %d;\n#end\n' $k $k; done
+    printf '#mainhost {\n  long c = 0;\n'
+    for ((k = 0; k < n; k++)); do printf '  #insert S%d(c)\n' $k; done
+    printf '  printf("%%ld\\n", c);\n  return 0;\n}\n' ;;
+  longline) # one statement of n $...$
+    printf '#include <stdio.h>\n#parray {paged float [4][5]} A\n#mainhost {\n  long s = 0'
+    for ((k = 0; k < n; k++)); do printf ' + $A[%d][%d]$' $((k % 4)) $((k % 5)); done
+    printf ';\n  printf("%%ld\\n", s);\n  return 0;\n}\n' ;;
+  captures) # n pthd detours in one function, each capturing a local
+    printf '#include <stdio.h>\n#parray {pthd [2]} P\n#mainhost {\n'
+    for ((k = 0; k < 50; k++)); do printf '  int v%d = %d;\n' $k $k; done
+    for ((k = 0; k < n; k++)); do printf '  #detour P {\n    if ($tid$ == 0 && v%d < 0) printf("x");\n  }\n' $((k % 50)); done
+    printf '  return 0;\n}\n' ;;
+  syncs) # one pthd body of n steps, each a $tid$ and a #sync
+    printf '#include <stdio.h>\n#parray {pthd [2]} P\nint v[2];\n#mainhost {\n  #detour P {\n'
+    for ((k = 0; k < n; k++)); do printf '    v[$tid$]++;\n    #sync\n'; done
+    printf '  }\n  printf("%%d\\n", v[0]);\n  return 0;\n}\n' ;;
   fanout) # n levels: 2^(n-1) expansions of the last
     printf '#include <stdio.h>\n'
     for ((k = 1; k < n; k++)); do
@@ -55,7 +76,8 @@ least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; 
 fail=0
 printf '%-9s %7s %8s %7s %8s %6s\n' shape size cpu_s size2 cpu2_s ratio
 # shape, size: the twice-as-large program is size 2n (fanout: one level more)
-for case in "mainhost 12000" "inserts 50000" "detours 8000" "fanout 17"; do
+for case in "mainhost 12000" "inserts 50000" "detours 8000" "fanout 17" "subprogs 30000" "longline 40000" \
+  "captures 8000" "syncs 40000"; do
   set -- $case
   shape=$1 n=$2
   n2=$((2 * n))
