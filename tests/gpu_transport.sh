@@ -92,10 +92,11 @@ nccl_p2p|nccl|via P2P|PARRAY_TRANSPORT=nccl
 nccl_shm|nccl|via SHM|PARRAY_TRANSPORT=nccl NCCL_P2P_DISABLE=1
 nccl_net|nccl|via NET/Socket|PARRAY_TRANSPORT=nccl $net
 two_nodes|nccl|via NET/Socket|PARRAY_FAKE_NODES=2 $net
-isolated|nccl||PARRAY_GPU_SHARE=1 ISOLATE=1"
+isolated|nccl||PARRAY_GPU_SHARE=0 ISOLATE=1"
 # isolated: each process sees only its own GPU (CUDA_VISIBLE_DEVICES, as
-# srun --gpus-per-task=1 sets it): CUDA IPC cannot map the others' blocks,
-# so the copies between GPUs must go through NCCL on one node too
+# srun --gpus-per-task=1 sets it): each takes it with no PARRAY_GPU_SHARE
+# (the processes see different GPUs), CUDA IPC cannot map the others'
+# blocks, so the copies between GPUs must go through NCCL on one node too
 cat >isolate.sh <<'SH'
 #!/bin/sh
 CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0} exec "$@"
