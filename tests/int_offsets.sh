@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # int_offsets.sh PARRAYC TESTS_DIR WORKDIR: offsets of sizes written with
-# macros (tests/offsets/macro_span.pa).  parrayc given -DN=70000 makes them
-# 64-bit and the program is right; translated with the program's N = 1000
+# macros (tests/offsets/macro_span.pa).  parrayc given -DN=70000 (or 46341:
+# N * N just past 2^31) makes them 64-bit and the program is right; translated with the program's N = 1000
 # and compiled with -DN=70000 (the C compiler alone), the program must stop
 # at #create with a message naming the place and the cure, never write a
 # wrong element; with N = 1000 everywhere it is right.
@@ -17,6 +17,9 @@ fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 out=$("$P" --run -DN=70000 macro_span.pa -o wide 2>err.txt) || fail "-DN=70000: $(cat err.txt)"
 [ "$out" = "N = 70000: ok" ] || fail "-DN=70000 printed '$out'"
 grep -q 'long long' wide.c || fail "-DN=70000: no 64-bit offsets in wide.c"
+
+out=$("$P" --run -DN=46341 macro_span.pa -o just 2>err.txt) || fail "-DN=46341: $(cat err.txt)"
+[ "$out" = "N = 46341: ok" ] || fail "-DN=46341 (N * N just past 2^31) printed '$out'"
 
 out=$("$P" --run macro_span.pa -o small 2>err.txt) || fail "N = 1000: $(cat err.txt)"
 [ "$out" = "N = 1000: ok" ] || fail "N = 1000 printed '$out'"
