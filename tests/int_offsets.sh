@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # int_offsets.sh PARRAYC TESTS_DIR WORKDIR: offsets of sizes written with
 # macros (tests/offsets/macro_span.pa).  parrayc given -DN=70000 (or 46341:
-# N * N just past 2^31) makes them 64-bit and the program is right; translated with the program's N = 1000
-# and compiled with -DN=70000 (the C compiler alone), the program must stop
-# at #create with a message naming the place and the cure, never write a
-# wrong element; with N = 1000 everywhere it is right.
+# N * N just past 2^31) makes them 64-bit and the program is right;
+# translated with the program's N = 1000 and compiled with -DN=70000 (the C
+# compiler alone), the program must stop at #create with a message naming
+# the place and the cure, never write a wrong element; with N = 1000
+# everywhere it is right.
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PARRAYC TESTS_DIR WORKDIR" >&2; exit 2; }
 P=$1 T=$2 W=$3
