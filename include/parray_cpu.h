@@ -54,8 +54,15 @@ typedef void (*pa_body_fn)(pa_thread *self);
  * without running fn and joined first, so nothing hangs). */
 void pa_pthd_run(long long n, pa_body_fn fn, const void *args, const char *file, int line);
 
-/* #sync: a barrier over all threads of the caller's detour. */
+/* #sync: a barrier over all threads of the caller's detour (pa_sync_at:
+ * the #sync at that line of the program).  In a pthd detour, a barrier
+ * that can never complete (a #sync some threads skip: the others wait in
+ * it or have finished the body) stops the program with "FILE:LINE: error:
+ * the threads of the pthd detour reached different synchronisation
+ * points: thread 0 at the #sync at line 6, thread 1 at the end of the
+ * detour body; ...", never a hang. */
 void pa_sync(pa_thread *self);
+void pa_sync_at(pa_thread *self, int line);
 
 /* #sync_K: a barrier over the threads that share every index outside
  * sub-dimension K, where |K| = extent and the product of the extents of the

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,21 +50,39 @@ void pa_barrier_wait(pa_barrier *b)
 
 /* ---- teams ---- */
 
+/* A barrier of a team: every team barrier waits under the team's one mutex,
+ * so that the team knows at every moment how many of its threads wait and
+ * how many have finished the body; when those are all of them, no barrier
+ * can complete (a #sync only some threads reach) and the program stops
+ * with a message instead of hanging. */
+typedef struct team_barrier {
+    pthread_cond_t cv;
+    int count;            /* threads per round */
+    int waiting;          /* arrived in this round */
+    unsigned generation;  /* rounds completed */
+} team_barrier;
+
 /* The barriers of one #sync_K shape: ngroups groups of extent threads. */
 typedef struct pa_group_set {
     long long weight, extent;
     int ngroups;
-    pa_barrier *bars;
+    team_barrier *bars;
     struct pa_group_set *next;
 } pa_group_set;
 
+/* where a thread stands (pa_team.where): a #sync's line, or one of these */
+enum { AT_CALL = 0, AT_END = -1, AT_SHARE = -2 };
+
 struct pa_team {
     int n;
-    pa_barrier all;
-    pthread_mutex_t mu;       /* guards groups */
+    pthread_mutex_t mu;       /* guards everything below, and the barriers */
+    team_barrier all;
     pa_group_set *groups;
     const char *file;
     int line;
+    int *where;               /* each thread's last synchronisation point */
+    int blocked, finished;    /* threads waiting in a barrier; done with the body */
+    int tracked;              /* the launcher reports finished threads (pa_pthd_run) */
     /* the start gate of pa_pthd_run: threads wait until all exist */
     pthread_cond_t gate_cv;
     int gate;                 /* 0 closed, 1 run, -1 give up */
@@ -76,6 +95,14 @@ static void *xcalloc(size_t n, size_t size, const char *file, int line, const ch
     if (!p)
         pa_fail(file, line, "cannot allocate %s for %zu threads: %s", what, n, strerror(ENOMEM));
     return p;
+}
+
+static int team_barrier_init(team_barrier *b, int count)
+{
+    b->count = count;
+    b->waiting = 0;
+    b->generation = 0;
+    return pthread_cond_init(&b->cv, NULL);
 }
 
 pa_team *pa_team_new(long long n, const char *file, int line)
@@ -91,7 +118,8 @@ pa_team *pa_team_new(long long n, const char *file, int line)
     t->file = file;
     t->line = line;
     t->shared = xcalloc((size_t)n, sizeof *t->shared, file, line, "the table of distributed blocks");
-    int rc = pa_barrier_init(&t->all, t->n);
+    t->where = xcalloc((size_t)n, sizeof *t->where, file, line, "the synchronisation points");
+    int rc = team_barrier_init(&t->all, t->n);
     if (!rc)
         rc = pthread_mutex_init(&t->mu, NULL);
     if (!rc)
@@ -108,27 +136,85 @@ void pa_team_free(pa_team *t)
     for (pa_group_set *g = t->groups, *next; g; g = next) {
         next = g->next;
         for (int i = 0; i < g->ngroups; i++)
-            pa_barrier_destroy(&g->bars[i]);
+            pthread_cond_destroy(&g->bars[i].cv);
         free(g->bars);
         free(g);
     }
     pthread_cond_destroy(&t->gate_cv);
     pthread_mutex_destroy(&t->mu);
-    pa_barrier_destroy(&t->all);
+    pthread_cond_destroy(&t->all.cv);
     free(t->shared);
+    free(t->where);
     free(t);
+}
+
+static int describe_point(char *buf, size_t n, int where)
+{
+    if (where > 0)
+        return snprintf(buf, n, "the #sync at line %d", where);
+    if (where == AT_SHARE)
+        return snprintf(buf, n, "a #copy among the threads");
+    return snprintf(buf, n, where == AT_END ? "the end of the detour body" : "a pa_sync() call");
+}
+
+/* Under t->mu: every thread waits in a barrier or has finished the body,
+ * so none can go on (a #sync only some threads reach).  Names where each
+ * stands and stops the program. */
+static void different_points(pa_team *t)
+{
+    char msg[2048];
+    int len = snprintf(msg, sizeof msg, "the threads of the pthd detour reached different synchronisation points:");
+    for (int k = 0; k < t->n && k < 8 && len < (int)sizeof msg - 200; k++) {
+        len += snprintf(msg + len, sizeof msg - (size_t)len, "%s thread %d at ", k ? "," : "", k);
+        len += describe_point(msg + len, sizeof msg - (size_t)len, t->where[k]);
+    }
+    if (t->n > 8)
+        len += snprintf(msg + len, sizeof msg - (size_t)len, ", ...");
+    snprintf(msg + len, sizeof msg - (size_t)len, "; every thread must pass the same #sync statements, in the same "
+             "order");
+    pa_fail(t->file, t->line, "%s", msg);
+}
+
+/* Thread self arrives at barrier b of its team, standing at where.  (Two
+ * #syncs in the two branches of an if pair up, as barriers do: only a
+ * barrier that can never complete is an error.) */
+static void team_wait(pa_thread *self, team_barrier *b, int where)
+{
+    pa_team *t = self->team;
+    pthread_mutex_lock(&t->mu);
+    t->where[self->tid] = where;
+    if (b->waiting + 1 == b->count) {
+        t->blocked -= b->waiting;
+        b->waiting = 0;
+        b->generation++;
+        pthread_cond_broadcast(&b->cv);
+    } else {
+        b->waiting++;
+        t->blocked++;
+        if (t->tracked && t->blocked + t->finished == t->n)
+            different_points(t); /* nobody left to complete a barrier */
+        unsigned gen = b->generation;
+        while (gen == b->generation) /* spurious wake-ups: until this round is over */
+            pthread_cond_wait(&b->cv, &t->mu);
+    }
+    pthread_mutex_unlock(&t->mu);
 }
 
 void pa_sync(pa_thread *self)
 {
-    pa_barrier_wait(&self->team->all);
+    team_wait(self, &self->team->all, AT_CALL);
+}
+
+void pa_sync_at(pa_thread *self, int line)
+{
+    team_wait(self, &self->team->all, line > 0 ? line : AT_CALL);
 }
 
 const void *const *pa_team_share(pa_thread *self, const void *mine)
 {
     pa_team *t = self->team;
     t->shared[self->tid] = mine;
-    pa_barrier_wait(&t->all);
+    team_wait(self, &t->all, AT_SHARE);
     return t->shared;
 }
 
@@ -146,7 +232,7 @@ static pa_group_set *group_set(pa_team *t, long long weight, long long extent, c
         g->ngroups = (int)(t->n / extent);
         g->bars = xcalloc((size_t)g->ngroups, sizeof *g->bars, file, line, "#sync barriers");
         for (int i = 0; i < g->ngroups; i++) {
-            int rc = pa_barrier_init(&g->bars[i], (int)extent);
+            int rc = team_barrier_init(&g->bars[i], (int)extent);
             if (rc)
                 pa_fail(file, line, "cannot create a #sync barrier: %s", strerror(rc));
         }
@@ -168,7 +254,7 @@ void pa_sync_sub(pa_thread *self, long long weight, long long extent, const char
     pa_group_set *g = group_set(t, weight, extent, file, line);
     long long tid = self->tid;
     long long group = tid / (weight * extent) * weight + tid % weight;
-    pa_barrier_wait(&g->bars[group]);
+    team_wait(self, &g->bars[group], line > 0 ? line : AT_CALL);
 }
 
 /* ---- pthd launch ---- */
@@ -189,6 +275,13 @@ static void *thread_main(void *arg)
     pthread_mutex_unlock(&t->mu);
     if (go)
         s->fn(&s->self);
+    /* done: if every other thread now waits in a barrier, none will end */
+    pthread_mutex_lock(&t->mu);
+    t->where[s->self.tid] = AT_END;
+    t->finished++;
+    if (t->blocked > 0 && t->blocked + t->finished == t->n)
+        different_points(t);
+    pthread_mutex_unlock(&t->mu);
     return NULL;
 }
 
@@ -205,6 +298,7 @@ void pa_pthd_run(long long n, pa_body_fn fn, const void *args, const char *file,
     pa_team *t = pa_team_new(n, file, line);
     if (!t)
         return;
+    t->tracked = 1; /* thread_main says when a thread is done */
     pthread_t *ids = xcalloc((size_t)t->n, sizeof *ids, file, line, "thread handles");
     pa_start *starts = xcalloc((size_t)t->n, sizeof *starts, file, line, "thread records");
     int started = 0, rc = 0;

@@ -173,7 +173,7 @@ static void sync(Emitter *e, Node *n)
     if (t->kind == TK_OMP)
       out_gen(e->out, n->loc, "%s#pragma omp barrier\n", in);
     else
-      out_gen(e->out, n->loc, "%spa_sync(pa_self);\n", in);
+      out_gen(e->out, n->loc, "%spa_sync_at(pa_self, %d);\n", in, text_loc_line(ctx, n->loc));
     return;
   }
   /* the suffix must name a node of the innermost thread array */
@@ -208,7 +208,8 @@ static void sync(Emitter *e, Node *n)
     if (t->kind == TK_OMP)
       out_gen(e->out, n->loc, "%s#pragma omp barrier /* #sync%s: all threads */\n", in, suffix);
     else
-      out_gen(e->out, n->loc, "%spa_sync(pa_self); /* #sync%s: all threads */\n", in, suffix);
+      out_gen(e->out, n->loc, "%spa_sync_at(pa_self, %d); /* #sync%s: all threads */\n", in, text_loc_line(ctx, n->loc),
+              suffix);
     return;
   }
   /* groups of |K| threads: those that differ only in $tid_K$ */
