@@ -110,7 +110,7 @@ static void sync_call(const char *shape, const char *suffix, long long *w, long 
   const char *call = strstr(out, "pa_sync_sub(pa_self, ");
   if (call) {
     ck_assert_int_eq(sscanf(call, "pa_sync_sub(pa_self, %lld, %lld,", w, e), 2);
-  } else if (strstr(out, "pa_sync(pa_self);")) {
+  } else if (strstr(out, "pa_sync_at(pa_self, ")) {
     *w = *e = 0;
   } else {
     ck_contains(out, "every group is one thread");
@@ -178,7 +178,7 @@ START_TEST(code_pthd)
   ck_contains(out, "static void pa_detour_T_L5(pa_thread *pa_self)\n{\n");
   ck_contains(out, "  const struct pa_args_T_L5 *pa_args = (const struct pa_args_T_L5 *)pa_self->args;\n");
   ck_contains(out, "  int pa_tid = pa_self->tid;\n  int n = pa_args->n;\n  float *x = pa_args->x;\n  (void)n;\n");
-  ck_contains(out, "  x[pa_tid] = g;\n  pa_sync(pa_self);\n}\n");
+  ck_contains(out, "  x[pa_tid] = g;\n  pa_sync_at(pa_self, 7);\n}\n");
   ck_contains(out, "  { /* #detour T: 4 POSIX threads */\n"
                    "    struct pa_args_T_L5 pa_args = {3, y};\n"
                    "    pa_pthd_run(4, pa_detour_T_L5, &pa_args, \"t.pa\", 5);\n"
