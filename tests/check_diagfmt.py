@@ -41,6 +41,15 @@ def fail(msg):
     print("FAIL: " + msg, file=sys.stderr)
 
 
+def validate_sarif(log, what):
+    """Checks a SARIF log against every schema at hand; a failure names what."""
+    for schema in sarif_schemas:
+        try:
+            jsonschema.Draft7Validator(schema, format_checker=checker).validate(log)
+        except jsonschema.ValidationError as e:
+            fail(f"{what}: sarif ({schema.get('title')}): {e.message} at {list(e.absolute_path)}")
+
+
 def run(args, cwd):
     p = subprocess.run([parrayc] + args, cwd=cwd, capture_output=True, text=True)
     return p.returncode, p.stderr
@@ -91,11 +100,7 @@ for name in names:
             fail(f"{name}: sarif-file wrote no {name}.sarif")
             continue
         log = json.load(open(path))
-        for schema in sarif_schemas:
-            try:
-                jsonschema.Draft7Validator(schema, format_checker=checker).validate(log)
-            except jsonschema.ValidationError as e:
-                fail(f"{name}: sarif ({schema.get('title')}): {e.message} at {list(e.absolute_path)}")
+        validate_sarif(log, name)
         results = log["runs"][0]["results"]
         tops = [w for w in want if w[3] != "note"]
         if [(r["level"], r["message"]["text"]) for r in results] != [(w[3], w[4]) for w in tops]:
@@ -124,11 +129,7 @@ with tempfile.TemporaryDirectory() as tmp:
         fail(f"missing input in sarif-file: status {rc}, stderr {se!r}")
     else:
         log = json.load(open(path))
-        for schema in sarif_schemas:
-            try:
-                jsonschema.Draft7Validator(schema, format_checker=checker).validate(log)
-            except jsonschema.ValidationError as e:
-                fail(f"missing input in sarif: {e.message}")
+        validate_sarif(log, "missing input")
         if log["runs"][0]["results"][0]["level"] != "error":
             fail("missing input in sarif: not an error result")
 
