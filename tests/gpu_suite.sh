@@ -38,6 +38,24 @@ result() { # NAME STATUS LOG SECONDS
   fi
 }
 
+# sanitize NAME DIR LAUNCHER BUILD...: builds $work/NAME.sanitize with the
+# command BUILD... (once) and runs it under memcheck and racecheck in DIR,
+# each mpi process under its own sanitizer when LAUNCHER is mpirun
+sanitize() {
+  local name=$1 dir=$2 launcher=$3 tool log start status
+  shift 3
+  for tool in memcheck racecheck; do
+    log=$work/$name.$tool.log start=$(date +%s)
+    [ -x "$work/$name.sanitize" ] || (cd "$work" && "$@") >"$log" 2>&1
+    # shellcheck disable=SC2086
+    (cd "$dir" && timeout $limit $launcher compute-sanitizer --tool $tool --error-exitcode 99 \
+      "$work/$name.sanitize") >>"$log" 2>&1
+    status=$?
+    result "$name.$tool" $status "$log" $(( $(date +%s) - start ))
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
+  done
+}
+
 is_cuda() { head -n 1 "$1" | grep -q 'parrayc-\(sample\|test\):.*\(cuda\|nvcc\)'; }
 
 # ---- samples and end-to-end tests ----
@@ -168,15 +186,7 @@ if [ $sanitize = 1 ]; then
       [ -f "$f" ] || continue
       launcher=
       head -n 1 "$f" | grep -q 'mpi' && launcher="mpirun --oversubscribe -np 2"
-      for tool in memcheck racecheck; do
-        log=$work/$t.$tool.log start=$(date +%s)
-        [ -x "$work/$t.sanitize" ] || "$parrayc" --build "$f" -o "$work/$t.sanitize" >"$log" 2>&1
-        (cd "$root/tests/e2e" && timeout $limit $launcher compute-sanitizer --tool $tool --error-exitcode 99 \
-          "$work/$t.sanitize") >>"$log" 2>&1
-        status=$?
-        result "$t.$tool" $status "$log" $(( $(date +%s) - start ))
-        grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
-      done
+      sanitize "$t" "$root/tests/e2e" "$launcher" "$parrayc" --build "$f" -o "$work/$t.sanitize"
     done
     # the programs of samples/multi (issue 29: the all-to-all in packets, the set-up at
     # #create), small, on 2 GPUs (or sharing one): each form under memcheck and racecheck
@@ -185,16 +195,9 @@ if [ $sanitize = 1 ]; then
         name=multi_${s}_$form libs= launcher=
         [ $s = fft ] && libs=-lcufft
         [ $form = mpi ] && launcher="mpirun --oversubscribe -np 2"
-        for tool in memcheck racecheck; do
-          log=$work/$name.$tool.log start=$(date +%s)
-          [ -x "$work/$name.sanitize" ] || (cd "$work" && "$parrayc" --build -DN=512 -DREPS=1 \
-            "$root/samples/multi/${s}_$form.pa" $libs -o "$work/$name.sanitize") >"$log" 2>&1
-          (cd "$work" && timeout $limit $launcher compute-sanitizer --tool $tool --error-exitcode 99 \
-            "$work/$name.sanitize") >>"$log" 2>&1
-          status=$?
-          result "$name.$tool" $status "$log" $(( $(date +%s) - start ))
-          grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sed 's/^/    /'
-        done
+        # shellcheck disable=SC2086
+        sanitize "$name" "$work" "$launcher" "$parrayc" --build -DN=512 -DREPS=1 \
+          "$root/samples/multi/${s}_$form.pa" $libs -o "$work/$name.sanitize"
       done
     done
   fi
