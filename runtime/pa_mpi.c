@@ -137,14 +137,22 @@ static void check(int rc, const char *what, const char *file, int line);
 
 /* ---- GPUs of mpi processes (SPEC 6.5) ---- */
 
-/* This process's rank among the processes of its node, and their number. */
-static void node_rank(int *rank, int *size)
+/* The processes of this process's node (free it), this one's rank among
+ * them and their number. */
+static MPI_Comm node_comm(int *rank, int *size)
 {
   MPI_Comm node;
   check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, pa.rank, MPI_INFO_NULL, &node),
         "MPI_Comm_split_type", NULL, 0);
   MPI_Comm_rank(node, rank);
   MPI_Comm_size(node, size);
+  return node;
+}
+
+/* This process's rank among the processes of its node, and their number. */
+static void node_rank(int *rank, int *size)
+{
+  MPI_Comm node = node_comm(rank, size);
   MPI_Comm_free(&node);
 }
 
@@ -170,12 +178,8 @@ void *pa_mpi_allgather(const void *mine, size_t bytes, const char *file, int lin
  * set): how many there are, and this process's rank among them. */
 static void gpu_group(unsigned long long set, int *rank, int *size)
 {
-  MPI_Comm node;
   int local, nlocal;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, pa.rank, MPI_INFO_NULL, &node),
-        "MPI_Comm_split_type", NULL, 0);
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_size(node, &nlocal);
+  MPI_Comm node = node_comm(&local, &nlocal);
   unsigned long long *sets = (unsigned long long *)malloc(sizeof *sets * (size_t)nlocal);
   if (!sets)
     pa_fail(NULL, 0, "process %d: cannot allocate the GPU sets of %d processes", pa.rank, nlocal);
