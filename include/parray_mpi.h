@@ -110,8 +110,9 @@ void pa_mpi_xchg_end(pa_mpi_xchg *x);
 void pa_mpi_rows(pa_mpi_how how, long long parts, void *host, long long rows, long long width, long long pitch, long long step,
                  void *local, long long lpitch, size_t elem, const char *file, int line);
 
-/* ---- GPU blocks between processes: the transport (pa_nccl.cu) ----
- * Defined in libparray_cuda (runtime/pa_nccl.cu), for mpi x cuda programs.
+/* ---- GPU blocks between processes: the transport (pa_transport.cu) ----
+ * Defined in libparray_cuda (runtime/pa_transport.cu, pa_xchg.cu), for
+ * mpi x cuda programs.
  * The transport of a copy between GPU blocks of the processes: PA_VIA_IPC
  * when every pair of processes shares a node and every block is a
  * #create's (exports: the pa_cuda_ipc of all n processes), else
@@ -123,19 +124,23 @@ void pa_mpi_rows(pa_mpi_how how, long long parts, void *host, long long rows, lo
  * it at the same copy, with the same exports. */
 typedef enum pa_via { PA_VIA_IPC, PA_VIA_NCCL, PA_VIA_HOST } pa_via;
 pa_via pa_gpu_transport(const void *exports, long long n, int rows, const char *file, int line);
-/* A copy through NCCL, by every process: begin with the copy's peer kernel
- * (its address), this process's source and destination blocks, and the
- * sizes the kernel captures (key, nkey: the map depends on them); while
- * pa_nccl_probe returns 1, launch the kernel with the blocks (a
- * pa_cuda_blocks) and destination it gives, and check the launch; then
- * pa_nccl_run moves the elements and frees x.  The first copy at a site
- * maps its elements (the kernel over marked blocks); later ones reuse the
- * map. */
-typedef struct pa_nccl_xchg pa_nccl_xchg;
-pa_nccl_xchg *pa_nccl_begin(const void *kernel, const void *src, size_t src_bytes, void *dst, size_t dst_bytes,
-                            size_t elem, const long long *key, int nkey, const char *file, int line);
-int pa_nccl_probe(pa_nccl_xchg *x, void *blocks, void **probe);
-void pa_nccl_run(pa_nccl_xchg *x);
+/* A copy between GPU blocks through NCCL or the host (via), each pair's
+ * elements packed on the GPU, by every process: begin with the copy's
+ * peer kernel (its address), this process's source and destination
+ * blocks, and the sizes the kernel captures (key, nkey: the map depends on
+ * them); while pa_gpu_xchg_probe returns 1, launch the kernel with the
+ * blocks (a pa_cuda_blocks) and destination it gives, and check the
+ * launch; then pa_gpu_xchg_run moves the elements and frees x.  The first
+ * copy of a kernel and sizes maps its elements (the kernel over marked
+ * blocks); later ones reuse the map.  NULL, on every process alike: more
+ * than PA_CUDA_MAX_BLOCKS processes or blocks of 2^31 elements and more,
+ * which the map does not hold (the copy then goes element by element
+ * through the host). */
+typedef struct pa_gpu_xchg pa_gpu_xchg;
+pa_gpu_xchg *pa_gpu_xchg_begin(const void *kernel, const void *src, size_t src_bytes, void *dst, size_t dst_bytes,
+                               size_t elem, const long long *key, int nkey, pa_via via, const char *file, int line);
+int pa_gpu_xchg_probe(pa_gpu_xchg *x, void *blocks, void **probe);
+void pa_gpu_xchg_run(pa_gpu_xchg *x);
 /* Every process, having decided alike that the job cannot go on: process
  * 0 prints msg (one line, no newline needed), all exit with status 1. */
 void pa_mpi_fail_all(const char *msg);

@@ -7,7 +7,8 @@
 # -DPARRAY_NCCL=ON).  Runs:
 #  - tests/transport/xfer.pa (scatter, gather, float transpose in tiles,
 #    double rows to columns and back, char transpose) with 2 and 4
-#    processes, under PARRAY_TRANSPORT=ipc, host, nccl (NCCL's own choice:
+#    processes, under PARRAY_TRANSPORT=ipc, host (packed on the GPU, and
+#    element by element: PARRAY_TEST_UNPACKED=1), nccl (NCCL's own choice:
 #    NVLink), nccl with NCCL_P2P_DISABLE=1 (shared memory), nccl with
 #    NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 (sockets over
 #    loopback: the network transport), and auto on two made-up nodes
@@ -21,7 +22,8 @@
 #  - a process that dies in the middle of a copy through NCCL (p2p and
 #    sockets): the job must end with a message, not hang (timeout 120 s);
 #  - the SGEMM sample's scatter and gather, mpi against pthd (N = 16384);
-#  - NCCL's own all-to-all of the same bytes (tests/transport/nccl_ref.cu).
+#  - NCCL's own all-to-all of the same bytes, and the pinned copy of them
+#    (tests/transport/nccl_ref.cu).
 # Prints PASS/FAIL lines, the transport table (also WORKDIR/transport.md,
 # for bench/results/) and "N passed, M failed"; exits 0 only when nothing
 # failed.  TN (default 8192) is the table's matrix size, SN (16384) the
@@ -88,6 +90,7 @@ net="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 NCCL_SOCKET_IFNAME=
 cases="auto|ipc||
 ipc|ipc||PARRAY_TRANSPORT=ipc
 host|host||PARRAY_TRANSPORT=host
+host_unpacked|host||PARRAY_TRANSPORT=host PARRAY_TEST_UNPACKED=1
 nccl_p2p|nccl|via P2P|PARRAY_TRANSPORT=nccl
 nccl_shm|nccl|via SHM|PARRAY_TRANSPORT=nccl NCCL_P2P_DISABLE=1
 nccl_net|nccl|via NET/Socket|PARRAY_TRANSPORT=nccl $net
@@ -121,6 +124,9 @@ xfer() {
   [ $st -eq 124 ] && why="timed out"
   [ "$(grep -c ': correct (0 wrong)' "$log")" = 3 ] || { st=1; why="${why:-not every element right}"; }
   grep -q "this copy goes through $want " "$log" || { st=1; why="did not go through $want"; }
+  case " $envs " in *" PARRAY_TEST_UNPACKED=1 "*)
+    grep -q "goes element by element through the host" "$log" || { st=1; why="did not go element by element"; } ;;
+  esac
   if [ -n "$nccl" ] && ! grep -q "$nccl" "$log"; then st=1; why="NCCL did not use '$nccl'"; fi
   result "xfer np=$np N=$n $name" $st "$log" "$why"
   times=$(grep '^TIMES' "$log")
@@ -186,9 +192,12 @@ table=$work/transport.md
   echo "\`bash tests/gpu_transport.sh\`, $(date -u +%Y-%m-%d), $gpus x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)."
   echo "tests/transport/xfer.pa at N = $TN (float): the all-to-all that transposes (mean of 5 after the first"
   echo "call), the scatter of rows from process 0's pinned host matrix, the gather back.  NCCL reference:"
-  echo "tests/transport/nccl_ref.cu, grouped ncclSend/ncclRecv of the same bytes on the same NCCL transport."
+  echo "tests/transport/nccl_ref.cu, grouped ncclSend/ncclRecv of the same bytes on the same NCCL transport;"
+  echo "for the host transports, every process copying the bytes it sends from its GPU to pinned memory"
+  echo "(one cudaMemcpy: the pinned copy bandwidth).  host_unpacked: the element-by-element path (more than"
+  echo "64 processes, or blocks of 2^31 elements), forced by PARRAY_TEST_UNPACKED=1."
   echo
-  echo "| processes | transport | all-to-all ms | first call ms | GB/s crossing | NCCL's own ms | Parray / NCCL speed | scatter ms | gather ms |"
+  echo "| processes | transport | all-to-all ms | first call ms | GB/s crossing | reference ms | Parray / reference speed | scatter ms | gather ms |"
   echo "|---|---|---|---|---|---|---|---|---|"
 } >"$table"
 while IFS= read -r c; do
@@ -203,9 +212,12 @@ while IFS= read -r c; do
     sc=$(sed 's/.*scatter_ms=\([0-9.]*\).*/\1/' <<<"$times")
     ga=$(sed 's/.*gather_ms=\([0-9.]*\).*/\1/' <<<"$times")
     ref="" ratio=""
-    if [ "$want" = nccl ] && [ "$name" != isolated ]; then
+    if { [ "$want" = nccl ] && [ "$name" != isolated ]; } || [ "$want" = host ]; then
+      # NCCL's own all-to-all on the same transport; for the host, one
+      # cudaMemcpy of the bytes each process sends to pinned memory
+      key=NCCL_REF; [ "$want" = host ] && key=PINNED_REF
       # shellcheck disable=SC2086
-      ref=$(env $envs timeout 120 "${mpirun_np[@]}" "$np" ./nccl_ref "$TN" 5 </dev/null 2>/dev/null | sed -n 's/^NCCL_REF.*ms=//p')
+      ref=$(env $envs timeout 120 "${mpirun_np[@]}" "$np" ./nccl_ref "$TN" 5 </dev/null 2>/dev/null | sed -n "s/^$key.*ms=//p")
       [ -n "$ref" ] && ratio=$(awk -v r="$ref" -v a="$a" 'BEGIN { printf "%.3f", r / a }')
     fi
     gbs=$(awk -v n="$TN" -v p="$np" -v a="$a" 'BEGIN { printf "%.1f", n * n * 4 * (p - 1) / p / (a * 1e-3) / 1e9 }')

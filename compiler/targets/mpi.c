@@ -408,12 +408,13 @@ static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, c
   out_gen(e->out, n->loc, "%s  if (pa_way == PA_VIA_IPC) {\n", in);
 }
 
-/* The branch of a peer all-to-all through NCCL (pa_nccl.cu): the first
- * copy at the site runs the peer kernel over marked blocks to map which
- * element comes from where (pa_nccl_probe), then the runtime moves the
- * elements packed, pair by pair.  The sizes the kernel captures key the
- * map. */
-static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *launch,
+/* The branch of a peer all-to-all through NCCL or the host (pa_xchg.cu):
+ * the first copy of the kernel runs it over marked blocks to map which
+ * element comes from where (pa_gpu_xchg_probe), then the runtime moves the
+ * elements packed on the GPU, pair by pair.  The sizes the kernel captures
+ * key the map.  Past what the map holds, the collective through the host
+ * (the caller's, opened here and closed by it). */
+static void xchg_branch(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *launch,
                         const char *extra, const char *at)
 {
   Ctx *ctx = e->ctx;
@@ -427,26 +428,28 @@ static void nccl_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
       buf_printf(&key, "%s(long long)%.*s", key.len ? ", " : "", (int)len, s);
     s += len;
   }
-  out_gen(e->out, n->loc, "%s  } else if (pa_way == PA_VIA_NCCL) {\n", in);
+  out_gen(e->out, n->loc, "%s  } else { /* through NCCL or the host: each pair's elements packed on the GPU */\n", in);
   if (key.len)
     out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* the sizes the kernel takes */\n", in, key.data);
-  out_gen(e->out, n->loc, "%s    pa_nccl_xchg *pa_n = pa_nccl_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, %s);\n",
-          in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst), elem,
-          key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "NULL, 0", at);
-  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks;\n", in);
-  out_gen(e->out, n->loc, "%s    void *pa_probe;\n", in);
-  out_gen(e->out, n->loc, "%s    while (pa_nccl_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy here: where each element comes from */\n", in);
+  out_gen(e->out, n->loc, "%s    pa_gpu_xchg *pa_n = pa_gpu_xchg_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, "
+          "pa_way, %s);\n", in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst),
+          elem, key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "NULL, 0", at);
+  out_gen(e->out, n->loc, "%s    if (pa_n) {\n", in);
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks;\n", in);
+  out_gen(e->out, n->loc, "%s      void *pa_probe;\n", in);
+  out_gen(e->out, n->loc, "%s      while (pa_gpu_xchg_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy: where each element comes from */\n", in);
   /* as through CUDA IPC: a process past the holders of the destination has no block to fill */
-  const char *lin = ctx_printf(ctx, "%s      ", in);
+  const char *lin = ctx_printf(ctx, "%s        ", in);
   if (p->parts) {
-    out_gen(e->out, n->loc, "%s      if (pa_rank < %s) /* the processes that hold a block */\n", in,
+    out_gen(e->out, n->loc, "%s        if (pa_rank < %s) /* the processes that hold a block */\n", in,
             poly_str(ctx, p->parts));
-    lin = ctx_printf(ctx, "%s        ", in);
+    lin = ctx_printf(ctx, "%s          ", in);
   }
   out_gen(e->out, n->loc, "%s%s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", lin, kname, launch, elem, extra);
-  out_gen(e->out, n->loc, "%s      pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
-  out_gen(e->out, n->loc, "%s    }\n", in);
-  out_gen(e->out, n->loc, "%s    pa_nccl_run(pa_n);\n", in);
+  out_gen(e->out, n->loc, "%s        pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
+  out_gen(e->out, n->loc, "%s      }\n", in);
+  out_gen(e->out, n->loc, "%s      pa_gpu_xchg_run(pa_n);\n", in);
+  out_gen(e->out, n->loc, "%s    } else { /* more processes or elements than the map holds */\n", in);
   buf_free(&key);
 }
 
@@ -597,8 +600,9 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
 /* An all-to-all between the GPUs of the processes (CopyPlan.peer): on one
  * node, each process maps the others' blocks (CUDA IPC) and its GPU runs
  * the peer kernel; across nodes (or with blocks #create did not make)
- * through NCCL where the runtime has it, else the collective through the
- * host.  Every process takes the same branch (pa_gpu_transport). */
+ * through NCCL where the runtime has it, else through the host, the
+ * elements packed on the GPU either way.  Every process takes the same
+ * branch (pa_gpu_transport). */
 static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
@@ -606,7 +610,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   const char *launch, *extra, *grid_yz = NULL, *pk_extra = NULL;
   /* the peer kernel: the copy through CUDA IPC, or where each element
-   * comes from in the NCCL branch */
+   * comes from in the NCCL and host branch */
   const char *kname = kernel_peer(e, n, p, &launch, &extra);
   const char *pkname = p->packets && kname ? kernel_packets(e, n, p, &grid_yz, &pk_extra) : NULL;
   if (p->packets && !pkname)
@@ -640,13 +644,13 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   }
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
-  nccl_branch(e, n, p, kname, launch, extra, at);
-  out_gen(e->out, n->loc, "%s  } else {\n", in);
+  xchg_branch(e, n, p, kname, launch, extra, at);
   Node inner = *n;
-  inner.out_indent = ctx_printf(ctx, "%s    ", in);
+  inner.out_indent = ctx_printf(ctx, "%s      ", in);
   CopyPlan staged = *p;
   staged.check_extent = false;
   collective(e, &inner, &staged);
+  out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s  }\n", in);
   out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
   out_gen(e->out, n->loc, "%s}\n", in);

@@ -3,8 +3,11 @@
  * sends its block's share to every other one), as grouped ncclSend/ncclRecv
  * on the transport the environment leaves NCCL (NCCL_P2P_DISABLE,
  * NCCL_SHM_DISABLE).  The reference of tests/gpu_transport.sh's table.
- * Usage: mpirun -np P nccl_ref N REPS; prints "NCCL_REF np=P n=N ms=T"
- * (mean of REPS after one call). */
+ * Also the reference of the copies through the host: every process copies
+ * the bytes it sends (its block less its own share) from its GPU to pinned
+ * host memory at once, one cudaMemcpy.
+ * Usage: mpirun -np P nccl_ref N REPS; prints "NCCL_REF np=P n=N ms=T" and
+ * "PINNED_REF np=P n=N ms=T" (means of REPS after one call). */
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
 #include <nccl.h>
@@ -61,6 +64,20 @@ int main(int argc, char **argv)
   double t = (MPI_Wtime() - t0) / reps;
   if (rank == 0)
     printf("NCCL_REF np=%d n=%lld ms=%.3f\n", size, n, t * 1e3);
+  char *h;
+  CK(cudaMallocHost((void **)&h, block));
+  for (int k = 0; k <= reps; k++) {
+    if (k == 1) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      t0 = MPI_Wtime();
+    }
+    CK(cudaMemcpy(h, s, part * (size_t)(size - 1), cudaMemcpyDeviceToHost));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  t = (MPI_Wtime() - t0) / reps;
+  if (rank == 0)
+    printf("PINNED_REF np=%d n=%lld ms=%.3f\n", size, n, t * 1e3);
+  CK(cudaFreeHost(h));
   ncclCommDestroy(comm);
   MPI_Finalize();
   return 0;

@@ -1,0 +1,522 @@
+/* pa_xchg.cu: a copy between the GPU blocks of mpi processes that cannot
+ * map each other's memory (issue 30): through NCCL, or through pinned host
+ * memory and MPI (pa_transport.cu picks).  Part of libparray_cuda, built
+ * where MPI is found.
+ *
+ * Each pair's elements cross packed, whatever the copy's layouts.  The
+ * first copy of a kernel (with the sizes it takes) maps which element of
+ * which process's block each element of this process's block comes from,
+ * by running the copy's own kernel over marked blocks (pa_gpu_xchg_probe):
+ * n runs mark the owner, one to four more the index.  The map is kept (16
+ * maps, least recently used out), and each copy is a gather kernel into
+ * one buffer in process order, the pairs' messages (NCCL: grouped
+ * ncclSend/ncclRecv; the host: the buffer to pinned memory, MPI_Isend and
+ * MPI_Irecv a pair, each received part to the GPU as it arrives) and a
+ * scatter kernel.  This process's own part stays on its GPU. */
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include "parray_cuda.h"
+#include "parray_mpi.h"
+#include "pa_transport.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The map of one copy site: what this process sends to and receives from
+ * each process, as element indices into its source and destination
+ * blocks, packed in bucket order. */
+typedef struct Plan {
+    const void *kernel;
+    size_t elem, dst_bytes;
+    size_t *src_bytes;      /* every process's */
+    long long *key;
+    int nkey;
+    long long *scount, *sdispl, *rcount, *rdispl; /* elements, per process */
+    long long stotal, rtotal;
+    unsigned *sidx, *ridx;  /* device: source indices (bucket order), destination indices */
+    void *sbuf, *rbuf;      /* device: the packed elements */
+    void *hsend, *hrecv;    /* pinned host: the same, through the host (made at its first copy) */
+    unsigned long long used;
+} Plan;
+
+enum { PLANS_KEPT = 16 };
+static struct {
+    Plan *p[PLANS_KEPT];
+    int n;
+    unsigned long long clock;
+} plans;
+
+struct pa_gpu_xchg {
+    Plan *plan;      /* found or being made */
+    pa_via via;      /* PA_VIA_NCCL or PA_VIA_HOST */
+    int fresh;       /* plan being made: the probe runs */
+    const void *src;
+    void *dst;
+    const char *file;
+    int line;
+    int n, me;
+    /* the probe */
+    int step, nsteps, rounds, bytes_per_round;
+    size_t span;     /* elements of the largest source block */
+    size_t ndst;     /* elements of this process's destination block */
+    char *fake[2];   /* device, span elements each */
+    char *probe;     /* device, the destination the probing kernel writes */
+    unsigned char *host; /* a copy of probe */
+    int *owner;      /* per destination element: the process it comes from, -1 none */
+    unsigned *from;  /* per destination element: its index in that process's block */
+};
+
+static void *xmalloc(size_t n, const char *file, int line)
+{
+    void *p = calloc(n ? n : 1, 1);
+    if (!p)
+        pa_transport_die(file, line, "cannot allocate %zu bytes for a copy between GPU blocks", n);
+    return p;
+}
+
+static void plan_free(Plan *p)
+{
+    cudaFree(p->sidx);
+    cudaFree(p->ridx);
+    cudaFree(p->sbuf);
+    cudaFree(p->rbuf);
+    cudaFreeHost(p->hsend);
+    cudaFreeHost(p->hrecv);
+    free(p->src_bytes);
+    free(p->key);
+    free(p->scount);
+    free(p->sdispl);
+    free(p->rcount);
+    free(p->rdispl);
+    free(p);
+}
+
+/* The kernel and the sizes it takes decide the map, wherever the copy is:
+ * a loop of copies, or the same copy written twice, maps once. */
+static int plan_is(const Plan *p, const void *kernel, size_t elem, const size_t *src_bytes, size_t dst_bytes,
+                   const long long *key, int nkey, int n)
+{
+    return p->kernel == kernel && p->elem == elem && p->dst_bytes == dst_bytes && p->nkey == nkey &&
+           !memcmp(p->src_bytes, src_bytes, sizeof(size_t) * (size_t)n) &&
+           (!nkey || !memcmp(p->key, key, sizeof(long long) * (size_t)nkey));
+}
+
+extern "C" pa_gpu_xchg *pa_gpu_xchg_begin(const void *kernel, const void *src, size_t src_bytes, void *dst,
+                                          size_t dst_bytes, size_t elem, const long long *key, int nkey, pa_via via,
+                                          const char *file, int line)
+{
+    int n = pa_mpi_size(), me = pa_mpi_rank();
+    if (!elem)
+        elem = 1;
+    size_t *sb = (size_t *)pa_mpi_allgather(&src_bytes, sizeof src_bytes, file, line);
+    size_t span = 0;
+    for (int q = 0; q < n; q++)
+        if (sb[q] / elem > span)
+            span = sb[q] / elem;
+    Plan *found = NULL;
+    for (int i = 0; i < plans.n && !found; i++)
+        if (plan_is(plans.p[i], kernel, elem, sb, dst_bytes, key, nkey, n))
+            found = plans.p[i];
+    /* every process probes, or none (the probe exchanges the maps); the
+     * map's indices are 32-bit and its lists MPI's int counts */
+    const char *unpacked = getenv("PARRAY_TEST_UNPACKED"); /* tests: the element by element path */
+    int fits = n <= PA_CUDA_MAX_BLOCKS && span <= INT_MAX && dst_bytes / elem <= INT_MAX;
+    int mine[2] = {found != NULL, fits && !(unpacked && *unpacked == '1')}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all[1]) {
+        free(sb);
+        if (pa_transport_verbose() && me == 0)
+            fprintf(stderr, "%s:%d: parray: this copy goes element by element through the host (%s)\n",
+                    file ? file : "parray", line, fits ? "PARRAY_TEST_UNPACKED=1" : n > PA_CUDA_MAX_BLOCKS
+                    ? "more than 64 processes" : "blocks of 2^31 elements or more");
+        return NULL;
+    }
+    pa_gpu_xchg *x = (pa_gpu_xchg *)xmalloc(sizeof *x, file, line);
+    x->via = via;
+    x->src = src;
+    x->dst = dst;
+    x->file = file;
+    x->line = line;
+    x->n = n;
+    x->me = me;
+    if (all[0]) {
+        free(sb);
+        found->used = ++plans.clock;
+        x->plan = found;
+        return x;
+    }
+    Plan *p = (Plan *)xmalloc(sizeof *p, file, line);
+    p->kernel = kernel;
+    p->elem = elem;
+    p->dst_bytes = dst_bytes;
+    p->src_bytes = sb;
+    p->nkey = nkey;
+    p->key = (long long *)xmalloc(sizeof(long long) * (size_t)(nkey > 0 ? nkey : 1), file, line);
+    if (nkey > 0)
+        memcpy(p->key, key, sizeof(long long) * (size_t)nkey);
+    x->plan = p;
+    x->fresh = 1;
+    x->span = span;
+    x->ndst = dst_bytes / elem;
+    /* indices in rounds of up to 4 bytes an element */
+    x->bytes_per_round = elem < 4 ? (int)elem : 4;
+    x->rounds = 1;
+    while (x->rounds * x->bytes_per_round < 4 && (span - 1) >> (8 * x->rounds * x->bytes_per_round))
+        x->rounds++;
+    x->nsteps = n + x->rounds;
+    size_t fb = span * elem > 0 ? span * elem : 1;
+    for (int k = 0; k < 2; k++)
+        pa_cuda_check(cudaMalloc((void **)&x->fake[k], fb), "cudaMalloc (mapping a copy between GPU blocks)", file, line);
+    pa_cuda_check(cudaMalloc((void **)&x->probe, dst_bytes ? dst_bytes : 1), "cudaMalloc (mapping a copy between GPU blocks)",
+                  file, line);
+    x->host = (unsigned char *)xmalloc(fb > dst_bytes ? fb : dst_bytes, file, line);
+    x->owner = (int *)xmalloc(sizeof(int) * (x->ndst ? x->ndst : 1), file, line);
+    x->from = (unsigned *)xmalloc(sizeof(unsigned) * (x->ndst ? x->ndst : 1), file, line);
+    for (size_t e = 0; e < x->ndst; e++)
+        x->owner[e] = -1;
+    return x;
+}
+
+/* What the kernel wrote in probing step s, read back. */
+static void probe_read(pa_gpu_xchg *x, int s)
+{
+    Plan *p = x->plan;
+    size_t elem = p->elem;
+    pa_cuda_check(cudaMemcpy(x->host, x->probe, p->dst_bytes, cudaMemcpyDeviceToHost),
+                  "cudaMemcpy (mapping a copy between GPU blocks)", x->file, x->line);
+    if (s < x->n) { /* owner step s: the elements from process s read as 0xff bytes */
+        for (size_t e = 0; e < x->ndst; e++)
+            if (x->host[e * elem] == 0xff)
+                x->owner[e] = s;
+        return;
+    }
+    int r = s - x->n, b = x->bytes_per_round;
+    for (size_t e = 0; e < x->ndst; e++) {
+        if (x->owner[e] < 0)
+            continue;
+        unsigned v = 0;
+        for (int k = 0; k < b; k++)
+            v |= (unsigned)x->host[e * elem + (size_t)k] << (8 * k);
+        x->from[e] |= v << (8 * b * r);
+    }
+}
+
+/* The lists, exchanged: each process tells each other which of its
+ * elements it wants, in the order it unpacks them. */
+static void plan_make(pa_gpu_xchg *x)
+{
+    Plan *p = x->plan;
+    const char *file = x->file;
+    int line = x->line, n = x->n;
+    size_t elem = p->elem;
+    p->rcount = (long long *)xmalloc(sizeof(long long) * (size_t)n, file, line);
+    p->rdispl = (long long *)xmalloc(sizeof(long long) * (size_t)n, file, line);
+    p->scount = (long long *)xmalloc(sizeof(long long) * (size_t)n, file, line);
+    p->sdispl = (long long *)xmalloc(sizeof(long long) * (size_t)n, file, line);
+    for (size_t e = 0; e < x->ndst; e++)
+        if (x->owner[e] >= 0)
+            p->rcount[x->owner[e]]++;
+    long long sum = 0;
+    for (int q = 0; q < n; q++) {
+        p->rdispl[q] = sum;
+        sum += p->rcount[q];
+    }
+    p->rtotal = sum;
+    unsigned *ridx = (unsigned *)xmalloc(sizeof(unsigned) * (size_t)(sum ? sum : 1), file, line);
+    unsigned *want = (unsigned *)xmalloc(sizeof(unsigned) * (size_t)(sum ? sum : 1), file, line);
+    long long *cur = (long long *)xmalloc(sizeof(long long) * (size_t)n, file, line);
+    memcpy(cur, p->rdispl, sizeof(long long) * (size_t)n);
+    for (size_t e = 0; e < x->ndst; e++) {
+        int q = x->owner[e];
+        if (q < 0)
+            continue;
+        if ((size_t)x->from[e] >= p->src_bytes[q] / elem)
+            pa_transport_die(file, line, "mapping a copy between GPU blocks: element %zu comes from element %u of "
+                             "process %d's block, which has %zu (internal error)", e, x->from[e], q,
+                             p->src_bytes[q] / elem);
+        ridx[cur[q]] = (unsigned)e;
+        want[cur[q]++] = x->from[e];
+    }
+    if (MPI_Alltoall(p->rcount, 1, MPI_LONG_LONG, p->scount, 1, MPI_LONG_LONG, MPI_COMM_WORLD) != MPI_SUCCESS)
+        pa_transport_die(file, line, "MPI_Alltoall (mapping a copy between GPU blocks) failed");
+    sum = 0;
+    int *sc = (int *)xmalloc(sizeof(int) * (size_t)n * 4, file, line), *sd = sc + n, *rc = sc + 2 * n, *rd = sc + 3 * n;
+    for (int q = 0; q < n; q++) {
+        p->sdispl[q] = sum;
+        sum += p->scount[q];
+        if (sum > INT_MAX || p->rdispl[q] + p->rcount[q] > INT_MAX)
+            pa_transport_die(file, line, "a copy between GPU blocks in which the others read more than %d "
+                             "elements of this process's block: not supported", INT_MAX);
+        sc[q] = (int)p->scount[q];
+        sd[q] = (int)p->sdispl[q];
+        rc[q] = (int)p->rcount[q];
+        rd[q] = (int)p->rdispl[q];
+    }
+    p->stotal = sum;
+    unsigned *sidx = (unsigned *)xmalloc(sizeof(unsigned) * (size_t)(sum ? sum : 1), file, line);
+    /* what I want from q goes to q; what q wants from me comes back */
+    if (MPI_Alltoallv(want, rc, rd, MPI_UNSIGNED, sidx, sc, sd, MPI_UNSIGNED, MPI_COMM_WORLD) != MPI_SUCCESS)
+        pa_transport_die(file, line, "MPI_Alltoallv (mapping a copy between GPU blocks) failed");
+    size_t mine = p->src_bytes[x->me] / elem;
+    for (long long i = 0; i < p->stotal; i++)
+        if (sidx[i] >= mine)
+            pa_transport_die(file, line, "mapping a copy between GPU blocks: a process wants element %u of a block "
+                             "of %zu (internal error)", sidx[i], mine);
+    size_t sn = (size_t)(p->stotal ? p->stotal : 1), rn = (size_t)(p->rtotal ? p->rtotal : 1);
+    const char *what = "cudaMalloc (a copy between GPU blocks)";
+    pa_cuda_check(cudaMalloc((void **)&p->sidx, sn * sizeof(unsigned)), what, file, line);
+    pa_cuda_check(cudaMalloc((void **)&p->ridx, rn * sizeof(unsigned)), what, file, line);
+    pa_cuda_check(cudaMalloc(&p->sbuf, sn * elem), what, file, line);
+    pa_cuda_check(cudaMalloc(&p->rbuf, rn * elem), what, file, line);
+    what = "cudaMemcpy (a copy between GPU blocks)";
+    pa_cuda_check(cudaMemcpy(p->sidx, sidx, sn * sizeof(unsigned), cudaMemcpyHostToDevice), what, file, line);
+    pa_cuda_check(cudaMemcpy(p->ridx, ridx, rn * sizeof(unsigned), cudaMemcpyHostToDevice), what, file, line);
+    free(sidx);
+    free(ridx);
+    free(want);
+    free(cur);
+    free(sc);
+    /* kept: the least recently used goes when full */
+    if (plans.n == PLANS_KEPT) {
+        int old = 0;
+        for (int i = 1; i < plans.n; i++)
+            if (plans.p[i]->used < plans.p[old]->used)
+                old = i;
+        plan_free(plans.p[old]);
+        plans.p[old] = plans.p[--plans.n];
+    }
+    p->used = ++plans.clock;
+    plans.p[plans.n++] = p;
+    x->fresh = 0;
+    cudaFree(x->fake[0]);
+    cudaFree(x->fake[1]);
+    cudaFree(x->probe);
+    free(x->host);
+    free(x->owner);
+    free(x->from);
+    if (pa_transport_verbose() && x->me == 0)
+        fprintf(stderr, "%s:%d: parray: mapped the copy between GPU blocks (%d runs of its kernel): process 0 sends "
+                "%lld and receives %lld elements\n", file ? file : "parray", line, x->nsteps, p->stotal, p->rtotal);
+}
+
+extern "C" int pa_gpu_xchg_probe(pa_gpu_xchg *x, void *blocks, void **probe)
+{
+    if (!x->fresh)
+        return 0;
+    Plan *p = x->plan;
+    size_t elem = p->elem, fb = x->span * elem;
+    if (x->step > 0)
+        probe_read(x, x->step - 1);
+    if (x->step == x->nsteps) {
+        plan_make(x);
+        return 0;
+    }
+    int s = x->step++;
+    const char *what = "cudaMemset (mapping a copy between GPU blocks)";
+    pa_cuda_blocks *b = (pa_cuda_blocks *)blocks;
+    memset(b, 0, sizeof *b);
+    pa_cuda_check(cudaMemset(x->probe, 0, p->dst_bytes), what, x->file, x->line);
+    if (s < x->n) { /* owner step: process s's block all ones, the others zeros */
+        if (s == 0) {
+            pa_cuda_check(cudaMemset(x->fake[0], 0xff, fb), what, x->file, x->line);
+            pa_cuda_check(cudaMemset(x->fake[1], 0, fb), what, x->file, x->line);
+        }
+        for (int q = 0; q < x->n; q++)
+            b->p[q] = x->fake[q == s ? 0 : 1];
+    } else { /* index round r: element k of every block holds byte group r of k */
+        int r = s - x->n, bpr = x->bytes_per_round;
+        memset(x->host, 0, fb);
+        for (size_t k = 0; k < x->span; k++) {
+            size_t v = k >> (8 * bpr * r);
+            for (int j = 0; j < bpr; j++)
+                x->host[k * elem + (size_t)j] = (unsigned char)(v >> (8 * j));
+        }
+        pa_cuda_check(cudaMemcpy(x->fake[0], x->host, fb, cudaMemcpyHostToDevice),
+                      "cudaMemcpy (mapping a copy between GPU blocks)", x->file, x->line);
+        for (int q = 0; q < x->n; q++)
+            b->p[q] = x->fake[0];
+    }
+    *probe = x->probe;
+    return 1;
+}
+
+/* ---- gather and scatter by index lists ---- */
+
+template <typename W>
+__global__ void pa_xchg_gather(W *out, const W *in, const unsigned *idx, long long n, int words)
+{
+    long long total = n * words;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total;
+         t += (long long)gridDim.x * blockDim.x) {
+        long long i = t / words;
+        out[t] = in[(long long)idx[i] * words + t % words];
+    }
+}
+
+template <typename W>
+__global__ void pa_xchg_scatter(W *out, const W *in, const unsigned *idx, long long n, int words)
+{
+    long long total = n * words;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total;
+         t += (long long)gridDim.x * blockDim.x) {
+        long long i = t / words;
+        out[(long long)idx[i] * words + t % words] = in[t];
+    }
+}
+
+template <typename W>
+static void move(int gather, void *out, const void *in, const unsigned *idx, long long n, int words, cudaStream_t s)
+{
+    long long total = n * words;
+    if (total <= 0)
+        return;
+    long long grid = (total + 255) / 256;
+    if (grid > 65536)
+        grid = 65536;
+    if (gather)
+        pa_xchg_gather<W><<<(unsigned)grid, 256, 0, s>>>((W *)out, (const W *)in, idx, n, words);
+    else
+        pa_xchg_scatter<W><<<(unsigned)grid, 256, 0, s>>>((W *)out, (const W *)in, idx, n, words);
+}
+
+/* out[i] = in[idx[i]] (gather) or out[idx[i]] = in[i], elements of elem
+ * bytes, moved in the widest words that elem and the pointers allow */
+static void by_index(int gather, void *out, const void *in, const unsigned *idx, long long n, size_t elem,
+                     cudaStream_t s, const char *file, int line)
+{
+    uintptr_t a = (uintptr_t)out | (uintptr_t)in;
+    size_t w = 16;
+    while (w > 1 && (elem % w || a % w))
+        w /= 2;
+    int words = (int)(elem / w);
+    switch (w) {
+    case 16: move<uint4>(gather, out, in, idx, n, words, s); break;
+    case 8: move<unsigned long long>(gather, out, in, idx, n, words, s); break;
+    case 4: move<unsigned>(gather, out, in, idx, n, words, s); break;
+    case 2: move<unsigned short>(gather, out, in, idx, n, words, s); break;
+    default: move<unsigned char>(gather, out, in, idx, n, words, s); break;
+    }
+    pa_cuda_check(cudaGetLastError(), gather ? "the gather kernel of a copy between GPU blocks"
+                                             : "the scatter kernel of a copy between GPU blocks", file, line);
+}
+
+/* The stream of this process's copies between GPU blocks, made once. */
+static cudaStream_t xchg_stream(const char *file, int line)
+{
+    static cudaStream_t s;
+    static int made;
+    if (!made) {
+        pa_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (a copy between GPU "
+                      "blocks)", file, line);
+        made = 1;
+    }
+    return s;
+}
+
+/* MPI messages of at most 1 GiB (int counts of bytes) */
+enum { CHUNK = 1 << 30 };
+
+static int chunks(long long bytes)
+{
+    return (int)((bytes + CHUNK - 1) / CHUNK);
+}
+
+/* The packed elements through pinned host memory and MPI: the buffer to
+ * the host, a message a pair (in chunks), and each part to the GPU as it
+ * arrives. */
+static void through_host(pa_gpu_xchg *x, cudaStream_t s)
+{
+    Plan *p = x->plan;
+    const char *file = x->file;
+    int line = x->line, n = x->n, me = x->me;
+    size_t elem = p->elem;
+    const char *what = "cudaMallocHost (a copy between GPU blocks through the host)";
+    if (!p->hsend) {
+        pa_cuda_check(cudaMallocHost(&p->hsend, (size_t)(p->stotal ? p->stotal : 1) * elem), what, file, line);
+        pa_cuda_check(cudaMallocHost(&p->hrecv, (size_t)(p->rtotal ? p->rtotal : 1) * elem), what, file, line);
+    }
+    /* what leaves, to the host: before and after this process's own part */
+    what = "cudaMemcpyAsync (a copy between GPU blocks through the host)";
+    size_t own0 = (size_t)p->sdispl[me] * elem, own1 = own0 + (size_t)p->scount[me] * elem;
+    size_t end = (size_t)p->stotal * elem;
+    if (own0)
+        pa_cuda_check(cudaMemcpyAsync(p->hsend, p->sbuf, own0, cudaMemcpyDeviceToHost, s), what, file, line);
+    if (end > own1)
+        pa_cuda_check(cudaMemcpyAsync((char *)p->hsend + own1, (char *)p->sbuf + own1, end - own1,
+                                      cudaMemcpyDeviceToHost, s), what, file, line);
+    int nreq = 0;
+    for (int q = 0; q < n; q++)
+        if (q != me)
+            nreq += chunks(p->rcount[q] * (long long)elem) + chunks(p->scount[q] * (long long)elem);
+    MPI_Request *req = (MPI_Request *)xmalloc(sizeof(MPI_Request) * (size_t)(nreq ? nreq : 1), file, line);
+    int *part = (int *)xmalloc(sizeof(int) * (size_t)(nreq ? nreq : 1), file, line); /* receives: the process */
+    int nrecv = 0;
+    for (int q = 0; q < n; q++)
+        for (long long off = 0, bytes = p->rcount[q] * (long long)elem; q != me && off < bytes; off += CHUNK) {
+            part[nrecv] = q;
+            MPI_Irecv((char *)p->hrecv + (size_t)p->rdispl[q] * elem + off, (int)(bytes - off < CHUNK ? bytes - off
+                      : CHUNK), MPI_BYTE, q, 0x7061, MPI_COMM_WORLD, &req[nrecv++]);
+        }
+    pa_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (a copy between GPU blocks through the host)", file,
+                  line);
+    int nsend = nrecv;
+    for (int q = 0; q < n; q++)
+        for (long long off = 0, bytes = p->scount[q] * (long long)elem; q != me && off < bytes; off += CHUNK)
+            MPI_Isend((char *)p->hsend + (size_t)p->sdispl[q] * elem + off, (int)(bytes - off < CHUNK ? bytes - off
+                      : CHUNK), MPI_BYTE, q, 0x7061, MPI_COMM_WORLD, &req[nsend++]);
+    /* this process's own part, GPU to GPU, meanwhile */
+    if (p->rcount[me])
+        pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[me] * elem, (char *)p->sbuf + own0,
+                                      own1 - own0, cudaMemcpyDeviceToDevice, s), what, file, line);
+    /* each process's part to the GPU once all its chunks are in */
+    int *left = (int *)xmalloc(sizeof(int) * (size_t)n, file, line);
+    for (int i = 0; i < nrecv; i++)
+        left[part[i]]++;
+    for (int done = 0; done < nrecv; done++) {
+        int i = MPI_UNDEFINED;
+        if (MPI_Waitany(nrecv, req, &i, MPI_STATUS_IGNORE) != MPI_SUCCESS || i == MPI_UNDEFINED)
+            pa_transport_die(file, line, "MPI_Waitany (a copy between GPU blocks through the host) failed");
+        int q = part[i];
+        if (--left[q] == 0)
+            pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[q] * elem,
+                                          (char *)p->hrecv + (size_t)p->rdispl[q] * elem, (size_t)p->rcount[q] * elem,
+                                          cudaMemcpyHostToDevice, s), what, file, line);
+    }
+    if (nsend > nrecv && MPI_Waitall(nsend - nrecv, req + nrecv, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        pa_transport_die(file, line, "MPI_Waitall (a copy between GPU blocks through the host) failed");
+    free(left);
+    free(part);
+    free(req);
+}
+
+extern "C" void pa_gpu_xchg_run(pa_gpu_xchg *x)
+{
+    Plan *p = x->plan;
+    const char *file = x->file;
+    int line = x->line, me = x->me;
+    if (x->fresh) /* the probe loop was left early */
+        pa_transport_die(file, line, "a copy between GPU blocks ran before its mapping was made (internal error)");
+    size_t elem = p->elem;
+    cudaStream_t s = xchg_stream(file, line);
+    /* the program's work on its GPU (the default stream, its own) is done */
+    pa_cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before a copy between GPU blocks)", file, line);
+    by_index(1, p->sbuf, x->src, p->sidx, p->stotal, elem, s, file, line);
+    if (x->via == PA_VIA_NCCL) {
+        pa_nccl_exchange(p->sbuf, p->scount, p->sdispl, p->rbuf, p->rcount, p->rdispl, elem, s, file, line);
+        if (p->rcount[me])
+            pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[me] * elem,
+                                          (char *)p->sbuf + (size_t)p->sdispl[me] * elem, (size_t)p->rcount[me] * elem,
+                                          cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (a copy between GPU blocks)",
+                          file, line);
+    } else {
+        through_host(x, s);
+    }
+    by_index(0, x->dst, p->rbuf, p->ridx, p->rtotal, elem, s, file, line);
+    pa_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (a copy between GPU blocks)", file, line);
+    free(x);
+}
