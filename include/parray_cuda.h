@@ -68,6 +68,7 @@ typedef struct pa_cuda_ipc {
     int usable;
     unsigned long long freed; /* how many exported blocks the exporter has freed so far */
     unsigned long long gpus;  /* the GPUs the exporter sees (pa_cuda_visible_set) */
+    int device;               /* the exporter's GPU, numbered as it sees them */
 } pa_cuda_ipc;
 pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int line);
 /* every one of the n exports usable, made by processes that see the same
@@ -145,6 +146,10 @@ void pa_cuda_preload(const void *kernel);
 void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
                          long long step, const pa_cuda_blocks *b, long long n, long long xbase, long long lpitch,
                          size_t elem, const char *file, int line);
+/* Maps the n blocks b on the GPUs that hold them, as pa_cuda_blocks_rows
+ * does at its first copy: process 0's, at the #create of distributed dmem,
+ * so that its first scatter or gather costs what the later ones do. */
+void pa_cuda_blocks_on_owners(const pa_cuda_blocks *b, long long n, const char *file, int line);
 
 /* Allocates count elements of elem_size bytes in PA_DMEM (cudaMalloc) or
  * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints

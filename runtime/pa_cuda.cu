@@ -453,6 +453,7 @@ extern "C" pa_cuda_ipc pa_cuda_ipc_export(const void *p, const char *file, int l
     memset(&x, 0, sizeof x);
     blocks_export(p, &x, file, line); /* not in a #create block: unusable, the copy goes through the host */
     x.gpus = pa_cuda_visible_set();
+    pa_cuda_check(cudaGetDevice(&x.device), "cudaGetDevice", file, line);
     return x;
 }
 
@@ -476,6 +477,7 @@ typedef struct Mapping {
     cudaIpcMemHandle_t handle;
     void *base;
     unsigned long long freed, used; /* the exporter's count when last seen; when last used */
+    int owner;                      /* the GPU that holds the block (the exporter's) */
 } Mapping;
 
 static struct {
@@ -520,7 +522,7 @@ static void *mapping_of(long long rank, const pa_cuda_ipc *x, const char *file, 
     }
     pa_cuda_check(cudaIpcOpenMemHandle(&base, x->handle, cudaIpcMemLazyEnablePeerAccess),
                   "cudaIpcOpenMemHandle (the block of another process)", file, line);
-    mappings.m[mappings.n++] = {rank, dev, x->handle, base, x->freed, ++mappings.clock};
+    mappings.m[mappings.n++] = {rank, dev, x->handle, base, x->freed, ++mappings.clock, x->device};
     return base;
 }
 
@@ -537,11 +539,13 @@ extern "C" pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, 
 }
 
 /* The pointer p (process q's block, mapped on this GPU by pa_cuda_ipc_open)
- * mapped on dev, the GPU that holds it, or NULL when it cannot be: process
+ * mapped on the GPU that holds it (*dev), or NULL when it cannot be: process
  * 0 then copies q's rows with q's GPU's copy engine and PCIe link instead
- * of pushing every process's rows through its own link (the mpi scatter
- * took 2.3x the pthd form's time on 2 GPUs, 3.7x on 4: issue 30). */
-static void *mapped_on_owner(long long q, const void *p, int cur, int dev)
+ * of pushing every process's rows through its own link (2 GPUs: 19.6 ms
+ * for 1 GiB into each, against 38.8 ms through one GPU; issue 30).  The
+ * holder is the exporter's GPU: cudaPointerGetAttributes names the GPU
+ * that mapped the block, not the one that holds it. */
+static void *mapped_on_owner(long long q, const void *p, int cur, int count, int *dev)
 {
     const char *c = (const char *)p;
     pthread_mutex_lock(&mappings.mu);
@@ -553,13 +557,14 @@ static void *mapped_on_owner(long long q, const void *p, int cur, int dev)
             best = m;
     }
     void *r = NULL;
-    if (best && cudaSetDevice(dev) == cudaSuccess) {
+    *dev = best ? best->owner : -1;
+    if (best && *dev != cur && *dev >= 0 && *dev < count && cudaSetDevice(*dev) == cudaSuccess) {
         size_t offset = (size_t)(c - (const char *)best->base);
         void *base = NULL;
         /* q freed an exported block since: its other mappings there may be stale */
         for (int i = mappings.n - 1; i >= 0; i--) {
             Mapping *m = &mappings.m[i];
-            if (m->rank == q && m->device == dev && m->freed != best->freed &&
+            if (m->rank == q && m->device == *dev && m->freed != best->freed &&
                 memcmp(&m->handle, &best->handle, sizeof m->handle)) {
                 cudaIpcCloseMemHandle(m->base);
                 mappings.m[i] = mappings.m[--mappings.n];
@@ -569,7 +574,7 @@ static void *mapped_on_owner(long long q, const void *p, int cur, int dev)
         }
         for (int i = 0; i < mappings.n && !base; i++) {
             Mapping *m = &mappings.m[i];
-            if (m->rank == q && m->device == dev && !memcmp(&m->handle, &best->handle, sizeof m->handle)) {
+            if (m->rank == q && m->device == *dev && !memcmp(&m->handle, &best->handle, sizeof m->handle)) {
                 m->used = ++mappings.clock;
                 m->freed = best->freed;
                 base = m->base;
@@ -577,7 +582,7 @@ static void *mapped_on_owner(long long q, const void *p, int cur, int dev)
         }
         if (!base && mappings.n < PA_CUDA_IPC_KEPT) {
             if (cudaIpcOpenMemHandle(&base, best->handle, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess)
-                mappings.m[mappings.n++] = {q, dev, best->handle, base, best->freed, ++mappings.clock};
+                mappings.m[mappings.n++] = {q, *dev, best->handle, base, best->freed, ++mappings.clock, *dev};
             else
                 base = NULL;
         }
@@ -587,6 +592,26 @@ static void *mapped_on_owner(long long q, const void *p, int cur, int dev)
     cudaGetLastError(); /* a failure here is not the program's: the copy goes the first way */
     pthread_mutex_unlock(&mappings.mu);
     return r;
+}
+
+/* Block q of b as the GPU that holds it maps it (*on: that GPU), else as
+ * this one does (*on: cur); the current GPU is left undefined. */
+static char *block_on_owner(const pa_cuda_blocks *b, long long q, int cur, int count, int *on)
+{
+    int dev = -1;
+    void *there = mapped_on_owner(q, b->p[q], cur, count, &dev);
+    *on = there ? dev : cur;
+    return there ? (char *)there : (char *)b->p[q];
+}
+
+extern "C" void pa_cuda_blocks_on_owners(const pa_cuda_blocks *b, long long n, const char *file, int line)
+{
+    int cur = 0, count = 0, on = 0;
+    pa_cuda_check(cudaGetDevice(&cur), "cudaGetDevice", file, line);
+    pa_cuda_check(cudaGetDeviceCount(&count), "cudaGetDeviceCount", file, line);
+    for (long long q = 0; q < n && q < PA_CUDA_MAX_BLOCKS; q++)
+        block_on_owner(b, q, cur, count, &on);
+    pa_cuda_check(cudaSetDevice(cur), "cudaSetDevice", file, line);
 }
 
 extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
@@ -602,18 +627,7 @@ extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, l
     int on[PA_CUDA_MAX_BLOCKS];
     for (long long q = 0; q < n; q++) {
         /* each block by the GPU that holds it, where it can be mapped there */
-        char *d = (char *)b->p[q] + (size_t)xbase * elem;
-        cudaPointerAttributes a;
-        on[q] = cur;
-        if (cudaPointerGetAttributes(&a, b->p[q]) == cudaSuccess && a.type == cudaMemoryTypeDevice &&
-            a.device != cur && a.device >= 0 && a.device < count) {
-            void *there = mapped_on_owner(q, b->p[q], cur, a.device);
-            if (there) {
-                on[q] = a.device;
-                d = (char *)there + (size_t)xbase * elem;
-            }
-        }
-        cudaGetLastError();
+        char *d = block_on_owner(b, q, cur, count, &on[q]) + (size_t)xbase * elem;
         pa_cuda_check(cudaSetDevice(on[q]), "cudaSetDevice", file, line);
         pa_cuda_check(cudaStreamCreateWithFlags(&s[q], cudaStreamNonBlocking), "cudaStreamCreate", file, line);
         char *h = (char *)host + (size_t)(q * step) * elem;

@@ -658,7 +658,8 @@ static void sync(Emitter *e, Node *n)
  * (issue 29): peer access between the threads' GPUs and the buffers of a
  * packet all-to-all (pa_cuda_packets_reserve); in an mpi detour also the
  * other processes' blocks, mapped by CUDA IPC (every process creates its
- * block together: the exchange is a collective). */
+ * block together: the exchange is a collective), and on process 0 also on
+ * the GPUs that hold them (its copies from and to host memory). */
 static void create_distributed(Emitter *e, Node *n, Type *tt, const char *p, const char *bytes)
 {
   Ctx *ctx = e->ctx;
@@ -677,8 +678,13 @@ static void create_distributed(Emitter *e, Node *n, Type *tt, const char *p, con
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, p, at);
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size()))\n", in);
-  out_gen(e->out, n->loc, "%s    pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n", in, p, at);
+  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
+          in, p, at);
+  out_gen(e->out, n->loc, "%s    if (pa_rank == 0) /* its scatters and gathers: by the GPU that holds each block */\n",
+          in);
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_on_owners(&pa_blocks, pa_mpi_size(), %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s  }\n", in);
   out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
   out_gen(e->out, n->loc, "%s}\n", in);
 }
