@@ -81,8 +81,11 @@ int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n);
  * the next copy between the same blocks (a loop of copies maps once); it
  * is unmapped when its exporter has freed an exported block since (seen at
  * the next copy with that process), or when PA_CUDA_IPC_KEPT newer ones
- * push it out. */
-#define PA_CUDA_IPC_KEPT 16
+ * push it out.  Process 0 also maps blocks on the GPUs that hold them
+ * (pa_cuda_blocks_rows): with 4 processes and three distributed arrays
+ * that is 18 mappings, and at 16 the SGEMM sample's scatter remapped at
+ * every copy (2.3x the pthd form's time). */
+#define PA_CUDA_IPC_KEPT 64
 pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, long long me, const void *mine,
                                 const char *file, int line);
 

@@ -56,16 +56,12 @@ build() { # NAME PARRAYC-ARGS...: parrayc --build ... -o NAME, log build_NAME.lo
   "$parrayc" --build "$@" -o "$work/$name" >"build_$name.log" 2>&1
   echo $? >"build_$name.status"
 }
-cp "$root/samples/fastsgemm.pah" "$work/fastsgemm.pah"
 builds=""
 for np in 2 4; do
   sed "s/^#define NP 2/#define NP $np/" "$root/tests/transport/xfer.pa" >"xfer$np.pa"
   for n in 1024 $([ "$TN" = 1024 ] || echo "$TN"); do build "xfer${np}_$n" -DN="$n" "xfer$np.pa" & builds="$builds xfer${np}_$n"; done
-  mkdir -p "sgemm$np"
-  sed "s|N/2|N/$np|g" "$root/samples/multi/sgemm.pah" >"sgemm$np/sgemm.pah"
   for form in pthd mpi; do
-    sed "s/) \[2\]} G$/) [$np]} G/" "$root/samples/multi/sgemm_$form.pa" >"sgemm$np/sgemm_$form.pa"
-    build "sgemm${np}_$form" -DN="$SN" "sgemm$np/sgemm_$form.pa" & builds="$builds sgemm${np}_$form"
+    build "sgemm${np}_$form" -DN="$SN" -DGPUS="$np" "$root/samples/multi/sgemm_$form.pa" & builds="$builds sgemm${np}_$form"
   done
 done
 # every mpi x cuda end-to-end program (the *_fails ones aside)
