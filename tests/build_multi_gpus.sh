@@ -2,7 +2,7 @@
 # build_multi_gpus.sh PARRAYC WORKDIR: the programs of samples/multi/ are written once for
 # any number of GPUs (G's extent GPUS is the only place the count appears): each builds
 # unchanged at -DGPUS=1 and -DGPUS=4 (the ordinary sample tests build them at the
-# default, 2), at N = 1024.  Where nvcc is; running them needs the GPUs (bench/multi_gpu.sh).
+# default, 2), at N = 1024; the SGEMM also with -DSGEMM_X3=1 for sm_90a.  Where nvcc is; running them needs the GPUs (bench/multi_gpu.sh).
 set -eu
 parrayc=$1 wd=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,5 +16,10 @@ for g in 1 4; do
         -o "$wd/${s}_${form}_g$g")
     done
   done
+  # the SGEMM on the TF32 tensor cores (Hopper's wgmma: sm_90a)
+  for form in pthd mpi; do
+    (cd "$wd" && "$parrayc" --build -DN=1024 -DGPUS=$g -DSGEMM_X3=1 --arch=sm_90a \
+      "$root/samples/multi/sgemm_$form.pa" -o "$wd/sgemm3x_${form}_g$g")
+  done
 done
-echo "samples/multi: 6 programs built at GPUS=1 and GPUS=4"
+echo "samples/multi: 6 programs and the 3xTF32 SGEMM's 2 built at GPUS=1 and GPUS=4"

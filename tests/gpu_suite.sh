@@ -6,7 +6,7 @@
 # failures are reported (kernel fault, bad launch, no GPU).  With
 # --sanitize, also runs compute-sanitizer's memcheck and racecheck on the
 # transpose and SGEMM samples, the multi-GPU tests and the programs of
-# samples/multi (N = 512, 2 GPUs), each within
+# samples/multi (N = 512, 2 GPUs; the SGEMM also on the TF32 tensor cores), each within
 # SANITIZE_LIMIT seconds (180; a run past it fails).  Prints PASS/FAIL lines and "N passed, N failed";
 # exits 0 only when nothing failed.  Logs go to WORKDIR (default
 # /tmp/pa_gpu_suite).  Needs a GPU: this is not part of ctest, whose GPU
@@ -110,6 +110,12 @@ result perf_sgemm3x_N384 $status "$log" $(( $(date +%s) - start ))
 run_sample perf_sgemm3x_sm90_fails "$root/samples/perf_sgemm3x.pa" -DN=256
 if [ $status -eq 1 ] && grep -q "perf_sgemm3x (wgmma) runs only as sm_90a code" "$log"; then status=0; else status=1; fi
 result perf_sgemm3x_sm90_fails $status "$log" $(( $(date +%s) - start ))
+# the same kernel on the GPUs of samples/multi's SGEMM, each its block of C's columns: N = 640,
+# 320 columns a GPU on 2 (a clipped tile of 64)
+for form in pthd mpi; do
+  run_sample multi_sgemm3x_${form}_N640 "$root/samples/multi/sgemm_$form.pa" --arch=sm_90a -DSGEMM_X3=1 -DN=640
+  result multi_sgemm3x_${form}_N640 $status "$log" $(( $(date +%s) - start ))
+done
 
 # ---- run-time failures must name the call, the .pa place and CUDA's error ----
 # expect NAME FILE.pa REGEX [ENV...]: the program must exit 1 with REGEX in stderr
@@ -190,14 +196,15 @@ if [ $sanitize = 1 ]; then
     done
     # the programs of samples/multi (issue 29: the all-to-all in packets, the set-up at
     # #create), small, on 2 GPUs (or sharing one): each form under memcheck and racecheck
-    for s in transpose fft sgemm; do
+    for s in transpose fft sgemm sgemm3x; do
       for form in pthd mpi; do
-        name=multi_${s}_$form libs= launcher=
+        name=multi_${s}_$form src=$s libs= launcher=
         [ $s = fft ] && libs=-lcufft
+        [ $s = sgemm3x ] && src=sgemm libs="--arch=sm_90a -DSGEMM_X3=1"
         [ $form = mpi ] && launcher="mpirun --oversubscribe -np 2"
         # shellcheck disable=SC2086
         sanitize "$name" "$work" "$launcher" "$parrayc" --build -DN=512 -DREPS=1 \
-          "$root/samples/multi/${s}_$form.pa" $libs -o "$work/$name.sanitize"
+          "$root/samples/multi/${src}_$form.pa" $libs -o "$work/$name.sanitize"
       done
     done
   fi
