@@ -2,7 +2,8 @@
 # bench/multi_gpu.sh [OUTDIR]: the several-GPU benchmark (issue 29).  On the machine's
 # GPUs, and on the first 1 and 2 of them (CUDA_VISIBLE_DEVICES), it runs the six
 # programs of samples/multi/ (sgemm, fft, transpose; pthd and mpi forms), built once per
-# GPU count with -DGPUS=G and nothing else changed, beside bench/multi_ref.cu (cuBLAS,
+# GPU count with -DGPUS=G and nothing else changed (and sgemm again with -DSGEMM_X3=1
+# --arch=sm_90a: the FP32 product on the TF32 tensor cores, on a Hopper GPU), beside bench/multi_ref.cu (cuBLAS,
 # tuned cuBLASXt, the peer-copy all-to-all, cuFFT, cuFFT Xt) on the same GPUs, and the
 # FFTs again at order FFT_N; then bench/multi_table.py prints one scaling table (time,
 # speed-up over one GPU, parallel efficiency, the references' ratios, each ratio from
@@ -51,6 +52,9 @@ if [ "$(id -u)" = 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
+# a Hopper GPU (compute capability 9.0): the 3xTF32 SGEMM's wgmma runs there only
+sm90a() { nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | grep -q '^9\.0'; }
+
 # ---- build: everything at once ----
 if [ "${MULTI_PREBUILT:-0}" != 1 ]; then
   [ -x "$parrayc" ] || { echo "no parrayc at $parrayc (set PARRAYC)" >&2; exit 2; }
@@ -59,10 +63,11 @@ if [ "${MULTI_PREBUILT:-0}" != 1 ]; then
     -lcublas -lcufft > "$build/multi_ref.build.log" 2>&1 &
   for g in $counts; do
     mkdir -p "$build/g$g"
-    for s in sgemm fft transpose fftbig; do
+    for s in sgemm sgemm3x fft transpose fftbig; do
       src=$s order=$n libs=
       # the large FFT on several GPUs only: on one, the samples' own cuFFT is the reference
       [ $s = fftbig ] && { [ -n "$fftn" ] && [ "$g" -gt 1 ] || continue; src=fft order=$fftn; }
+      [ $s = sgemm3x ] && { sm90a || continue; src=sgemm libs="-DSGEMM_X3=1 --arch=sm_90a"; }
       [ $src = fft ] && libs=-lcufft
       for form in pthd mpi; do
         (cd "$build/g$g" && "$parrayc" --build -DN="$order" -DGPUS="$g" "$root/samples/multi/${src}_$form.pa" \
@@ -94,7 +99,7 @@ for g in $counts; do
   export CUDA_VISIBLE_DEVICES=$vis
   run "multi_ref_g$g" ./multi_ref "$n"
   [ -n "$fftn" ] && [ "$g" -gt 1 ] && run "multi_ref_fft_g$g" ./multi_ref "$fftn" fft
-  for s in sgemm fft transpose fftbig; do
+  for s in sgemm sgemm3x fft transpose fftbig; do
     [ -x "$build/g$g/${s}_pthd" ] || continue
     run "${s}_pthd_g$g" "./g$g/${s}_pthd"
     run "${s}_mpi_g$g" "$mpirun" --oversubscribe -np "$g" -x CUDA_VISIBLE_DEVICES -x NCCL_NVLS_ENABLE \

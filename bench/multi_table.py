@@ -19,7 +19,7 @@ import sys
 
 NUM = r"([0-9.eE+-]+|nan|inf)"
 PATTERNS = {
-    "sgemm": re.compile(r"SGEMM N = (\d+) on (\d+) GPUs \((\w+)\): scatter " + NUM + r" ms, compute " + NUM
+    "sgemm": re.compile(r"SGEMM N = (\d+) on (\d+) GPUs \((\w+)(?:, \w+)?\): scatter " + NUM + r" ms, compute " + NUM
                         + r" ms \(" + NUM + r" GFLOP/s\), gather " + NUM + r" ms; (correct|WRONG)"),
     "fft": re.compile(r"2-D FFT (\d+) x \d+ over (\d+) GPUs \((\w+)\): rows " + NUM + r" ms, all-to-all " + NUM
                       + r" ms, whole " + NUM + r" ms; pipelined in (\d+) chunks " + NUM + r" ms; transposed output "
@@ -27,7 +27,7 @@ PATTERNS = {
     "transpose": re.compile(r"transpose of (\d+) x \d+ over (\d+) GPUs \((\w+)\): all-to-all " + NUM + r" ms, "
                             + NUM + r" GB/s \(the first call " + NUM + r" ms\); (correct|WRONG)"),
 }
-KINDS = {"sgemm": "sgemm", "fft": "fft", "fftbig": "fft", "transpose": "transpose"}
+KINDS = {"sgemm": "sgemm", "sgemm3x": "sgemm", "fft": "fft", "fftbig": "fft", "transpose": "transpose"}
 FORMS = ("pthd", "mpi")
 
 
@@ -80,7 +80,7 @@ def main():
     failed = []
     sam = {}  # (program, form, G) -> figures
     for name, rc in sorted(status.items()):
-        m = re.match(r"^(sgemm|fft|fftbig|transpose)_(pthd|mpi)_g(\d+)$", name)
+        m = re.match(r"^(sgemm|sgemm3x|fft|fftbig|transpose)_(pthd|mpi)_g(\d+)$", name)
         if m:
             f, why = parse_sample(out, name)
             if f is None or rc != 0:
@@ -117,6 +117,8 @@ def main():
 
     for form in FORMS:
         add("SGEMM N = %d, compute (data on the GPUs)" % n, form, s("sgemm", form, 4))
+    for form in FORMS:
+        add("SGEMM 3xTF32 (FP32 accuracy on tensor cores), compute", form, s("sgemm3x", form, 4))
     add("cuBLAS SGEMM, column blocks (pedantic FP32)", "—", lambda g: rv(ref, g, "cublas_cols_%dgpu" % g))
     for form in FORMS:
         add("SGEMM from host: scatter + compute + gather", form,
@@ -232,13 +234,14 @@ def main():
                         a, b = sam[("fftbig", form, 4)][k], sam[("fftbig", form, 2)][k]
                         return a / b, "%s / %s" % (ms(a), ms(b))
                     ratio_row("FFT %d %s (%s): 4-GPU time over 2-GPU time" % (order, what, form), ("<=", 0.6), four)
+    def cb(g, form, prog):
+        r = rv(ref, g, "cublas_cols_%dgpu" % g)
+        if (prog, form, g) not in sam or r is None:
+            return None
+        return r / sam[(prog, form, g)][4], "%s / %s" % (ms(r), ms(sam[(prog, form, g)][4]))
     for form in FORMS:
-        def cb(g, form=form):
-            r = rv(ref, g, "cublas_cols_%dgpu" % g)
-            if ("sgemm", form, g) not in sam or r is None:
-                return None
-            return r / sam[("sgemm", form, g)][4], "%s / %s" % (ms(r), ms(sam[("sgemm", form, g)][4]))
-        ratio_row("SGEMM (%s) against cuBLAS on column blocks, data on the GPUs" % form, None, cb)
+        ratio_row("SGEMM (%s) against cuBLAS on column blocks, data on the GPUs" % form, None,
+                  lambda g, form=form: cb(g, form, "sgemm"))
 
         def xt(g, form=form):
             r = rv(ref, g, "cublasxt_sgemm_%dgpu" % g)
@@ -248,6 +251,9 @@ def main():
             host = f[3] + f[4] + f[6]
             return r / host, "%s / %s" % (ms(r), ms(host))
         ratio_row("SGEMM (%s) from host against tuned cuBLASXt from host" % form, (">", 1.0), xt)
+    for form in FORMS:
+        ratio_row("SGEMM 3xTF32 (%s) against cuBLAS on column blocks, data on the GPUs" % form, (">=", 1.8),
+                  lambda g, form=form: cb(g, form, "sgemm3x"))
 
     md += ["", "Against the references: ratio (reference / Parray; all-to-all: Parray's GB/s over the peer "
            "copy's; first call: its time over a later call's), the two figures, and whether the target is met.",
