@@ -414,7 +414,13 @@ const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, c
 
 char *hostc_block_bytes(Ctx *ctx, Dim *d)
 {
-  return ctx_printf(ctx, "(size_t)%s * sizeof(%s)", dollar_poly_text(ctx, dim_span(ctx, d)), d->type->elem);
+  Poly *span = dim_span(ctx, d);
+  Buf b = {0};
+  poly_print(&b, span, true); /* in long long: a block of 2^31 elements and more */
+  char *s = ctx_printf(ctx, span->n > 1 ? "(size_t)(%s) * sizeof(%s)" : "(size_t)%s * sizeof(%s)", b.data,
+                       d->type->elem);
+  buf_free(&b);
+  return s;
 }
 
 bool hostc_written_whole(Ctx *ctx, CopySide *s)

@@ -42,7 +42,8 @@ char *hostc_outlined(Ctx *ctx, Node *n, Out *body);
 void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, const char *cond, const char *stmt,
                      const char *rank);
 
-/* "(size_t)SPAN * sizeof(ELEM)": the bytes of d's block. */
+/* "(size_t)SPAN * sizeof(ELEM)": the bytes of d's block, SPAN computed in
+ * long long where it is a product of sizes. */
 char *hostc_block_bytes(Ctx *ctx, Dim *d);
 /* A copy writes every element of every process's block of side s (its
  * local span holds no element outside the copy: no padding, no other
