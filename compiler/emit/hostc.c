@@ -415,6 +415,9 @@ const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, c
 char *hostc_block_bytes(Ctx *ctx, Dim *d)
 {
   Poly *span = dim_span(ctx, d);
+  long long known;
+  if (poly_is_const(span, &known))
+    return ctx_printf(ctx, "(size_t)%lld * sizeof(%s)", known, d->type->elem);
   Buf b = {0};
   poly_print(&b, span, true); /* in long long: a block of 2^31 elements and more */
   char *s = ctx_printf(ctx, span->n > 1 ? "(size_t)(%s) * sizeof(%s)" : "(size_t)%s * sizeof(%s)", b.data,
