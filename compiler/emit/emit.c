@@ -331,10 +331,17 @@ static void emit_memory(Emitter *e, Node *n)
   view_note_used(e->ctx, here(e), d->type);
   if (create)
     hostc_type_checks(e, n, d->type);
-  if (create)
-    b->create(e, n, d);
-  else
+  if (!create) {
     b->destroy(e, n, d);
+    return;
+  }
+  b->create(e, n, d);
+  /* dmem distributed over the detour's own thread array: that array's
+   * target readies the copies among the blocks */
+  Type *tt = d->type->mem == MEM_DMEM ? dim_distributed_over(d) : NULL;
+  const Backend *tb = tt && e->detour && e->detour->type == tt ? pick_backend(e, tt->kind, MEM_DMEM) : NULL;
+  if (tb && tb->create_shared)
+    tb->create_shared(e, n, d, util_str_trim(e->ctx, frag_text(e, n->args[0])), hostc_block_bytes(e->ctx, d));
 }
 
 static void emit_copy(Emitter *e, Node *n)

@@ -653,42 +653,6 @@ static void sync(Emitter *e, Node *n)
   out_gen(e->out, n->loc, "%s__syncthreads();\n", text_indent_of(n));
 }
 
-/* dmem distributed over the thread array of the detour it is created in:
- * what a copy among its blocks needs is made now, off the copies' path
- * (issue 29): peer access between the threads' GPUs and the buffers of a
- * packet all-to-all (pa_cuda_packets_reserve); in an mpi detour also the
- * other processes' blocks, mapped by CUDA IPC (every process creates its
- * block together: the exchange is a collective), and on process 0 also on
- * the GPUs that hold them (its copies from and to host memory). */
-static void create_distributed(Emitter *e, Node *n, Type *tt, const char *p, const char *bytes)
-{
-  Ctx *ctx = e->ctx;
-  const char *in = text_indent_of(n), *at = where(e, n);
-  if (tt->kind != TK_MPI) {
-    out_gen(e->out, n->loc, "%spa_cuda_packets_reserve(%s, pa_tid, %s, 1, %s); /* peer access, buffers: now, not at "
-            "the first copy */\n", in, dollar_poly_text(ctx, tt->root->extent), bytes, at);
-    return;
-  }
-  /* every process must reach it: checked as #sync is */
-  out_gen(e->out, n->loc, "%spa_mpi_create_point(%s, %d);\n", in, text_c_string(ctx, text_loc_file(ctx, n->loc)),
-          text_loc_line(ctx, n->loc));
-  out_gen(e->out, n->loc, "%s{ /* the other processes' blocks of %s mapped, and buffers made: now, not at the first "
-          "copy */\n", in, n->name);
-  out_gen(e->out, n->loc, "%s  pa_cuda_packets_reserve(pa_mpi_size(), pa_rank, %s, 0, %s);\n", in, bytes, at);
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, p, at);
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
-          in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
-  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
-          in, p, at);
-  out_gen(e->out, n->loc, "%s    if (pa_rank == 0) /* its scatters and gathers: by the GPU that holds each block */\n",
-          in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_on_owners(&pa_blocks, pa_mpi_size(), %s);\n", in, at);
-  out_gen(e->out, n->loc, "%s  }\n", in);
-  out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
-  out_gen(e->out, n->loc, "%s}\n", in);
-}
-
 static void create(Emitter *e, Node *n, Dim *d)
 {
   Ctx *ctx = e->ctx;
@@ -720,9 +684,6 @@ static void create(Emitter *e, Node *n, Dim *d)
   }
   out_gen(e->out, n->loc, "%s%s%s = (%s *)pa_cuda_alloc(%s, %s, sizeof(%s), %s, %s);\n", text_indent_of(n), decl, p, elem,
           hostc_mem_enum(m), span, elem, text_c_string(ctx, d->path), where(e, n));
-  Type *tt = m == MEM_DMEM ? dim_distributed_over(d) : NULL;
-  if (tt && e->detour && e->detour->type == tt)
-    create_distributed(e, n, tt, p, ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem));
 }
 
 static void destroy(Emitter *e, Node *n, Dim *d)

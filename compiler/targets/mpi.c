@@ -678,6 +678,37 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     collective(e, n, p);
 }
 
+/* dmem distributed over the processes (Backend.create_shared), made by
+ * every process together: the buffers of a packet all-to-all, the other
+ * processes' blocks mapped by CUDA IPC, and on process 0 also on the GPUs
+ * that hold them (its copies from and to host memory), now rather than at
+ * the first copy.  Every process must reach it: checked as #sync is. */
+static void create_shared(Emitter *e, Node *n, Dim *d, const char *p, const char *bytes)
+{
+  Ctx *ctx = e->ctx;
+  (void)d;
+  const char *in = text_indent_of(n);
+  const char *file = text_c_string(ctx, text_loc_file(ctx, n->loc));
+  int line = text_loc_line(ctx, n->loc);
+  const char *at = ctx_printf(ctx, "%s, %d", file, line);
+  out_gen(e->out, n->loc, "%spa_mpi_create_point(%s);\n", in, at);
+  out_gen(e->out, n->loc, "%s{ /* the other processes' blocks of %s mapped, and buffers made: now, not at the first "
+          "copy */\n", in, n->name);
+  out_gen(e->out, n->loc, "%s  pa_cuda_packets_reserve(pa_mpi_size(), pa_rank, %s, 0, %s);\n", in, bytes, at);
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, p, at);
+  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
+          in, at);
+  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
+  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
+          in, p, at);
+  out_gen(e->out, n->loc, "%s    if (pa_rank == 0) /* its scatters and gathers: by the GPU that holds each block */\n",
+          in);
+  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_on_owners(&pa_blocks, pa_mpi_size(), %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s  }\n", in);
+  out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
+  out_gen(e->out, n->loc, "%s}\n", in);
+}
+
 /* mpi process arrays (and #mainhost of an mpi program, which the walk
  * asks for as run by them) */
 static bool takes(ThreadKind threads, MemKind mem, bool cuda)
@@ -696,6 +727,7 @@ const Backend backend_mpi = {
   .include = "parray_mpi.h",
   .takes = takes,
   .needed = needed,
+  .create_shared = create_shared,
   .copy = copy,
   .detour_open = detour_open,
   .detour_close = detour_close,
