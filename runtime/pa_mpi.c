@@ -583,7 +583,7 @@ void pa_mpi_rows(pa_mpi_how how, long long parts, void *host, long long rows, lo
   free(displs);
 }
 
-/* ---- a failure every process sees (pa_nccl.cu's transport checks) ---- */
+/* ---- a failure every process sees (pa_transport.cu's transport checks) ---- */
 
 void pa_mpi_fail_all(const char *msg)
 {

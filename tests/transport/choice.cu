@@ -1,4 +1,4 @@
-/* choice.cu: the transport pa_gpu_transport picks (runtime/pa_nccl.cu),
+/* choice.cu: the transport pa_gpu_transport picks (runtime/pa_transport.cu),
  * without a GPU: the exports are made up (argv[1]: 1 usable, 0 not), and
  * the choice needs no CUDA call.  Prints, on process 0, the transport of an
  * all-to-all between GPU blocks, of rows (host memory on one side), and of
