@@ -28,9 +28,7 @@
 #include "parray_mpi.h"
 #include "pa_transport.h"
 
-#include <limits.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

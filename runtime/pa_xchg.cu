@@ -421,14 +421,24 @@ static cudaStream_t xchg_stream(const char *file, int line)
 /* MPI messages of at most 1 GiB (int counts of bytes) */
 enum { CHUNK = 1 << 30 };
 
-static int chunks(long long bytes)
+/* bytes at buf to process q (send) or from it, in chunks, their requests
+ * from req; returns how many */
+static int post(int send, char *buf, long long bytes, int q, MPI_Request *req)
 {
-    return (int)((bytes + CHUNK - 1) / CHUNK);
+    int k = 0;
+    for (long long off = 0; off < bytes; off += CHUNK, k++) {
+        int len = (int)(bytes - off < CHUNK ? bytes - off : CHUNK);
+        if (send)
+            MPI_Isend(buf + off, len, MPI_BYTE, q, 0x7061, MPI_COMM_WORLD, &req[k]);
+        else
+            MPI_Irecv(buf + off, len, MPI_BYTE, q, 0x7061, MPI_COMM_WORLD, &req[k]);
+    }
+    return k;
 }
 
-/* The packed elements through pinned host memory and MPI: the buffer to
- * the host, a message a pair (in chunks), and each part to the GPU as it
- * arrives. */
+/* The packed elements of the other processes through pinned host memory
+ * and MPI: the buffer to the host, a message a pair (in chunks), and each
+ * part to the GPU as it arrives. */
 static void through_host(pa_gpu_xchg *x, cudaStream_t s)
 {
     Plan *p = x->plan;
@@ -452,45 +462,42 @@ static void through_host(pa_gpu_xchg *x, cudaStream_t s)
     int nreq = 0;
     for (int q = 0; q < n; q++)
         if (q != me)
-            nreq += chunks(p->rcount[q] * (long long)elem) + chunks(p->scount[q] * (long long)elem);
+            nreq += (int)((p->rcount[q] * (long long)elem + CHUNK - 1) / CHUNK +
+                          (p->scount[q] * (long long)elem + CHUNK - 1) / CHUNK);
     MPI_Request *req = (MPI_Request *)xmalloc(sizeof(MPI_Request) * (size_t)(nreq ? nreq : 1), file, line);
-    int *part = (int *)xmalloc(sizeof(int) * (size_t)(nreq ? nreq : 1), file, line); /* receives: the process */
+    int *from = (int *)xmalloc(sizeof(int) * (size_t)(nreq ? nreq : 1), file, line); /* a receive's process */
+    int *left = (int *)xmalloc(sizeof(int) * (size_t)n, file, line);                 /* its chunks not in */
     int nrecv = 0;
-    for (int q = 0; q < n; q++)
-        for (long long off = 0, bytes = p->rcount[q] * (long long)elem; q != me && off < bytes; off += CHUNK) {
-            part[nrecv] = q;
-            MPI_Irecv((char *)p->hrecv + (size_t)p->rdispl[q] * elem + off, (int)(bytes - off < CHUNK ? bytes - off
-                      : CHUNK), MPI_BYTE, q, 0x7061, MPI_COMM_WORLD, &req[nrecv++]);
-        }
+    for (int q = 0; q < n; q++) {
+        if (q == me)
+            continue;
+        left[q] = post(0, (char *)p->hrecv + (size_t)p->rdispl[q] * elem, p->rcount[q] * (long long)elem, q,
+                       req + nrecv);
+        for (int k = 0; k < left[q]; k++)
+            from[nrecv++] = q;
+    }
     pa_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (a copy between GPU blocks through the host)", file,
                   line);
-    int nsend = nrecv;
+    int nsend = 0;
     for (int q = 0; q < n; q++)
-        for (long long off = 0, bytes = p->scount[q] * (long long)elem; q != me && off < bytes; off += CHUNK)
-            MPI_Isend((char *)p->hsend + (size_t)p->sdispl[q] * elem + off, (int)(bytes - off < CHUNK ? bytes - off
-                      : CHUNK), MPI_BYTE, q, 0x7061, MPI_COMM_WORLD, &req[nsend++]);
-    /* this process's own part, GPU to GPU, meanwhile */
-    if (p->rcount[me])
-        pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[me] * elem, (char *)p->sbuf + own0,
-                                      own1 - own0, cudaMemcpyDeviceToDevice, s), what, file, line);
+        if (q != me)
+            nsend += post(1, (char *)p->hsend + (size_t)p->sdispl[q] * elem, p->scount[q] * (long long)elem, q,
+                          req + nrecv + nsend);
     /* each process's part to the GPU once all its chunks are in */
-    int *left = (int *)xmalloc(sizeof(int) * (size_t)n, file, line);
-    for (int i = 0; i < nrecv; i++)
-        left[part[i]]++;
     for (int done = 0; done < nrecv; done++) {
         int i = MPI_UNDEFINED;
         if (MPI_Waitany(nrecv, req, &i, MPI_STATUS_IGNORE) != MPI_SUCCESS || i == MPI_UNDEFINED)
             pa_transport_die(file, line, "MPI_Waitany (a copy between GPU blocks through the host) failed");
-        int q = part[i];
+        int q = from[i];
         if (--left[q] == 0)
             pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[q] * elem,
                                           (char *)p->hrecv + (size_t)p->rdispl[q] * elem, (size_t)p->rcount[q] * elem,
                                           cudaMemcpyHostToDevice, s), what, file, line);
     }
-    if (nsend > nrecv && MPI_Waitall(nsend - nrecv, req + nrecv, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (nsend && MPI_Waitall(nsend, req + nrecv, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         pa_transport_die(file, line, "MPI_Waitall (a copy between GPU blocks through the host) failed");
     free(left);
-    free(part);
+    free(from);
     free(req);
 }
 
@@ -506,16 +513,16 @@ extern "C" void pa_gpu_xchg_run(pa_gpu_xchg *x)
     /* the program's work on its GPU (the default stream, its own) is done */
     pa_cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before a copy between GPU blocks)", file, line);
     by_index(1, p->sbuf, x->src, p->sidx, p->stotal, elem, s, file, line);
-    if (x->via == PA_VIA_NCCL) {
+    /* this process's own part stays on its GPU */
+    if (p->rcount[me])
+        pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[me] * elem,
+                                      (char *)p->sbuf + (size_t)p->sdispl[me] * elem, (size_t)p->rcount[me] * elem,
+                                      cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (a copy between GPU blocks)",
+                      file, line);
+    if (x->via == PA_VIA_NCCL)
         pa_nccl_exchange(p->sbuf, p->scount, p->sdispl, p->rbuf, p->rcount, p->rdispl, elem, s, file, line);
-        if (p->rcount[me])
-            pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[me] * elem,
-                                          (char *)p->sbuf + (size_t)p->sdispl[me] * elem, (size_t)p->rcount[me] * elem,
-                                          cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (a copy between GPU blocks)",
-                          file, line);
-    } else {
+    else
         through_host(x, s);
-    }
     by_index(0, x->dst, p->rbuf, p->ridx, p->rtotal, elem, s, file, line);
     pa_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (a copy between GPU blocks)", file, line);
     free(x);
