@@ -44,4 +44,19 @@ sed -i 's/^multi_ref_g2 0$/multi_ref_g2 1/' "$wd/ref/status.txt"
 if table "$wd/ref"; then echo "a failed multi_ref did not fail"; exit 1; fi
 grep -q '^FAILED: multi_ref_g2: exit status 1 (see multi_ref_g2.log)$' "$wd/ref/multi.md" ||
   { cat "$wd/ref/multi.md"; exit 1; }
+# the 3xTF32 SGEMM (-DSGEMM_X3=1), in today's result lines, which name the kernel: its
+# compute row and its ratio to cuBLAS on column blocks (82.73 ms in the kept run), target 1.8
+fresh x3
+echo "SGEMM N = 16384 on 2 GPUs (pthd, 3xTF32): scatter 30.56 ms, compute 46.443 ms (189394.1 GFLOP/s), gather 12.29 ms; correct" \
+  >"$wd/x3/sgemm3x_pthd_g2.log"
+echo "SGEMM N = 16384 on 4 GPUs (mpi, 3xTF32): scatter 48.82 ms, compute 41.0 ms (214535.2 GFLOP/s), gather 8.28 ms; correct" \
+  >"$wd/x3/sgemm3x_mpi_g4.log"
+printf 'sgemm3x_pthd_g2 0\nsgemm3x_mpi_g4 0\n' >>"$wd/x3/status.txt"
+table "$wd/x3" || { echo "the run with the 3xTF32 SGEMM failed"; cat "$wd/x3/stdout"; exit 1; }
+grep -q '^| SGEMM 3xTF32 (FP32 accuracy on tensor cores), compute | pthd |  | 46.44 ms |  |$' "$wd/x3/multi.md" ||
+  { echo "no 3xTF32 compute row"; cat "$wd/x3/multi.md"; exit 1; }
+grep -q '^| SGEMM 3xTF32 (pthd) against cuBLAS on column blocks, data on the GPUs | >= 1.8 |  | 1.781 (82.73 ms / 46.44 ms, NOT MET) |  |$' \
+  "$wd/x3/multi.md" || { echo "no 3xTF32 ratio row (pthd)"; cat "$wd/x3/multi.md"; exit 1; }
+grep -q '^| SGEMM 3xTF32 (mpi) against cuBLAS on column blocks, data on the GPUs | >= 1.8 |  |  | 1.045 (42.84 ms / 41 ms, NOT MET) |$' \
+  "$wd/x3/multi.md" || { echo "no 3xTF32 ratio row (mpi)"; grep 3xTF32 "$wd/x3/multi.md"; exit 1; }
 echo "multi_table.py: ok"

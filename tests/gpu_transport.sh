@@ -123,6 +123,10 @@ xfer() {
   case " $envs " in *" PARRAY_TEST_UNPACKED=1 "*)
     grep -q "goes element by element through the host" "$log" || { st=1; why="did not go element by element"; } ;;
   esac
+  # the timed loop (line 63) runs line 59's kernel: its map is made once, at line 59
+  if grep -q ':59: parray: mapped the copy' "$log" && grep -q ':63: parray: mapped the copy' "$log"; then
+    st=1; why="line 63 mapped again the copy line 59 had mapped"
+  fi
   if [ -n "$nccl" ] && ! grep -q "$nccl" "$log"; then st=1; why="NCCL did not use '$nccl'"; fi
   result "xfer np=$np N=$n $name" $st "$log" "$why"
   times=$(grep '^TIMES' "$log")
