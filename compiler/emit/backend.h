@@ -69,11 +69,12 @@ typedef struct Backend {
   /* #create / #destroy T(p) of data node d */
   void (*create)(Emitter *e, Node *n, Dim *d);
   void (*destroy)(Emitter *e, Node *n, Dim *d);
-  /* after create: d (GPU memory, now at p, bytes its block's size) is
-   * distributed over the thread array of the innermost detour, which this
-   * target runs: what the copies among the blocks need (peer access,
-   * buffers, the other processes' blocks mapped), made now, off their path */
-  void (*create_shared)(Emitter *e, Node *n, Dim *d, const char *p, const char *bytes);
+  /* after create: the GPU memory n created (now at p, bytes its block's
+   * size) is distributed over `threads`, the thread array of the innermost
+   * detour, which this target runs: what the copies among the blocks need
+   * (peer access, buffers, the other processes' blocks mapped), made now,
+   * off their path */
+  void (*create_shared)(Emitter *e, Node *n, Type *threads, const char *p, const char *bytes);
   /* #copy, as planned (copy_plan.c) */
   void (*copy)(Emitter *e, Node *n, const CopyPlan *plan);
   /* #detour T(args) body: open checks it, writes what comes before the body

@@ -341,7 +341,7 @@ static void emit_memory(Emitter *e, Node *n)
   Type *tt = d->type->mem == MEM_DMEM ? dim_distributed_over(d) : NULL;
   const Backend *tb = tt && e->detour && e->detour->type == tt ? pick_backend(e, tt->kind, MEM_DMEM) : NULL;
   if (tb && tb->create_shared)
-    tb->create_shared(e, n, d, util_str_trim(e->ctx, frag_text(e, n->args[0])), hostc_block_bytes(e->ctx, d));
+    tb->create_shared(e, n, tt, util_str_trim(e->ctx, frag_text(e, n->args[0])), hostc_block_bytes(e->ctx, d));
 }
 
 static void emit_copy(Emitter *e, Node *n)

@@ -272,12 +272,12 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
 /* dmem distributed over the threads (Backend.create_shared): peer access
  * between their GPUs and the buffers of a packet all-to-all
  * (pa_cuda_packets_reserve), at the #create rather than the first copy */
-static void create_shared(Emitter *e, Node *n, Dim *d, const char *p, const char *bytes)
+static void create_shared(Emitter *e, Node *n, Type *threads, const char *p, const char *bytes)
 {
   Ctx *ctx = e->ctx;
   (void)p;
   out_gen(e->out, n->loc, "%spa_cuda_packets_reserve(%s, pa_tid, %s, 1, %s, %d); /* peer access, buffers: now, not "
-          "at the first copy */\n", text_indent_of(n), dollar_poly_text(ctx, dim_distributed_over(d)->root->extent),
+          "at the first copy */\n", text_indent_of(n), dollar_poly_text(ctx, threads->root->extent),
           bytes, text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
 }
 

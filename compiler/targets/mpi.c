@@ -683,10 +683,10 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
  * processes' blocks mapped by CUDA IPC, and on process 0 also on the GPUs
  * that hold them (its copies from and to host memory), now rather than at
  * the first copy.  Every process must reach it: checked as #sync is. */
-static void create_shared(Emitter *e, Node *n, Dim *d, const char *p, const char *bytes)
+static void create_shared(Emitter *e, Node *n, Type *threads, const char *p, const char *bytes)
 {
   Ctx *ctx = e->ctx;
-  (void)d;
+  (void)threads;
   const char *in = text_indent_of(n);
   const char *file = text_c_string(ctx, text_loc_file(ctx, n->loc));
   int line = text_loc_line(ctx, n->loc);
