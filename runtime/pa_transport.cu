@@ -18,7 +18,7 @@
  * sends is packed by pa_xchg.cu; here the packed elements cross, grouped
  * ncclSend/ncclRecv.  A process that dies or stops mid-copy does not hang
  * the others: the wait polls ncclCommGetAsyncError and gives up after
- * PARRAY_NCCL_TIMEOUT seconds (300 by default) with a message and
+ * PARRAY_COPY_TIMEOUT seconds (300 by default) with a message and
  * MPI_Abort. */
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -183,6 +183,7 @@ static struct {
     int ready;
     int n, me;
     int *node;       /* node number of each process (by host name) */
+    MPI_Comm node_comm; /* the processes of this one's node */
     char (*host)[MPI_MAX_PROCESSOR_NAME];
     int one_node;    /* every process on one node */
     int see;         /* every process sees the GPUs of the others of its node (CUDA IPC can map them) */
@@ -232,6 +233,8 @@ static void transport_init(const char *file, int line)
             tp.node[p] = nodes++;
     }
     tp.one_node = nodes == 1;
+    if (MPI_Comm_split(MPI_COMM_WORLD, tp.node[tp.me], tp.me, &tp.node_comm) != MPI_SUCCESS)
+        pa_transport_die(file, line, "MPI_Comm_split (the processes of each node) failed");
     /* CUDA IPC maps a block only on a process that sees its GPU: not where
      * CUDA_VISIBLE_DEVICES gives each process its own (srun
      * --gpus-per-task=1).  The PCI bus id of each process's GPU; without
@@ -400,27 +403,44 @@ int pa_transport_verbose(void)
 
 /* ---- the pairs' packed elements through NCCL (pa_transport.h) ---- */
 
-#if PARRAY_HAVE_NCCL
+int pa_transport_node(int q)
+{
+    return tp.node[q];
+}
 
-static double now(void)
+MPI_Comm pa_transport_node_comm(void)
+{
+    return tp.node_comm;
+}
+
+double pa_transport_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Until the stream is done; an NCCL error, or no end after the timeout
- * (a process died or stopped), ends the job. */
-static void nccl_wait(cudaStream_t s, const char *file, int line)
+double pa_transport_timeout(void)
 {
     static double timeout = -1;
     if (timeout < 0) {
-        const char *t = getenv("PARRAY_NCCL_TIMEOUT");
+        const char *t = getenv("PARRAY_COPY_TIMEOUT");
+        if (!t || !*t)
+            t = getenv("PARRAY_NCCL_TIMEOUT");
         timeout = t && *t ? atof(t) : 300;
         if (timeout <= 0)
             timeout = 300;
     }
-    double t0 = now();
+    return timeout;
+}
+
+#if PARRAY_HAVE_NCCL
+
+/* Until the stream is done; an NCCL error, or no end after the timeout
+ * (a process died or stopped), ends the job. */
+static void nccl_wait(cudaStream_t s, const char *file, int line)
+{
+    double timeout = pa_transport_timeout(), t0 = pa_transport_now();
     for (long spin = 0;; spin++) {
         cudaError_t e = cudaStreamQuery(s);
         if (e == cudaSuccess)
@@ -436,8 +456,8 @@ static void nccl_wait(cudaStream_t s, const char *file, int line)
         if (r != ncclSuccess)
             pa_transport_die(file, line, "a copy through NCCL failed: %s (a process of the job died, or its network failed)",
                 nc.GetErrorString(r));
-        if (now() - t0 > timeout)
-            pa_transport_die(file, line, "a copy through NCCL made no progress for %g s (PARRAY_NCCL_TIMEOUT): a process of the "
+        if (pa_transport_now() - t0 > timeout)
+            pa_transport_die(file, line, "a copy through NCCL made no progress for %g s (PARRAY_COPY_TIMEOUT): a process of the "
                 "job died or stopped", timeout);
         if (spin > 1000)
             usleep(50);

@@ -10,9 +10,9 @@
  * n runs mark the owner, one to four more the index.  The map is kept (16
  * maps, least recently used out), and each copy is a gather kernel into
  * one buffer in process order, the pairs' messages (NCCL: grouped
- * ncclSend/ncclRecv; the host: the buffer to pinned memory, MPI_Isend and
- * MPI_Irecv a pair, each received part to the GPU as it arrives) and a
- * scatter kernel.  This process's own part stays on its GPU. */
+ * ncclSend/ncclRecv; the host: pieces through pinned memory, shared within
+ * a node, MPI messages between nodes: see Staging) and a scatter kernel.
+ * This process's own part stays on its GPU. */
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -40,7 +40,7 @@ typedef struct Plan {
     long long stotal, rtotal;
     unsigned *sidx, *ridx;  /* device: source indices (bucket order), destination indices */
     void *sbuf, *rbuf;      /* device: the packed elements */
-    void *hsend, *hrecv;    /* pinned host: the same, through the host (made at its first copy) */
+    struct Staging *staging; /* pinned host memory, through the host (made at its first copy) */
     unsigned long long used;
 } Plan;
 
@@ -79,14 +79,15 @@ static void *xmalloc(size_t n, const char *file, int line)
     return p;
 }
 
+static void staging_free(struct Staging *h);
+
 static void plan_free(Plan *p)
 {
     cudaFree(p->sidx);
     cudaFree(p->ridx);
     cudaFree(p->sbuf);
     cudaFree(p->rbuf);
-    cudaFreeHost(p->hsend);
-    cudaFreeHost(p->hrecv);
+    staging_free(p->staging);
     free(p->src_bytes);
     free(p->key);
     free(p->scount);
@@ -405,99 +406,341 @@ static void by_index(int gather, void *out, const void *in, const unsigned *idx,
                                              : "the scatter kernel of a copy between GPU blocks", file, line);
 }
 
-/* The stream of this process's copies between GPU blocks, made once. */
-static cudaStream_t xchg_stream(const char *file, int line)
+/* The streams of this process's copies between GPU blocks, made once:
+ * 0 packs, sends and unpacks, 1 copies up from the host. */
+static cudaStream_t xchg_stream(int which, const char *file, int line)
 {
-    static cudaStream_t s;
-    static int made;
-    if (!made) {
-        pa_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (a copy between GPU "
-                      "blocks)", file, line);
-        made = 1;
+    static cudaStream_t s[2];
+    static int made[2];
+    if (!made[which]) {
+        pa_cuda_check(cudaStreamCreateWithFlags(&s[which], cudaStreamNonBlocking), "cudaStreamCreate (a copy between "
+                      "GPU blocks)", file, line);
+        made[which] = 1;
     }
-    return s;
+    return s[which];
 }
 
-/* MPI messages of at most 1 GiB (int counts of bytes) */
-enum { CHUNK = 1 << 30 };
+/* ---- through pinned host memory ---- */
 
-/* bytes at buf to process q (send) or from it, in chunks, their requests
- * from req; returns how many */
-static int post(int send, char *buf, long long bytes, int q, MPI_Request *req)
+/* What leaves a process goes down to pinned host memory in pieces, in the
+ * order of its destinations (each process starting after itself), and each
+ * piece up to its destination's GPU as soon as it is down: the copies out
+ * of one GPU and into another overlap.  Between processes of one node the
+ * pinned memory is a window of the node's shared memory
+ * (MPI_Win_allocate_shared, registered with CUDA by every process of the
+ * node), and each receiver copies from the sender's pieces directly: no
+ * MPI message, no copy between host buffers.  Between nodes (or where the
+ * window cannot be made) each piece is an MPI message into the receiver's
+ * pinned buffer.
+ *
+ * The head of each process's staging is what the others of its node poll:
+ * progress[q], the pieces of its part for q that are down, as
+ * (run << 32) | count; consumed, the last run whose parts this process has
+ * copied up from the others (they may then overwrite them). */
+typedef struct Head {
+    unsigned long long progress[PA_CUDA_MAX_BLOCKS];
+    unsigned long long consumed;
+} Head;
+enum { HEAD_BYTES = 4096 }; /* the elements start a page in */
+
+/* The bytes of one piece of a part of `bytes` (the same on both sides of
+ * the pair): 2 MiB, or a 256th of a larger part, at most 1 GiB (an MPI
+ * message's int count). */
+static size_t piece_of(size_t bytes)
+{
+    size_t piece = (size_t)2 << 20, most = (bytes + 255) / 256;
+    if (most > piece)
+        piece = (most + 65535) / 65536 * 65536;
+    return piece < ((size_t)1 << 30) ? piece : (size_t)1 << 30;
+}
+
+typedef struct Piece {
+    int q;              /* the process at the other end */
+    size_t off, len;    /* bytes into the part */
+} Piece;
+
+typedef struct Staging {
+    char *send;             /* pinned: the packed elements that leave */
+    char *recv;             /* pinned: what arrives by MPI (NULL: nothing does) */
+    int window;             /* send is in a window of the node's shared memory */
+    MPI_Win win;
+    char **seg;             /* per process of the node, in the window: its staging, registered here; else NULL */
+    long long *at;          /* per process q: where its part for this process starts in its send (elements) */
+    Piece *out, *in;        /* the pieces that leave, in order; those that arrive */
+    int nout, nin;
+    cudaEvent_t *down;      /* per piece that leaves: its copy to the host is done */
+    unsigned long long run; /* copies made through it */
+} Staging;
+
+static int on_window(const Staging *h, int q)
+{
+    return h->window && h->seg[q];
+}
+
+static void staging_free(Staging *h)
+{
+    if (!h)
+        return;
+    for (int i = 0; i < h->nout; i++)
+        cudaEventDestroy(h->down[i]);
+    if (h->window) {
+        for (int q = 0; q < PA_CUDA_MAX_BLOCKS; q++)
+            if (h->seg[q])
+                cudaHostUnregister(h->seg[q]);
+        MPI_Win_free(&h->win);
+    } else {
+        cudaFreeHost(h->send);
+    }
+    cudaFreeHost(h->recv);
+    free(h->seg);
+    free(h->at);
+    free(h->out);
+    free(h->in);
+    free(h->down);
+    free(h);
+    cudaGetLastError();
+}
+
+/* The pieces of the parts of count[q] elements, process by process from
+ * the one after me; returns how many */
+static int pieces(Piece *list, const long long *count, int n, int me, size_t elem)
 {
     int k = 0;
-    for (long long off = 0; off < bytes; off += CHUNK, k++) {
-        int len = (int)(bytes - off < CHUNK ? bytes - off : CHUNK);
-        if (send)
-            MPI_Isend(buf + off, len, MPI_BYTE, q, 0x7061, MPI_COMM_WORLD, &req[k]);
-        else
-            MPI_Irecv(buf + off, len, MPI_BYTE, q, 0x7061, MPI_COMM_WORLD, &req[k]);
+    for (int i = 1; i < n; i++) {
+        int q = (me + i) % n;
+        size_t bytes = (size_t)count[q] * elem, piece = piece_of(bytes);
+        for (size_t off = 0; off < bytes; off += piece, k++)
+            if (list)
+                list[k] = {q, off, bytes - off < piece ? bytes - off : piece};
     }
     return k;
 }
 
-/* The packed elements of the other processes through pinned host memory
- * and MPI: the buffer to the host, a message a pair (in chunks), and each
- * part to the GPU as it arrives. */
-static void through_host(pa_gpu_xchg *x, cudaStream_t s)
+/* The node's shared window: every process of the node allocates its
+ * staging there, touches and registers it (its pages on this process's
+ * memory), then registers the others'.  0 on every process of the node when
+ * one of them cannot: then everything goes by MPI. */
+static int window_make(Staging *h, size_t bytes, int n, int me, const char *file, int line)
+{
+    MPI_Comm node = pa_transport_node_comm();
+    int size = 1;
+    MPI_Comm_size(node, &size);
+    if (size < 2)
+        return 0;
+    MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    char *base = NULL;
+    bytes = (HEAD_BYTES + bytes + 65535) / 65536 * 65536; /* whole pages: two registrations never share one */
+    int ok = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, node, &base, &h->win) == MPI_SUCCESS;
+    MPI_Info_free(&info);
+    if (ok) {
+        memset(base, 0, bytes);
+        ok = cudaHostRegister(base, bytes, cudaHostRegisterPortable) == cudaSuccess;
+        h->seg[me] = ok ? base : NULL;
+    }
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node); /* and every page touched by its own process */
+    for (int q = 0, r = 0; q < n && all && ok; q++) {
+        if (pa_transport_node(q) != pa_transport_node(me))
+            continue;
+        MPI_Aint qbytes = 0;
+        int unit = 0;
+        void *qbase = NULL;
+        if (q != me) {
+            ok = MPI_Win_shared_query(h->win, r, &qbytes, &unit, &qbase) == MPI_SUCCESS && qbase &&
+                 cudaHostRegister(qbase, (size_t)qbytes, cudaHostRegisterPortable) == cudaSuccess;
+            h->seg[q] = ok ? (char *)qbase : NULL;
+        }
+        r++;
+    }
+    if (all)
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node);
+    cudaGetLastError();
+    if (!all) {
+        for (int q = 0; q < n; q++)
+            if (h->seg[q])
+                cudaHostUnregister(h->seg[q]);
+        memset(h->seg, 0, sizeof(char *) * PA_CUDA_MAX_BLOCKS);
+        cudaGetLastError();
+        if (h->win != MPI_WIN_NULL)
+            MPI_Win_free(&h->win);
+        if (pa_transport_verbose())
+            fprintf(stderr, "%s:%d: parray: process %d: no shared window of pinned memory on its node: the copy "
+                    "goes by MPI messages\n", file ? file : "parray", line, me);
+        return 0;
+    }
+    h->send = base + HEAD_BYTES;
+    return 1;
+}
+
+/* The staging of a plan, at its first copy through the host (collective). */
+static Staging *staging_make(pa_gpu_xchg *x)
 {
     Plan *p = x->plan;
     const char *file = x->file;
     int line = x->line, n = x->n, me = x->me;
     size_t elem = p->elem;
+    Staging *h = (Staging *)xmalloc(sizeof *h, file, line);
+    h->seg = (char **)xmalloc(sizeof(char *) * PA_CUDA_MAX_BLOCKS, file, line);
+    h->at = (long long *)xmalloc(sizeof(long long) * (size_t)n, file, line);
+    h->win = MPI_WIN_NULL;
+    if (MPI_Alltoall(p->sdispl, 1, MPI_LONG_LONG, h->at, 1, MPI_LONG_LONG, MPI_COMM_WORLD) != MPI_SUCCESS)
+        pa_transport_die(file, line, "MPI_Alltoall (a copy between GPU blocks through the host) failed");
     const char *what = "cudaMallocHost (a copy between GPU blocks through the host)";
-    if (!p->hsend) {
-        pa_cuda_check(cudaMallocHost(&p->hsend, (size_t)(p->stotal ? p->stotal : 1) * elem), what, file, line);
-        pa_cuda_check(cudaMallocHost(&p->hrecv, (size_t)(p->rtotal ? p->rtotal : 1) * elem), what, file, line);
-    }
-    /* what leaves, to the host: before and after this process's own part */
-    what = "cudaMemcpyAsync (a copy between GPU blocks through the host)";
-    size_t own0 = (size_t)p->sdispl[me] * elem, own1 = own0 + (size_t)p->scount[me] * elem;
-    size_t end = (size_t)p->stotal * elem;
-    if (own0)
-        pa_cuda_check(cudaMemcpyAsync(p->hsend, p->sbuf, own0, cudaMemcpyDeviceToHost, s), what, file, line);
-    if (end > own1)
-        pa_cuda_check(cudaMemcpyAsync((char *)p->hsend + own1, (char *)p->sbuf + own1, end - own1,
-                                      cudaMemcpyDeviceToHost, s), what, file, line);
-    int nreq = 0;
+    h->window = window_make(h, (size_t)p->stotal * elem, n, me, file, line);
+    if (!h->window)
+        pa_cuda_check(cudaMallocHost((void **)&h->send, (size_t)(p->stotal ? p->stotal : 1) * elem), what, file, line);
+    int by_mpi = 0;
     for (int q = 0; q < n; q++)
-        if (q != me)
-            nreq += (int)((p->rcount[q] * (long long)elem + CHUNK - 1) / CHUNK +
-                          (p->scount[q] * (long long)elem + CHUNK - 1) / CHUNK);
-    MPI_Request *req = (MPI_Request *)xmalloc(sizeof(MPI_Request) * (size_t)(nreq ? nreq : 1), file, line);
-    int *from = (int *)xmalloc(sizeof(int) * (size_t)(nreq ? nreq : 1), file, line); /* a receive's process */
-    int *left = (int *)xmalloc(sizeof(int) * (size_t)n, file, line);                 /* its chunks not in */
-    int nrecv = 0;
+        by_mpi |= q != me && p->rcount[q] && !on_window(h, q);
+    if (by_mpi)
+        pa_cuda_check(cudaMallocHost((void **)&h->recv, (size_t)p->rtotal * elem), what, file, line);
+    h->nout = pieces(NULL, p->scount, n, me, elem);
+    h->nin = pieces(NULL, p->rcount, n, me, elem);
+    h->out = (Piece *)xmalloc(sizeof(Piece) * (size_t)(h->nout + 1), file, line);
+    h->in = (Piece *)xmalloc(sizeof(Piece) * (size_t)(h->nin + 1), file, line);
+    pieces(h->out, p->scount, n, me, elem);
+    pieces(h->in, p->rcount, n, me, elem);
+    h->down = (cudaEvent_t *)xmalloc(sizeof(cudaEvent_t) * (size_t)(h->nout + 1), file, line);
+    for (int i = 0; i < h->nout; i++)
+        pa_cuda_check(cudaEventCreateWithFlags(&h->down[i], cudaEventDisableTiming), "cudaEventCreate (a copy "
+                      "between GPU blocks through the host)", file, line);
+    if (pa_transport_verbose() && me == 0)
+        fprintf(stderr, "%s:%d: parray: through pinned host memory: %s\n", file ? file : "parray", line,
+                h->window ? "the node's shared window between the processes of a node, MPI between nodes"
+                          : "MPI messages");
+    return h;
+}
+
+static Head *head_of(const Staging *h, int q)
+{
+    return (Head *)h->seg[q];
+}
+
+/* The packed elements of the other processes through pinned host memory:
+ * see Staging.  Stream s holds the packed buffer; `in` takes the copies
+ * up. */
+static void through_host(pa_gpu_xchg *x, cudaStream_t s, cudaStream_t in)
+{
+    Plan *p = x->plan;
+    const char *file = x->file;
+    int line = x->line, n = x->n, me = x->me;
+    size_t elem = p->elem;
+    if (!p->staging)
+        p->staging = staging_make(x);
+    Staging *h = p->staging;
+    unsigned long long run = ++h->run;
+    const char *what = "cudaMemcpyAsync (a copy between GPU blocks through the host)";
+    double timeout = pa_transport_timeout(), last = pa_transport_now();
+    /* the readers of the node are done with the last run's pieces */
     for (int q = 0; q < n; q++) {
-        if (q == me)
+        if (q == me || !p->scount[q] || !on_window(h, q))
             continue;
-        left[q] = post(0, (char *)p->hrecv + (size_t)p->rdispl[q] * elem, p->rcount[q] * (long long)elem, q,
-                       req + nrecv);
-        for (int k = 0; k < left[q]; k++)
-            from[nrecv++] = q;
+        while (__atomic_load_n(&head_of(h, q)->consumed, __ATOMIC_ACQUIRE) + 1 < run)
+            if (pa_transport_now() - last > timeout)
+                pa_transport_die(file, line, "a copy between GPU blocks through the host waited %g s for process %d "
+                                 "(PARRAY_COPY_TIMEOUT): a process of the job died or stopped", timeout, q);
     }
-    pa_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (a copy between GPU blocks through the host)", file,
-                  line);
-    int nsend = 0;
-    for (int q = 0; q < n; q++)
-        if (q != me)
-            nsend += post(1, (char *)p->hsend + (size_t)p->sdispl[q] * elem, p->scount[q] * (long long)elem, q,
-                          req + nrecv + nsend);
-    /* each process's part to the GPU once all its chunks are in */
-    for (int done = 0; done < nrecv; done++) {
-        int i = MPI_UNDEFINED;
-        if (MPI_Waitany(nrecv, req, &i, MPI_STATUS_IGNORE) != MPI_SUCCESS || i == MPI_UNDEFINED)
-            pa_transport_die(file, line, "MPI_Waitany (a copy between GPU blocks through the host) failed");
-        int q = from[i];
-        if (--left[q] == 0)
-            pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[q] * elem,
-                                          (char *)p->hrecv + (size_t)p->rdispl[q] * elem, (size_t)p->rcount[q] * elem,
-                                          cudaMemcpyHostToDevice, s), what, file, line);
+    for (int i = 0; i < h->nout; i++) {
+        const Piece *c = &h->out[i];
+        size_t at = (size_t)p->sdispl[c->q] * elem + c->off;
+        pa_cuda_check(cudaMemcpyAsync(h->send + at, (char *)p->sbuf + at, c->len, cudaMemcpyDeviceToHost, s), what,
+                      file, line);
+        pa_cuda_check(cudaEventRecord(h->down[i], s), "cudaEventRecord (a copy between GPU blocks)", file, line);
+    }
+    /* by MPI: every receive posted, each send once its piece is down */
+    int nmsg = 0;
+    for (int i = 0; i < h->nin; i++)
+        nmsg += !on_window(h, h->in[i].q);
+    for (int i = 0; i < h->nout; i++)
+        nmsg += !on_window(h, h->out[i].q);
+    MPI_Request *req = (MPI_Request *)xmalloc(sizeof(MPI_Request) * (size_t)(nmsg + 1), file, line);
+    int *piece_of_req = (int *)xmalloc(sizeof(int) * (size_t)(nmsg + 1), file, line);
+    int nrecv = 0, nsend = 0;
+    for (int i = 0; i < h->nin; i++) {
+        const Piece *c = &h->in[i];
+        if (on_window(h, c->q))
+            continue;
+        char *at = h->recv + (size_t)p->rdispl[c->q] * elem + c->off;
+        piece_of_req[nrecv] = i;
+        MPI_Irecv(at, (int)c->len, MPI_BYTE, c->q, 0x7061, MPI_COMM_WORLD, &req[nrecv++]);
+    }
+    int *got = (int *)xmalloc(sizeof(int) * (size_t)n, file, line);  /* pieces from q up */
+    int *sent = (int *)xmalloc(sizeof(int) * (size_t)n, file, line); /* pieces for q down (node) */
+    int *first = (int *)xmalloc(sizeof(int) * (size_t)n, file, line); /* q's first piece in h->in */
+    for (int i = h->nin - 1; i >= 0; i--)
+        first[h->in[i].q] = i;
+    int *idx = (int *)xmalloc(sizeof(int) * (size_t)(nrecv + 1), file, line);
+    int down = 0, up = 0, recv_left = nrecv;
+    while (down < h->nout || up < h->nin) {
+        int moved = 0;
+        /* pieces down: say so (node) or send them (MPI) */
+        for (; down < h->nout; down++, moved = 1) {
+            cudaError_t e = cudaEventQuery(h->down[down]);
+            if (e == cudaErrorNotReady)
+                break;
+            pa_cuda_check(e, "a copy from the GPU to pinned memory", file, line);
+            const Piece *c = &h->out[down];
+            if (on_window(h, c->q)) {
+                unsigned long long count = (unsigned long long)++sent[c->q];
+                __atomic_store_n(&head_of(h, me)->progress[c->q], (run & 0xffffffffULL) << 32 | count,
+                                 __ATOMIC_RELEASE);
+            } else {
+                MPI_Isend(h->send + (size_t)p->sdispl[c->q] * elem + c->off, (int)c->len, MPI_BYTE, c->q, 0x7061,
+                          MPI_COMM_WORLD, &req[nrecv + nsend++]);
+            }
+        }
+        /* pieces of the node's processes down: up to this GPU */
+        for (int q = 0; q < n; q++) {
+            if (q == me || !p->rcount[q] || !on_window(h, q))
+                continue;
+            unsigned long long v = __atomic_load_n(&head_of(h, q)->progress[me], __ATOMIC_ACQUIRE);
+            if (v >> 32 != (run & 0xffffffffULL))
+                continue;
+            for (; got[q] < (int)(v & 0xffffffffULL); got[q]++, up++, moved = 1) {
+                const Piece *c = &h->in[first[q] + got[q]];
+                pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[q] * elem + c->off,
+                                              h->seg[q] + HEAD_BYTES + (size_t)h->at[q] * elem + c->off, c->len,
+                                              cudaMemcpyHostToDevice, in), what, file, line);
+            }
+        }
+        /* pieces by MPI in: up to this GPU */
+        if (recv_left) {
+            int outcount = 0;
+            if (MPI_Testsome(nrecv, req, &outcount, idx, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+                pa_transport_die(file, line, "MPI_Testsome (a copy between GPU blocks through the host) failed");
+            for (int k = 0; k < outcount && outcount != MPI_UNDEFINED; k++, up++, moved = 1) {
+                const Piece *c = &h->in[piece_of_req[idx[k]]];
+                size_t at = (size_t)p->rdispl[c->q] * elem + c->off;
+                pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + at, h->recv + at, c->len, cudaMemcpyHostToDevice, in),
+                              what, file, line);
+                recv_left--;
+            }
+        } else if (nsend) {
+            int flag = 0;
+            MPI_Testall(nsend, req + nrecv, &flag, MPI_STATUSES_IGNORE); /* progress */
+        }
+        double t = pa_transport_now();
+        if (moved)
+            last = t;
+        else if (t - last > timeout)
+            pa_transport_die(file, line, "a copy between GPU blocks through the host made no progress for %g s "
+                             "(PARRAY_COPY_TIMEOUT): a process of the job died or stopped", timeout);
     }
     if (nsend && MPI_Waitall(nsend, req + nrecv, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         pa_transport_die(file, line, "MPI_Waitall (a copy between GPU blocks through the host) failed");
-    free(left);
-    free(from);
+    /* up: the others may overwrite their pieces */
+    pa_cuda_check(cudaStreamSynchronize(in), "cudaStreamSynchronize (a copy between GPU blocks through the host)",
+                  file, line);
+    if (h->window)
+        __atomic_store_n(&head_of(h, me)->consumed, run, __ATOMIC_RELEASE);
+    free(idx);
+    free(first);
+    free(got);
+    free(sent);
+    free(piece_of_req);
     free(req);
 }
 
@@ -509,7 +752,7 @@ extern "C" void pa_gpu_xchg_run(pa_gpu_xchg *x)
     if (x->fresh) /* the probe loop was left early */
         pa_transport_die(file, line, "a copy between GPU blocks ran before its mapping was made (internal error)");
     size_t elem = p->elem;
-    cudaStream_t s = xchg_stream(file, line);
+    cudaStream_t s = xchg_stream(0, file, line);
     /* the program's work on its GPU (the default stream, its own) is done */
     pa_cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before a copy between GPU blocks)", file, line);
     by_index(1, p->sbuf, x->src, p->sidx, p->stotal, elem, s, file, line);
@@ -522,7 +765,7 @@ extern "C" void pa_gpu_xchg_run(pa_gpu_xchg *x)
     if (x->via == PA_VIA_NCCL)
         pa_nccl_exchange(p->sbuf, p->scount, p->sdispl, p->rbuf, p->rcount, p->rdispl, elem, s, file, line);
     else
-        through_host(x, s);
+        through_host(x, s, xchg_stream(1, file, line));
     by_index(0, x->dst, p->rbuf, p->ridx, p->rtotal, elem, s, file, line);
     pa_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (a copy between GPU blocks)", file, line);
     free(x);

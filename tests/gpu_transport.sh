@@ -7,7 +7,8 @@
 # -DPARRAY_NCCL=ON).  Runs:
 #  - tests/transport/xfer.pa (scatter, gather, float transpose in tiles,
 #    double rows to columns and back, char transpose) with 2 and 4
-#    processes, under PARRAY_TRANSPORT=ipc, host (packed on the GPU, and
+#    processes, under PARRAY_TRANSPORT=ipc, host (packed on the GPU: the
+#    node's shared window, and on two made-up nodes MPI between them; and
 #    element by element: PARRAY_TEST_UNPACKED=1), nccl (NCCL's own choice:
 #    NVLink), nccl with NCCL_P2P_DISABLE=1 (shared memory), nccl with
 #    NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 (sockets over
@@ -87,6 +88,7 @@ cases="auto|ipc||
 ipc|ipc||PARRAY_TRANSPORT=ipc
 host|host||PARRAY_TRANSPORT=host
 host_unpacked|host||PARRAY_TRANSPORT=host PARRAY_TEST_UNPACKED=1
+host_two_nodes|host||PARRAY_TRANSPORT=host PARRAY_FAKE_NODES=2
 nccl_p2p|nccl|via P2P|PARRAY_TRANSPORT=nccl
 nccl_shm|nccl|via SHM|PARRAY_TRANSPORT=nccl NCCL_P2P_DISABLE=1
 nccl_net|nccl|via NET/Socket|PARRAY_TRANSPORT=nccl $net
@@ -123,6 +125,13 @@ xfer() {
   case " $envs " in *" PARRAY_TEST_UNPACKED=1 "*)
     grep -q "goes element by element through the host" "$log" || { st=1; why="did not go element by element"; } ;;
   esac
+  # through the host on one node: the node's shared window, not MPI messages
+  # (two made-up nodes of 2 processes: the window within each, MPI between)
+  if [ "$name" = host ] || { [ "$name" = host_two_nodes ] && [ "$np" -ge 4 ]; }; then
+    grep -q "through pinned host memory: the node's shared window" "$log" || { st=1; why="no shared window"; }
+  elif [ "$name" = host_two_nodes ]; then
+    grep -q "through pinned host memory: MPI messages" "$log" || { st=1; why="not by MPI messages"; }
+  fi
   # the timed loop (line 63) runs line 59's kernel: its map is made once, at line 59
   if grep -q ':59: parray: mapped the copy' "$log" && grep -q ':63: parray: mapped the copy' "$log"; then
     st=1; why="line 63 mapped again the copy line 59 had mapped"
@@ -173,7 +182,7 @@ for t in "p2p|" "net|$net"; do
   log=$work/dies_$tn.log
   start=$(date +%s)
   # shellcheck disable=SC2086
-  env $envs PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_DIE=1 PARRAY_NCCL_TIMEOUT=30 timeout 120 \
+  env $envs PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_DIE=1 PARRAY_COPY_TIMEOUT=30 timeout 120 \
     "${mpirun_np[@]}" 2 ./xfer2_1024 </dev/null >"$log" 2>&1
   st=$? why=""
   if [ $st -eq 124 ]; then why="hung (killed by timeout after 120 s)"; st=1
