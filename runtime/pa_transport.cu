@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -132,6 +133,53 @@ static void nccl_check(ncclResult_t r, const char *call, const char *file, int l
         pa_transport_die(file, line, "%s failed: %s", call, nc.GetErrorString(r));
 }
 
+/* ncclCommInitRank waits for every process of the job, and a process that
+ * stopped or died before it would hang the others there: it runs on a
+ * thread of its own, and the caller gives up after the timeout. */
+typedef struct NcclInit {
+    int size, rank, dev;
+    ncclUniqueId id;
+    ncclResult_t result;
+    int done; /* atomic */
+} NcclInit;
+
+static void *nccl_init_thread(void *arg)
+{
+    NcclInit *w = (NcclInit *)arg;
+    cudaSetDevice(w->dev);
+    w->result = nc.CommInitRank(&nc.comm, w->size, w->id, w->rank);
+    __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void nccl_init(int size, ncclUniqueId id, int rank, const char *file, int line)
+{
+    const char *stall = getenv("PARRAY_NCCL_TEST_STALL"); /* tests: this process stops before the communicator */
+    if (stall && *stall && atoi(stall) == rank) {
+        fprintf(stderr, "parray: PARRAY_NCCL_TEST_STALL: process %d stops before ncclCommInitRank\n", rank);
+        fflush(stderr);
+        for (;;)
+            pause();
+    }
+    static NcclInit w; /* the thread may outlive this call: the job is ended then */
+    w.size = size;
+    w.rank = rank;
+    w.id = id;
+    pa_cuda_check(cudaGetDevice(&w.dev), "cudaGetDevice", file, line);
+    pthread_t t;
+    if (pthread_create(&t, NULL, nccl_init_thread, &w))
+        pa_transport_die(file, line, "cannot start a thread for ncclCommInitRank");
+    double timeout = pa_transport_timeout(), t0 = pa_transport_now();
+    while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) {
+        if (pa_transport_now() - t0 > timeout)
+            pa_transport_die(file, line, "ncclCommInitRank waited %g s for the other processes (PARRAY_COPY_TIMEOUT): "
+                             "a process of the job died or stopped before its first copy through NCCL", timeout);
+        usleep(200);
+    }
+    pthread_join(t, NULL);
+    nccl_check(w.result, "ncclCommInitRank", file, line);
+}
+
 /* The job's communicator on this process's GPU (collective: every process
  * takes the NCCL branch of the same copy). */
 static void nccl_comm(const char *file, int line)
@@ -145,7 +193,7 @@ static void nccl_comm(const char *file, int line)
         nccl_check(nc.GetUniqueId(&id), "ncclGetUniqueId", file, line);
     if (MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
         pa_transport_die(file, line, "MPI_Bcast of the NCCL id failed");
-    nccl_check(nc.CommInitRank(&nc.comm, size, id, rank), "ncclCommInitRank", file, line);
+    nccl_init(size, id, rank, file, line);
     nc.made = 1;
     if (rank == 0 && env_on("PARRAY_VERBOSE")) {
         int v = 0;

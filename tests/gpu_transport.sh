@@ -21,7 +21,8 @@
 #  - the mpi x cuda end-to-end tests and the transpose and FFT samples with
 #    ipc, nccl over sockets and host;
 #  - a process that dies in the middle of a copy through NCCL (p2p and
-#    sockets): the job must end with a message, not hang (timeout 120 s);
+#    sockets), and one that stops before NCCL's communicator is made: the
+#    job must end with a message, not hang (timeout 120 s);
 #  - the SGEMM sample's scatter and gather, mpi against pthd (N = 16384);
 #  - NCCL's own all-to-all of the same bytes, and the pinned copy of them
 #    (tests/transport/nccl_ref.cu).
@@ -192,6 +193,20 @@ for t in "p2p|" "net|$net"; do
   result "dies_mid_copy_$tn ($(( $(date +%s) - start )) s)" $st "$log" "$why"
   [ $st -eq 0 ] && grep -E "error|abort|exited|signal" "$log" | head -n 4 | sed 's/^/    /'
 done
+
+# ---- a process stops before the NCCL communicator is made: an end, not a hang ----
+if [ "$gpus" -ge 2 ]; then
+  log=$work/stalls_init.log
+  start=$(date +%s)
+  PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_STALL=1 PARRAY_COPY_TIMEOUT=20 timeout 120 \
+    "${mpirun_np[@]}" 2 ./xfer2_1024 </dev/null >"$log" 2>&1
+  st=$? why=""
+  if [ $st -eq 124 ]; then why="hung (killed by timeout after 120 s)"; st=1
+  elif [ $st -eq 0 ]; then why="exited 0"; st=1
+  elif ! grep -q "ncclCommInitRank waited 20 s" "$log"; then why="no message naming the wait"; st=1
+  else st=0; fi
+  result "stalls_before_nccl_init ($(( $(date +%s) - start )) s)" $st "$log" "$why"
+fi
 
 # ---- the table: the float transpose's all-to-all at N = TN ----
 table=$work/transport.md
