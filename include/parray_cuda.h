@@ -82,7 +82,7 @@ int pa_cuda_ipc_usable(const pa_cuda_ipc *all, long long n);
  * is unmapped when its exporter has freed an exported block since (seen at
  * the next copy with that process), or when PA_CUDA_IPC_KEPT newer ones
  * push it out.  Process 0 also maps blocks on the GPUs that hold them
- * (pa_cuda_blocks_rows): with 4 processes and three distributed arrays
+ * (pa_cuda_ipc_rows): with 4 processes and three distributed arrays
  * that is 18 mappings, and at 16 the SGEMM sample's scatter remapped at
  * every copy (2.3x the pthd form's time). */
 #define PA_CUDA_IPC_KEPT 64
@@ -138,21 +138,25 @@ void pa_cuda_packets_reserve(long long n, long long me, size_t bytes, int peers,
  * kernel at its first launch otherwise); called before main, no CUDA call. */
 void pa_cuda_preload(const void *kernel);
 
-/* A scatter (to_blocks) or gather of rows between host memory and the n
- * blocks b, by one process (an mpi scatter, gather or broadcast on one
- * node, the blocks mapped by pa_cuda_ipc_open): block q's rows start at
- * element xbase of b->p[q], lpitch elements apart, and host's at element
- * q * step (step 0: every block the same rows), pitch apart; rows x width
- * elements of elem bytes each.  The copies to the n GPUs run at once,
- * each by the GPU that holds the block where it can be mapped there (its
- * own copy engine and PCIe link), else by this process's GPU. */
-void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
-                         long long step, const pa_cuda_blocks *b, long long n, long long xbase, long long lpitch,
-                         size_t elem, const char *file, int line);
-/* Maps the n blocks b on the GPUs that hold them, as pa_cuda_blocks_rows
- * does at its first copy: process 0's, at the #create of distributed dmem,
- * so that its first scatter or gather costs what the later ones do. */
-void pa_cuda_blocks_on_owners(const pa_cuda_blocks *b, long long n, const char *file, int line);
+/* A scatter (to_blocks) or gather of rows between host memory and the
+ * blocks of n processes, by process me (an mpi scatter, gather or broadcast
+ * on one node; all: the blocks' exports, me's block mine): block q's rows
+ * start at element xbase of it, lpitch elements apart, and host's at
+ * element q * step (step 0: every block the same rows), pitch apart;
+ * rows x width elements of elem bytes each.  The copies to the n GPUs run
+ * at once, each by the GPU that holds the block where this process can map
+ * it there (its own copy engine and PCIe link: 2 GPUs, 19.6 ms for 1 GiB
+ * into each against 38.8 ms through one GPU), else by this process's GPU;
+ * the mappings are kept as pa_cuda_ipc_open's, and block q + 1 is mapped
+ * while block q's copy runs. */
+void pa_cuda_ipc_rows(int to_blocks, void *host, long long rows, long long width, long long pitch, long long step,
+                      const pa_cuda_ipc *all, long long n, long long me, const void *mine, long long xbase,
+                      long long lpitch, size_t elem, const char *file, int line);
+/* Maps the blocks of the n processes but me on the GPUs that hold them, as
+ * pa_cuda_ipc_rows does at its first copy: process 0's, at the #create of
+ * distributed dmem, so that its first scatter or gather costs what the
+ * later ones do. */
+void pa_cuda_ipc_on_owners(const pa_cuda_ipc *all, long long n, long long me, const char *file, int line);
 
 /* Allocates count elements of elem_size bytes in PA_DMEM (cudaMalloc) or
  * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints

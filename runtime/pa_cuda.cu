@@ -493,11 +493,10 @@ static void mapping_drop(int i, const char *file, int line)
     mappings.m[i] = mappings.m[--mappings.n];
 }
 
-/* the base of process rank's block x, mapped on this device (mappings.mu held) */
-static void *mapping_of(long long rank, const pa_cuda_ipc *x, const char *file, int line)
+/* the base of process rank's block x, mapped on GPU dev (mappings.mu held,
+ * dev current), or the error of cudaIpcOpenMemHandle */
+static cudaError_t mapping_on(long long rank, const pa_cuda_ipc *x, int dev, void **out, const char *file, int line)
 {
-    int dev = 0;
-    pa_cuda_check(cudaGetDevice(&dev), "cudaGetDevice", file, line);
     void *base = NULL;
     for (int i = mappings.n - 1; i >= 0; i--) {
         Mapping *m = &mappings.m[i];
@@ -511,8 +510,9 @@ static void *mapping_of(long long rank, const pa_cuda_ipc *x, const char *file, 
             mapping_drop(i, file, line); /* the exporter freed a block since: perhaps this one */
         }
     }
+    *out = base;
     if (base)
-        return base;
+        return cudaSuccess;
     if (mappings.n == PA_CUDA_IPC_KEPT) { /* full: the least recently used goes */
         int old = 0;
         for (int i = 1; i < mappings.n; i++)
@@ -520,9 +520,22 @@ static void *mapping_of(long long rank, const pa_cuda_ipc *x, const char *file, 
                 old = i;
         mapping_drop(old, file, line);
     }
-    pa_cuda_check(cudaIpcOpenMemHandle(&base, x->handle, cudaIpcMemLazyEnablePeerAccess),
-                  "cudaIpcOpenMemHandle (the block of another process)", file, line);
+    cudaError_t err = cudaIpcOpenMemHandle(&base, x->handle, cudaIpcMemLazyEnablePeerAccess);
+    if (err != cudaSuccess)
+        return err;
     mappings.m[mappings.n++] = {rank, dev, x->handle, base, x->freed, ++mappings.clock, x->device};
+    *out = base;
+    return cudaSuccess;
+}
+
+/* the base of process rank's block x, mapped on this device (mappings.mu held) */
+static void *mapping_of(long long rank, const pa_cuda_ipc *x, const char *file, int line)
+{
+    int dev = 0;
+    void *base = NULL;
+    pa_cuda_check(cudaGetDevice(&dev), "cudaGetDevice", file, line);
+    pa_cuda_check(mapping_on(rank, x, dev, &base, file, line), "cudaIpcOpenMemHandle (the block of another process)",
+                  file, line);
     return base;
 }
 
@@ -538,85 +551,40 @@ extern "C" pa_cuda_blocks pa_cuda_ipc_open(const pa_cuda_ipc *all, long long n, 
     return b;
 }
 
-/* The pointer p (process q's block, mapped on this GPU by pa_cuda_ipc_open)
- * mapped on the GPU that holds it (*dev), or NULL when it cannot be: process
- * 0 then copies q's rows with q's GPU's copy engine and PCIe link instead
- * of pushing every process's rows through its own link (2 GPUs: 19.6 ms
- * for 1 GiB into each, against 38.8 ms through one GPU; issue 30).  The
- * holder is the exporter's GPU: cudaPointerGetAttributes names the GPU
- * that mapped the block, not the one that holds it. */
-static void *mapped_on_owner(long long q, const void *p, int cur, int count, int *dev)
+/* Block q of all (not me's) mapped on the GPU that holds it, *on that GPU,
+ * where it can be; else on GPU cur (mappings.mu held) */
+static char *ipc_on_owner(const pa_cuda_ipc *all, long long q, int cur, int count, int *on, const char *file,
+                          int line)
 {
-    const char *c = (const char *)p;
-    pthread_mutex_lock(&mappings.mu);
-    Mapping *best = NULL;
-    for (int i = 0; i < mappings.n; i++) {
-        Mapping *m = &mappings.m[i];
-        if (m->rank == q && m->device == cur && (const char *)m->base <= c &&
-            (!best || (char *)m->base > (char *)best->base))
-            best = m;
+    int dev = all[q].device;
+    void *base = NULL;
+    if (dev != cur && dev >= 0 && dev < count && cudaSetDevice(dev) == cudaSuccess &&
+        mapping_on(q, &all[q], dev, &base, file, line) == cudaSuccess) {
+        *on = dev;
+        return (char *)base + all[q].offset;
     }
-    void *r = NULL;
-    *dev = best ? best->owner : -1;
-    if (best && *dev != cur && *dev >= 0 && *dev < count && cudaSetDevice(*dev) == cudaSuccess) {
-        size_t offset = (size_t)(c - (const char *)best->base);
-        void *base = NULL;
-        /* q freed an exported block since: its other mappings there may be stale */
-        for (int i = mappings.n - 1; i >= 0; i--) {
-            Mapping *m = &mappings.m[i];
-            if (m->rank == q && m->device == *dev && m->freed != best->freed &&
-                memcmp(&m->handle, &best->handle, sizeof m->handle)) {
-                cudaIpcCloseMemHandle(m->base);
-                mappings.m[i] = mappings.m[--mappings.n];
-                if (best == &mappings.m[mappings.n]) /* moved into slot i */
-                    best = &mappings.m[i];
-            }
-        }
-        for (int i = 0; i < mappings.n && !base; i++) {
-            Mapping *m = &mappings.m[i];
-            if (m->rank == q && m->device == *dev && !memcmp(&m->handle, &best->handle, sizeof m->handle)) {
-                m->used = ++mappings.clock;
-                m->freed = best->freed;
-                base = m->base;
-            }
-        }
-        if (!base && mappings.n < PA_CUDA_IPC_KEPT) {
-            if (cudaIpcOpenMemHandle(&base, best->handle, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess)
-                mappings.m[mappings.n++] = {q, *dev, best->handle, base, best->freed, ++mappings.clock, *dev};
-            else
-                base = NULL;
-        }
-        if (base)
-            r = (char *)base + offset;
-    }
-    cudaGetLastError(); /* a failure here is not the program's: the copy goes the first way */
-    pthread_mutex_unlock(&mappings.mu);
-    return r;
+    cudaGetLastError(); /* not the program's failure: the copy goes by this GPU */
+    pa_cuda_check(cudaSetDevice(cur), "cudaSetDevice", file, line);
+    *on = cur;
+    return (char *)mapping_of(q, &all[q], file, line) + all[q].offset;
 }
 
-/* Block q of b as the GPU that holds it maps it (*on: that GPU), else as
- * this one does (*on: cur); the current GPU is left undefined. */
-static char *block_on_owner(const pa_cuda_blocks *b, long long q, int cur, int count, int *on)
-{
-    int dev = -1;
-    void *there = mapped_on_owner(q, b->p[q], cur, count, &dev);
-    *on = there ? dev : cur;
-    return there ? (char *)there : (char *)b->p[q];
-}
-
-extern "C" void pa_cuda_blocks_on_owners(const pa_cuda_blocks *b, long long n, const char *file, int line)
+extern "C" void pa_cuda_ipc_on_owners(const pa_cuda_ipc *all, long long n, long long me, const char *file, int line)
 {
     int cur = 0, count = 0, on = 0;
     pa_cuda_check(cudaGetDevice(&cur), "cudaGetDevice", file, line);
     pa_cuda_check(cudaGetDeviceCount(&count), "cudaGetDeviceCount", file, line);
+    pthread_mutex_lock(&mappings.mu);
     for (long long q = 0; q < n && q < PA_CUDA_MAX_BLOCKS; q++)
-        block_on_owner(b, q, cur, count, &on);
+        if (q != me)
+            ipc_on_owner(all, q, cur, count, &on, file, line);
+    pthread_mutex_unlock(&mappings.mu);
     pa_cuda_check(cudaSetDevice(cur), "cudaSetDevice", file, line);
 }
 
-extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
-                                    long long step, const pa_cuda_blocks *b, long long n, long long xbase,
-                                    long long lpitch, size_t elem, const char *file, int line)
+extern "C" void pa_cuda_ipc_rows(int to_blocks, void *host, long long rows, long long width, long long pitch,
+                                 long long step, const pa_cuda_ipc *all, long long n, long long me, const void *mine,
+                                 long long xbase, long long lpitch, size_t elem, const char *file, int line)
 {
     if (n > PA_CUDA_MAX_BLOCKS)
         pa_fail(file, line, "%lld blocks: at most %d", n, PA_CUDA_MAX_BLOCKS);
@@ -626,8 +594,18 @@ extern "C" void pa_cuda_blocks_rows(int to_blocks, void *host, long long rows, l
     cudaStream_t s[PA_CUDA_MAX_BLOCKS];
     int on[PA_CUDA_MAX_BLOCKS];
     for (long long q = 0; q < n; q++) {
-        /* each block by the GPU that holds it, where it can be mapped there */
-        char *d = block_on_owner(b, q, cur, count, &on[q]) + (size_t)xbase * elem;
+        /* each block by the GPU that holds it, where it can be mapped there;
+         * block q + 1 maps while block q's copy runs */
+        char *d;
+        if (q == me) {
+            d = (char *)mine;
+            on[q] = cur;
+        } else {
+            pthread_mutex_lock(&mappings.mu);
+            d = ipc_on_owner(all, q, cur, count, &on[q], file, line);
+            pthread_mutex_unlock(&mappings.mu);
+        }
+        d += (size_t)xbase * elem;
         pa_cuda_check(cudaSetDevice(on[q]), "cudaSetDevice", file, line);
         pa_cuda_check(cudaStreamCreateWithFlags(&s[q], cudaStreamNonBlocking), "cudaStreamCreate", file, line);
         char *h = (char *)host + (size_t)(q * step) * elem;

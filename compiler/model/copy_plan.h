@@ -78,7 +78,7 @@ typedef struct CopyPlan {
                          * over a sub-range of them, or over one axis of a grid); NULL: all of them */
   bool ipc_rows;        /* rows, a GPU side every process has and process 0's host memory: on one node,
                          * process 0 copies every process's rows itself, into (out of) the GPU blocks
-                         * mapped by CUDA IPC (pa_cuda_blocks_rows); else via_host as usual */
+                         * mapped by CUDA IPC (pa_cuda_ipc_rows); else via_host as usual */
   bool peer;            /* COPY_COLLECTIVE all-to-all between GPUs: each GPU's kernel reads every GPU's block
                          * (hostc_peer_kernel); mpi: when the processes share a node, else via_host */
   bool peer_tiles;      /* peer: the kernel walks 32 x 32 tiles of digits a and b of the walked side (the

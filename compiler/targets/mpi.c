@@ -475,12 +475,10 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
   ipc_open(e, n, xp, blocks, at, true);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, %s, 0, %s, %s);\n", in, blocks,
-          xp, at);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_rows(%d, (void *)%s, %s, %s, %s, %s, &pa_blocks, %s, %s, %s, "
+  out_gen(e->out, n->loc, "%s      pa_cuda_ipc_rows(%d, (void *)%s, %s, %s, %s, %s, pa_all, %s, 0, %s, %s, %s, "
           "sizeof(%s), %s);\n", in, !gather, host, poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent),
-          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), blocks, poly_str(ctx, p->xbase),
-          poly_str(ctx, lpitch), p->dst->type->elem, at);
+          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), blocks, xp,
+          poly_str(ctx, p->xbase), poly_str(ctx, lpitch), p->dst->type->elem, at);
   out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
   out_gen(e->out, n->loc, "%s  } else {\n", in);
@@ -699,11 +697,10 @@ static void create_shared(Emitter *e, Node *n, Type *threads, const char *p, con
   out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
           in, at);
   out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
-  out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
-          in, p, at);
+  out_gen(e->out, n->loc, "%s    pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n", in, p, at);
   out_gen(e->out, n->loc, "%s    if (pa_rank == 0) /* its scatters and gathers: by the GPU that holds each block */\n",
           in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks_on_owners(&pa_blocks, pa_mpi_size(), %s);\n", in, at);
+  out_gen(e->out, n->loc, "%s      pa_cuda_ipc_on_owners(pa_all, pa_mpi_size(), 0, %s);\n", in, at);
   out_gen(e->out, n->loc, "%s  }\n", in);
   out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
   out_gen(e->out, n->loc, "%s}\n", in);
