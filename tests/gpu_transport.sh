@@ -176,36 +176,32 @@ for t in "ipc|PARRAY_TRANSPORT=ipc" "nccl_net|PARRAY_TRANSPORT=nccl $net" "host|
   done
 done
 
-# ---- a process dies in the middle of a copy through NCCL: an end, not a hang ----
-for t in "p2p|" "net|$net"; do
-  IFS='|' read -r tn envs <<<"$t"
-  [ "$gpus" -lt 2 ] && continue
-  log=$work/dies_$tn.log
+# ---- a process that dies or stops: an end with a message, not a hang ----
+# ends NAME WANT ENV...: runs xfer on 2 processes under ENV, which must end
+# (not time out), not with 0, with WANT in the log
+ends() {
+  local name=$1 want=$2 log=$work/$1.log start st why=""
+  shift 2
   start=$(date +%s)
-  # shellcheck disable=SC2086
-  env $envs PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_DIE=1 PARRAY_COPY_TIMEOUT=30 timeout 120 \
-    "${mpirun_np[@]}" 2 ./xfer2_1024 </dev/null >"$log" 2>&1
-  st=$? why=""
+  env "$@" timeout 120 "${mpirun_np[@]}" 2 ./xfer2_1024 </dev/null >"$log" 2>&1
+  st=$?
   if [ $st -eq 124 ]; then why="hung (killed by timeout after 120 s)"; st=1
   elif [ $st -eq 0 ]; then why="exited 0"; st=1
-  elif ! grep -q "process 1 dies in the middle" "$log"; then why="the test hook did not fire"; st=1
+  elif ! grep -q "$want" "$log"; then why="no '$want' in its log"; st=1
   else st=0; fi
-  result "dies_mid_copy_$tn ($(( $(date +%s) - start )) s)" $st "$log" "$why"
+  result "$name ($(( $(date +%s) - start )) s)" $st "$log" "$why"
   [ $st -eq 0 ] && grep -E "error|abort|exited|signal" "$log" | head -n 4 | sed 's/^/    /'
-done
-
-# ---- a process stops before the NCCL communicator is made: an end, not a hang ----
+}
 if [ "$gpus" -ge 2 ]; then
-  log=$work/stalls_init.log
-  start=$(date +%s)
-  PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_STALL=1 PARRAY_COPY_TIMEOUT=20 timeout 120 \
-    "${mpirun_np[@]}" 2 ./xfer2_1024 </dev/null >"$log" 2>&1
-  st=$? why=""
-  if [ $st -eq 124 ]; then why="hung (killed by timeout after 120 s)"; st=1
-  elif [ $st -eq 0 ]; then why="exited 0"; st=1
-  elif ! grep -q "ncclCommInitRank waited 20 s" "$log"; then why="no message naming the wait"; st=1
-  else st=0; fi
-  result "stalls_before_nccl_init ($(( $(date +%s) - start )) s)" $st "$log" "$why"
+  # in the middle of a copy through NCCL (over NVLink, over sockets)
+  ends dies_mid_copy_p2p "process 1 dies in the middle" \
+    PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_DIE=1 PARRAY_COPY_TIMEOUT=30
+  # shellcheck disable=SC2086
+  ends dies_mid_copy_net "process 1 dies in the middle" \
+    PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_DIE=1 PARRAY_COPY_TIMEOUT=30 $net
+  # before NCCL's communicator is made
+  ends stalls_before_nccl_init "ncclCommInitRank waited 20 s" \
+    PARRAY_TRANSPORT=nccl PARRAY_NCCL_TEST_STALL=1 PARRAY_COPY_TIMEOUT=20
 fi
 
 # ---- the table: the float transpose's all-to-all at N = TN ----
