@@ -5,7 +5,8 @@
  * The transport, per pair of processes, decided once: two processes on one
  * node map each other's blocks (CUDA IPC); processes on different nodes go
  * through NCCL when parrayc was built with it (PARRAY_NCCL) and libnccl
- * loads; otherwise through pinned host memory and MPI.  A copy uses one
+ * loads; otherwise through pinned host memory (shared within a node, MPI
+ * messages between nodes: pa_xchg.cu).  A copy uses one
  * transport for all its pairs: CUDA IPC when every pair can (one node, every
  * block a #create's), else NCCL (which itself takes NVLink or PCIe between
  * the GPUs of a node and the network between nodes), else the host.
@@ -371,7 +372,8 @@ static void transport_init(const char *file, int line)
                     : same         ? "same node: CUDA IPC"
                     : tp.node[q] == tp.node[tp.me]
                         ? (tp.nccl ? "same node, GPUs not visible to each other: NCCL"
-                                   : "same node, GPUs not visible to each other, no NCCL: pinned host memory and MPI")
+                                   : "same node, GPUs not visible to each other, no NCCL: the node's shared "
+                                     "pinned memory")
                     : tp.nccl      ? "different nodes: NCCL"
                                    : "different nodes, no NCCL: pinned host memory and MPI");
         }
