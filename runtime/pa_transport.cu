@@ -504,11 +504,11 @@ static void nccl_wait(cudaStream_t s, const char *file, int line)
             r = ncclSuccess;
 #endif
         if (r != ncclSuccess)
-            pa_transport_die(file, line, "a copy through NCCL failed: %s (a process of the job died, or its network failed)",
-                nc.GetErrorString(r));
+            pa_transport_die(file, line, "a copy through NCCL failed: %s (a process of the job died, or its network "
+                             "failed)", nc.GetErrorString(r));
         if (pa_transport_now() - t0 > timeout)
-            pa_transport_die(file, line, "a copy through NCCL made no progress for %g s (PARRAY_COPY_TIMEOUT): a process of the "
-                "job died or stopped", timeout);
+            pa_transport_die(file, line, "a copy through NCCL made no progress for %g s (PARRAY_COPY_TIMEOUT): a "
+                             "process of the job died or stopped", timeout);
         if (spin > 1000)
             usleep(50);
     }
