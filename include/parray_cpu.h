@@ -55,10 +55,10 @@ typedef void (*pa_body_fn)(pa_thread *self);
 void pa_pthd_run(long long n, pa_body_fn fn, const void *args, const char *file, int line);
 
 /* #sync: a barrier over all threads of the caller's detour (pa_sync_at:
- * the #sync at that line of the program).  In a pthd detour, a barrier
- * that can never complete (a #sync some threads skip: the others wait in
- * it or have finished the body) stops the program with "FILE:LINE: error:
- * the threads of the pthd detour reached different synchronisation
+ * the #sync at that line of the program).  In a pthd or omp detour, a
+ * barrier that can never complete (a #sync some threads skip: the others
+ * wait in it or have finished the body) stops the program with "FILE:LINE:
+ * error: the threads of the pthd detour reached different synchronisation
  * points: thread 0 at the #sync at line 6, thread 1 at the end of the
  * detour body; ...", never a hang. */
 void pa_sync(pa_thread *self);
@@ -77,9 +77,12 @@ void pa_sync_sub(pa_thread *self, long long weight, long long extent, const char
 const void *const *pa_team_share(pa_thread *self, const void *mine);
 
 /* Teams for launchers other than pa_pthd_run (OpenMP).  pa_team_new fails
- * like pa_pthd_run on a bad count. */
+ * like pa_pthd_run on a bad count.  The launcher calls pa_thread_done when
+ * a thread has finished the body: a barrier that can then never complete
+ * stops the program, as under pa_pthd_run. */
 pa_team *pa_team_new(long long n, const char *file, int line);
 void pa_team_free(pa_team *team);
+void pa_thread_done(pa_thread *self);
 
 #ifdef _OPENMP
 /* Runs fn on exactly n OpenMP threads: thread numbers are tids.  Dynamic
@@ -103,6 +106,7 @@ static inline void pa_omp_run(long long n, pa_body_fn fn, const void *args, cons
         if (have == want) {
             pa_thread self = {omp_get_thread_num(), want, team, args};
             fn(&self);
+            pa_thread_done(&self);
         }
     }
     pa_team_free(team);

@@ -82,7 +82,7 @@ struct pa_team {
     int line;
     int *where;               /* each thread's last synchronisation point */
     int blocked, finished;    /* threads waiting in a barrier; done with the body */
-    int tracked;              /* the launcher reports finished threads (pa_pthd_run) */
+    const char *kind;         /* the detour's thread kind, for messages: pthd or omp */
     /* the start gate of pa_pthd_run: threads wait until all exist */
     pthread_cond_t gate_cv;
     int gate;                 /* 0 closed, 1 run, -1 give up */
@@ -115,6 +115,7 @@ pa_team *pa_team_new(long long n, const char *file, int line)
         return NULL;
     pa_team *t = xcalloc(1, sizeof *t, file, line, "a thread team");
     t->n = (int)n;
+    t->kind = "omp"; /* pa_pthd_run says pthd */
     t->file = file;
     t->line = line;
     t->shared = xcalloc((size_t)n, sizeof *t->shared, file, line, "the table of distributed blocks");
@@ -163,7 +164,8 @@ static int describe_point(char *buf, size_t n, int where)
 static void different_points(pa_team *t)
 {
     char msg[2048];
-    int len = snprintf(msg, sizeof msg, "the threads of the pthd detour reached different synchronisation points:");
+    int len = snprintf(msg, sizeof msg, "the threads of the %s detour reached different synchronisation points:",
+                       t->kind);
     for (int k = 0; k < t->n && k < 8 && len < (int)sizeof msg - 200; k++) {
         len += snprintf(msg + len, sizeof msg - (size_t)len, "%s thread %d at ", k ? "," : "", k);
         len += describe_point(msg + len, sizeof msg - (size_t)len, t->where[k]);
@@ -191,7 +193,7 @@ static void team_wait(pa_thread *self, team_barrier *b, int where)
     } else {
         b->waiting++;
         t->blocked++;
-        if (t->tracked && t->blocked + t->finished == t->n)
+        if (t->blocked + t->finished == t->n)
             different_points(t); /* nobody left to complete a barrier */
         unsigned gen = b->generation;
         while (gen == b->generation) /* spurious wake-ups: until this round is over */
@@ -208,6 +210,18 @@ void pa_sync(pa_thread *self)
 void pa_sync_at(pa_thread *self, int line)
 {
     team_wait(self, &self->team->all, line > 0 ? line : AT_CALL);
+}
+
+void pa_thread_done(pa_thread *self)
+{
+    /* if every other thread now waits in a barrier, none will end */
+    pa_team *t = self->team;
+    pthread_mutex_lock(&t->mu);
+    t->where[self->tid] = AT_END;
+    t->finished++;
+    if (t->blocked > 0 && t->blocked + t->finished == t->n)
+        different_points(t);
+    pthread_mutex_unlock(&t->mu);
 }
 
 const void *const *pa_team_share(pa_thread *self, const void *mine)
@@ -275,13 +289,7 @@ static void *thread_main(void *arg)
     pthread_mutex_unlock(&t->mu);
     if (go)
         s->fn(&s->self);
-    /* done: if every other thread now waits in a barrier, none will end */
-    pthread_mutex_lock(&t->mu);
-    t->where[s->self.tid] = AT_END;
-    t->finished++;
-    if (t->blocked > 0 && t->blocked + t->finished == t->n)
-        different_points(t);
-    pthread_mutex_unlock(&t->mu);
+    pa_thread_done(&s->self);
     return NULL;
 }
 
@@ -298,7 +306,7 @@ void pa_pthd_run(long long n, pa_body_fn fn, const void *args, const char *file,
     pa_team *t = pa_team_new(n, file, line);
     if (!t)
         return;
-    t->tracked = 1; /* thread_main says when a thread is done */
+    t->kind = "pthd";
     pthread_t *ids = xcalloc((size_t)t->n, sizeof *ids, file, line, "thread handles");
     pa_start *starts = xcalloc((size_t)t->n, sizeof *starts, file, line, "thread records");
     int started = 0, rc = 0;

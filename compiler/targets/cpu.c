@@ -169,11 +169,10 @@ static void sync(Emitter *e, Node *n)
   Type *t = dt->type;
   const char *in = text_indent_of(n);
   const char *suffix = n->name ? n->name : "";
+  /* omp too: the team's barrier sees a #sync some threads skip, where
+   * OpenMP's would hang */
   if (!*suffix) {
-    if (t->kind == TK_OMP)
-      out_gen(e->out, n->loc, "%s#pragma omp barrier\n", in);
-    else
-      out_gen(e->out, n->loc, "%spa_sync_at(pa_self, %d);\n", in, text_loc_line(ctx, n->loc));
+    out_gen(e->out, n->loc, "%spa_sync_at(pa_self, %d);\n", in, text_loc_line(ctx, n->loc));
     return;
   }
   /* the suffix must name a node of the innermost thread array */
@@ -205,11 +204,8 @@ static void sync(Emitter *e, Node *n)
   }
   if (poly_equal(ext, t->root->extent)) {
     /* the sub-array holds every thread */
-    if (t->kind == TK_OMP)
-      out_gen(e->out, n->loc, "%s#pragma omp barrier /* #sync%s: all threads */\n", in, suffix);
-    else
-      out_gen(e->out, n->loc, "%spa_sync_at(pa_self, %d); /* #sync%s: all threads */\n", in, text_loc_line(ctx, n->loc),
-              suffix);
+    out_gen(e->out, n->loc, "%spa_sync_at(pa_self, %d); /* #sync%s: all threads */\n", in, text_loc_line(ctx, n->loc),
+            suffix);
     return;
   }
   /* groups of |K| threads: those that differ only in $tid_K$ */
