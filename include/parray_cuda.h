@@ -128,6 +128,18 @@ pa_cuda_packets pa_cuda_packets_begin(long long n, long long me, long long rows,
 pa_cuda_step pa_cuda_packets_step(pa_cuda_packets *k, const pa_cuda_blocks *b, int s);
 void pa_cuda_packets_sent(pa_cuda_packets *k, int s, const char *file, int line);
 void pa_cuda_packets_end(pa_cuda_packets *k, const char *kernel, const char *file, int line);
+/* The same where the copy does not transpose (CopyPlan.pk_direct): GPU q's
+ * rectangle is already one in this GPU's block src, rows rows spitch
+ * elements apart from element q * sstride, so the copy engines move it from
+ * there (all pairs at once, each on its own stream), no packing; returns
+ * when every rectangle of this GPU has landed.  pa_cuda_packets_ready comes
+ * first, before the barrier or collective that opens the blocks (as
+ * pa_cuda_packets_begin does for packets): this GPU's default stream done
+ * with them, the blocks ready to read and to overwrite. */
+void pa_cuda_packets_ready(const char *file, int line);
+void pa_cuda_packets_direct(long long n, long long me, long long rows, long long width, long long pitch,
+                            long long base, size_t elem, const pa_cuda_blocks *b, const void *src, long long spitch,
+                            long long sstride, const char *file, int line);
 /* Makes ahead, for thread or process me of n on this GPU, what a packet
  * all-to-all of a block of `bytes` needs (called where such a block is
  * created: the first copy then costs what the next does), the kernels of

@@ -754,9 +754,13 @@ extern "C" pa_cuda_packets pa_cuda_packets_begin(long long n, long long me, long
     PacketState *s = packet_state(n, me, packet * (size_t)(n - 1), file, line);
     k.state = s;
     k.stream = s->pack;
-    /* the blocks as this GPU's stream left them: written, and no longer read */
-    pa_cuda_check(cudaStreamSynchronize(0), "cudaStreamSynchronize", file, line);
+    pa_cuda_packets_ready(file, line);
     return k;
+}
+
+extern "C" void pa_cuda_packets_ready(const char *file, int line)
+{
+    pa_cuda_check(cudaStreamSynchronize(0), "cudaStreamSynchronize (the blocks before an all-to-all)", file, line);
 }
 
 extern "C" pa_cuda_step pa_cuda_packets_step(pa_cuda_packets *k, const pa_cuda_blocks *b, int s)
@@ -799,6 +803,37 @@ extern "C" void pa_cuda_packets_sent(pa_cuda_packets *k, int s, const char *file
         pa_cuda_check(cudaMemcpy2DAsync(dst, (size_t)k->pitch * k->elem, src, w, w, (size_t)(hi - lo),
                                         cudaMemcpyDefault, st->to[q]),
                       "cudaMemcpy2DAsync (a packet to another GPU)", file, line);
+}
+
+extern "C" void pa_cuda_packets_direct(long long n, long long me, long long rows, long long width, long long pitch,
+                                       long long base, size_t elem, const pa_cuda_blocks *b, const void *src,
+                                       long long spitch, long long sstride, const char *file, int line)
+{
+    PacketState *st = packet_state(n, me, 0, file, line);
+    size_t w = (size_t)width * elem;
+    for (long long d = 1; d <= n; d++) { /* the other GPUs' rectangles first, this GPU's own last */
+        long long q = (me + d) % n;
+        cudaStream_t s = q == me ? st->pack : st->to[q];
+        const char *from = (const char *)src + (size_t)(q * sstride) * elem;
+        char *to = (char *)b->p[q] + (size_t)base * elem;
+        if (rows <= 0 || width <= 0)
+            continue;
+        if (pitch >= width && spitch >= width)
+            pa_cuda_check(cudaMemcpy2DAsync(to, (size_t)pitch * elem, from, (size_t)spitch * elem, w, (size_t)rows,
+                                            cudaMemcpyDefault, s),
+                          q == me ? "cudaMemcpy2DAsync (this GPU's own rectangle)"
+                                  : "cudaMemcpy2DAsync (a rectangle to another GPU)", file, line);
+        else /* rows that overlap (a view that reads an element twice): a pitched copy refuses them */
+            for (long long r = 0; r < rows; r++)
+                pa_cuda_check(cudaMemcpyAsync(to + (size_t)(r * pitch) * elem, from + (size_t)(r * spitch) * elem, w,
+                                              cudaMemcpyDefault, s),
+                              "cudaMemcpyAsync (a row of a rectangle)", file, line);
+    }
+    for (long long d = 1; d <= n; d++) {
+        long long q = (me + d) % n;
+        pa_cuda_check(cudaStreamSynchronize(q == me ? st->pack : st->to[q]),
+                      "cudaStreamSynchronize (the rectangles to the GPUs)", file, line);
+    }
 }
 
 extern "C" void pa_cuda_packets_end(pa_cuda_packets *k, const char *kernel, const char *file, int line)

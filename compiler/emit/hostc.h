@@ -58,9 +58,13 @@ void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, co
 void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes);
 /* An all-to-all in packets (CopyPlan.packets), its packing kernel from
  * kernel_packets (emit/kernels.h): the copy's begin (a declaration of
- * pa_pk) and its steps, for thread or process me (C text) of nprocs, with
- * the destination's blocks in pa_blocks. */
+ * pa_pk; for pk_direct, the wait for this GPU's stream) and its steps, for
+ * thread or process me (C text) of nprocs, with the destination's blocks
+ * in pa_blocks. */
 const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
 void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
                    const char *me, const char *at, const char *in);
+/* The same without a transpose (CopyPlan.pk_direct): the one statement that
+ * has the copy engines move each rectangle straight from the source. */
+const char *hostc_packets_direct(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
 #endif

@@ -437,19 +437,24 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
       p->batch = poly_mul(ctx, p->batch, X->dg[k].extent);
 }
 
-/* A transposing all-to-all in packets (CopyPlan.packets).  Walked on the
- * source side S, every local digit of S but three has extent 1: pk_o is
- * the destination's owner itself, pk_a has unit stride in the source and
- * pk_b unit stride in the destination, where the element lands at
- * pk_base + pk_a * pk_pitch + pk_b of its owner's block, pk_base depending
- * on S's process digit alone.  Then what GPU p sends GPU q is one
- * rectangle, extent(a) rows of extent(b) elements at pitch pk_pitch in
- * q's block: a local transposing kernel packs it, and one pitched copy
- * per pair moves it at the speed of the copy engines (0.88-0.95 of
- * cudaMemcpyPeerAsync of contiguous blocks on 2 and 4 H200s, where a
- * kernel reading or writing the peers' blocks reached 0.45-0.7:
- * bench/a2a_variants.cu, doc/performance.md).  False when the copy is not
- * that (the peer kernel stays). */
+/* An all-to-all in packets (CopyPlan.packets).  Walked on the source
+ * side S, every local digit of S but three has extent 1: pk_o is the
+ * destination's owner itself, pk_a has unit stride in the source and pk_b
+ * unit stride in the destination, where the element lands at pk_base +
+ * pk_a * pk_pitch + pk_b of its owner's block, pk_base depending on S's
+ * process digit alone.  Then what GPU p sends GPU q is one rectangle,
+ * extent(a) rows of extent(b) elements at pitch pk_pitch in q's block: a
+ * local transposing kernel packs it, and one pitched copy per pair moves
+ * it at the speed of the copy engines (0.88-0.95 of cudaMemcpyPeerAsync of
+ * contiguous blocks on 2 and 4 H200s, where a kernel reading or writing
+ * the peers' blocks reached 0.45-0.7: bench/a2a_variants.cu,
+ * doc/performance.md).  Where the copy does not transpose (one digit has
+ * unit stride on both sides: a distribution by rows to one by columns, and
+ * back) the rectangle is already one in the source, pk_spitch apart its
+ * rows and pk_sstride * q from the block's start for GPU q: the copy
+ * engines move it from there (pk_direct), pk_a the rows digit (-1: one
+ * row) and pk_b the unit one.  False when the copy is neither (the peer
+ * kernel stays). */
 static int owner_digit(Ctx *ctx, CopySide *s);
 
 static bool plan_packets(Ctx *ctx, CopyPlan *p)
@@ -471,7 +476,7 @@ static bool plan_packets(Ctx *ctx, CopyPlan *p)
   Poly **as = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1)), **ad = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1)), *cs, *cd;
   if (!affine_in(ctx, dim_offset(ctx, p->src, i), S, as, &cs) || !affine_in(ctx, dim_offset(ctx, p->dst, i), S, ad, &cd))
     return false;
-  int a = -1, b = -1;
+  int a = -1, b = -1, r = -1;
   for (int k = 0; k < S->n; k++) {
     if (S->dg[k].proc || k == o || poly_is_value(S->dg[k].extent, 1))
       continue;
@@ -479,16 +484,24 @@ static bool plan_packets(Ctx *ctx, CopyPlan *p)
       a = k;
     else if (poly_is_value(ad[k], 1) && b < 0)
       b = k;
+    else if (r < 0)
+      r = k;
     else
-      return false; /* a third digit: more than one rectangle a pair */
+      return false; /* a fourth digit: more than one rectangle a pair */
   }
-  if (a < 0 || b < 0 || !poly_is_value(ad[o], 0) || !poly_is_value(cs, 0))
+  if (a < 0 || !poly_is_value(ad[o], 0) || !poly_is_value(cs, 0))
     return false;
+  bool direct = b < 0 && poly_is_value(ad[a], 1);
+  if (!direct && (b < 0 || r >= 0))
+    return false; /* a third digit beside a transpose */
   p->packets = true;
-  p->pk_a = a;
-  p->pk_b = b;
+  p->pk_direct = direct;
+  p->pk_a = direct ? r : a;
+  p->pk_b = direct ? a : b;
   p->pk_o = o;
-  p->pk_pitch = ad[a];
+  p->pk_pitch = direct ? (r >= 0 ? ad[r] : S->dg[a].extent) : ad[a];
+  p->pk_spitch = direct && r >= 0 ? as[r] : S->dg[a].extent;
+  p->pk_sstride = as[o];
   p->pk_base = cd;
   p->pk_pstride = ad[ps];
   return true;

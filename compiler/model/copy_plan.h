@@ -91,8 +91,10 @@ typedef struct CopyPlan {
                          * columns (unit destination stride) and the destination GPU; pk_pitch: the
                          * destination's row pitch; the rectangle from GPU k lands at pk_base +
                          * k * pk_pstride in the destination block */
+  bool pk_direct;       /* packets, no transpose: GPU q's rectangle is pk_a's extent rows (one when pk_a < 0)
+                         * pk_spitch apart at q * pk_sstride of the source block, moved from there */
   int pk_a, pk_b, pk_o;
-  Poly *pk_pitch, *pk_base, *pk_pstride;
+  Poly *pk_pitch, *pk_base, *pk_pstride, *pk_spitch, *pk_sstride;
   CopySide side[2];     /* COPY_COLLECTIVE: source and destination */
   /* The digits line up only if sizes parrayc keeps symbolic divide (N by
    * 32): this plan holds when all of guard do at run time, fallback (one

@@ -715,27 +715,32 @@ static const char *kind_name(CopyDir dir)
  * another distribution, from one GPU's array or into it (plan_threads):
  * each thread's GPU runs the peer kernel (hostc.c) over the blocks
  * pa_cuda_team_blocks opens to it (peer access). */
-/* A transposing all-to-all in packets (CopyPlan.packets): each thread's
- * GPU packs what it sends each GPU and the copy engines move it into the
- * destination's blocks (pa_cuda_packets_begin, hostc_packets). */
+/* An all-to-all in packets (CopyPlan.packets): each thread's GPU packs
+ * what it sends each GPU (unless the rectangles are the source's own:
+ * pk_direct) and the copy engines move it into the destination's blocks
+ * (pa_cuda_packets_begin, hostc_packets; pa_cuda_packets_direct). */
 static void team_packets(Emitter *e, Node *n, const CopyPlan *p, Type *team)
 {
   Ctx *ctx = e->ctx;
   const char *in = text_indent_of(n);
-  const char *grid_yz, *extra;
-  const char *kname = kernel_packets(e, n, p, &grid_yz, &extra);
-  if (!kname)
+  const char *grid_yz, *extra, *kname = NULL;
+  if (!p->pk_direct && !(kname = kernel_packets(e, n, p, &grid_yz, &extra)))
     return;
   const char *nt = dollar_poly_text(ctx, team->root->extent), *at = where(e, n);
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
-  out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: all-to-all in packets, each GPU packs "
-          "what it sends each GPU and the copy engines move it */\n", in, text_copy_title(ctx, n, p->sp, p->dp), team->name);
+  out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: all-to-all %s */\n", in,
+          text_copy_title(ctx, n, p->sp, p->dp), team->name,
+          p->pk_direct ? "of rectangles the copy engines move" :
+          "in packets, each GPU packs what it sends each GPU and the copy engines move it");
   out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_tid", nt, at));
   out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
           in, p->dp, nt, at);
-  hostc_packets(e, n, p, kname, grid_yz, extra, "pa_tid", at, ctx_printf(ctx, "%s  ", in));
+  if (p->pk_direct)
+    out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_direct(e, p, "pa_tid", nt, at));
+  else
+    hostc_packets(e, n, p, kname, grid_yz, extra, "pa_tid", at, ctx_printf(ctx, "%s  ", in));
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 

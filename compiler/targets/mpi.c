@@ -610,8 +610,9 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   /* the peer kernel: the copy through CUDA IPC, or where each element
    * comes from in the NCCL and host branch */
   const char *kname = kernel_peer(e, n, p, &launch, &extra);
-  const char *pkname = p->packets && kname ? kernel_packets(e, n, p, &grid_yz, &pk_extra) : NULL;
-  if (p->packets && !pkname)
+  bool pack = p->packets && !p->pk_direct;
+  const char *pkname = pack && kname ? kernel_packets(e, n, p, &grid_yz, &pk_extra) : NULL;
+  if (pack && !pkname)
     return;
   if (!kname)
     return;
@@ -619,14 +620,18 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs%s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
-          p->packets ? ", in packets: each GPU packs what it sends each GPU and the copy engines move it" : "");
+          pack ? ", in packets: each GPU packs what it sends each GPU and the copy engines move it" :
+          p->packets ? ", of rectangles the copy engines move" : "");
   if (p->packets) {
     /* the destination's blocks, written by the others' copy engines */
     out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_rank", "pa_mpi_size()", at));
     ipc_open(e, n, p->dp, "pa_mpi_size()", at, false);
     out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
             in, p->dp, at);
-    hostc_packets(e, n, p, pkname, grid_yz, pk_extra, "pa_rank", at, ctx_printf(ctx, "%s    ", in));
+    if (pack)
+      hostc_packets(e, n, p, pkname, grid_yz, pk_extra, "pa_rank", at, ctx_printf(ctx, "%s    ", in));
+    else
+      out_gen(e->out, n->loc, "%s    %s\n", in, hostc_packets_direct(e, p, "pa_rank", "pa_mpi_size()", at));
   } else {
     ipc_open(e, n, p->sp, "pa_mpi_size()", at, false);
     out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
