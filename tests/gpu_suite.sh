@@ -188,8 +188,8 @@ if [ $sanitize = 1 ]; then
     # the multi-GPU programs: every distributed copy path (peer kernels, tiles, packets,
     # rectangles straight from the source, CUDA IPC);
     # each mpi process runs under its own sanitizer
-    for t in gpu_pthd_dmem gpu_pthd_tiles gpu_pthd_chunks gpu_pthd_slabs gpu_mpi_dmem gpu_mpi_tiles gpu_mpi_chunks \
-             gpu_mpi_slabs gpu_smem_dynamic; do
+    for t in gpu_pthd_dmem gpu_pthd_tiles gpu_pthd_chunks gpu_pthd_slabs gpu_pthd_partial_source gpu_mpi_dmem \
+             gpu_mpi_tiles gpu_mpi_chunks gpu_mpi_slabs gpu_mpi_partial_source gpu_smem_dynamic; do
       f=$root/tests/e2e/$t.pa
       [ -f "$f" ] || continue
       launcher=

@@ -462,8 +462,10 @@ static bool plan_packets(Ctx *ctx, CopyPlan *p)
   CopySide *S = &p->side[0], *T = &p->side[1];
   if (!S->procs || !T->procs)
     return false;
-  int ps = owner_digit(ctx, S);
-  if (ps < 0)
+  int ps = owner_digit(ctx, S), pt = owner_digit(ctx, T);
+  /* every thread (process) sends and receives: not where only some hold a block of either side */
+  if (ps < 0 || pt < 0 || !poly_equal(S->dg[ps].extent, S->procs->root->extent) ||
+      !poly_equal(T->dg[pt].extent, T->procs->root->extent))
     return false;
   Poly *i = copy_side_linear(ctx, S);
   Poly *owner = copy_side_owner(ctx, T, i, false);
