@@ -94,7 +94,16 @@ for (( i = 0; i < count; i++ )); do
     if ! ${CC:-cc} -fsyntax-only -w -fopenmp -I"$root/include" "$tmp/out.c" 2>"$tmp/cc" >/dev/null; then
       while IFS=: read -r f line _ _ msg; do
         [ "$f" = "$in" ] && [[ $line =~ ^[0-9]+$ ]] || continue
-        # the program's own C (a misspelt name next to a $...$) is not one
+        # the program's own C (a misspelt name next to a $...$) is not one, nor
+        # a #parray's element type that is no C type: parrayc leaves C's names
+        # to cc and writes 'sizeof(ELEM)' at the #parray's line so that cc
+        # reports it there (doc/language.md, Types); the errors after it (the
+        # #create that declares a pointer of that type) are its consequences
+        name=$(printf '%s' "$msg" | sed -n "s/.*'\([A-Za-z_][A-Za-z0-9_]*\)' undeclared.*/\1/p")
+        if [ -n "$name" ] && sed -n "${line}p" "$in" |
+             grep -Eq "^[[:space:]]*#[[:space:]]*parray[[:space:]]*\{([a-z]+[[:space:]]+)?$name[[:space:]]*\["; then
+          break
+        fi
         if [[ $msg == *pa_* ]] || sed -n "${line}p" "$in" |
              grep -q '^[[:space:]]*#[[:space:]]*\(parray\|create\|destroy\|copy\|detour\|insert\|sync\|mainhost\|subprog\|global\)'; then
           why="accepted, but cc rejects the C written for line $line: $(grep -m1 "^$in:$line:" "$tmp/cc")"
