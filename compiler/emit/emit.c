@@ -396,11 +396,14 @@ static void emit_copy(Emitter *e, Node *n)
   }
   /* a copy may name its pointers more than once (a check, then the
    * copy): one with side effects is evaluated once, before */
+  /* named after the types themselves: in an #insert, not the subprogram's parameters */
   Node inner = *n;
+  inner.name = s->path;
+  inner.name2 = d->path;
   const char *in = text_indent_of(n);
   bool once = (by == COPY_BY_HOST || by == COPY_BY_DEVICE) && (ctext_has_side_effects(sp) || ctext_has_side_effects(dp));
   if (once) {
-    out_gen(e->out, n->loc, "%s{ /* the pointers of #copy %s to %s, evaluated once */\n", in, n->name, n->name2);
+    out_gen(e->out, n->loc, "%s{ /* the pointers of #copy %s to %s, evaluated once */\n", in, s->path, d->path);
     if (ctext_has_side_effects(sp)) {
       out_gen(e->out, n->loc, "%s  const %s *pa_sp = %s;\n", in, s->type->elem, sp);
       sp = "pa_sp";
@@ -412,7 +415,7 @@ static void emit_copy(Emitter *e, Node *n)
     inner.text = ctx_printf(ctx, "%s  ", in);
   }
   CopyPlan plan;
-  if (!copy_plan(ctx, n, &site, sp, dp, &plan))
+  if (!copy_plan(ctx, n, &site, sp, dp, &plan)) /* its messages name the types as the line writes them */
     return;
   print_copy(e, &inner, &plan);
   if (once)
