@@ -6,9 +6,9 @@
 # runs past 10 s, or leaves an output file when it reports an error, and
 # when the C it wrote for an accepted input (C and pthread/OpenMP targets;
 # CC, default cc) fails to compile at a line of the input that holds Parray
-# (a directive, or an error about parrayc's pa_ names): a Parray mistake
-# cc caught is a finding.  Then a scale probe: a 20,000-line program must translate in
-# 10 s.  Failing inputs are kept in ./fuzz_failures/.
+# (a directive, or an error about parrayc's pa_ names) with its first error:
+# a Parray mistake cc caught is a finding.  Then a scale probe: a 20,000-line
+# program must translate in 10 s.  Failing inputs are kept in ./fuzz_failures/.
 set -u
 if [ $# -lt 1 ]; then echo "usage: $0 PARRAYC [COUNT]" >&2; exit 2; fi
 parrayc=$1 count=${2:-200}
@@ -92,13 +92,14 @@ for (( i = 0; i < count; i++ )); do
   elif (( st == 0 )) && [ -e "$tmp/out.c" ] && ! grep -q 'parray_mpi.h\|cuda' "$tmp/out.c"; then
     # cc's errors at lines of the input with Parray in them
     if ! ${CC:-cc} -fsyntax-only -w -fopenmp -I"$root/include" "$tmp/out.c" 2>"$tmp/cc" >/dev/null; then
-      while IFS=: read -r f line _ _ msg; do
-        [ "$f" = "$in" ] && [[ $line =~ ^[0-9]+$ ]] || continue
+      # the first error only: after the program's own C errs (a mutilated
+      # '#include'), cc's next errors may be its consequences in Parray's code
+      while IFS=: read -r f line _ kind msg; do
+        [ "$f" = "$in" ] && [[ $line =~ ^[0-9]+$ ]] && [ "$kind" = " error" ] || continue
         # the program's own C (a misspelt name next to a $...$) is not one, nor
         # a #parray's element type that is no C type: parrayc leaves C's names
         # to cc and writes 'sizeof(ELEM)' at the #parray's line so that cc
-        # reports it there (doc/language.md, Types); the errors after it (the
-        # #create that declares a pointer of that type) are its consequences
+        # reports it there (doc/language.md, Types)
         name=$(printf '%s' "$msg" | sed -n "s/.*'\([A-Za-z_][A-Za-z0-9_]*\)' undeclared.*/\1/p")
         if [ -n "$name" ] && sed -n "${line}p" "$in" |
              grep -Eq "^[[:space:]]*#[[:space:]]*parray[[:space:]]*\{([a-z]+[[:space:]]+)?$name[[:space:]]*\["; then
@@ -107,8 +108,8 @@ for (( i = 0; i < count; i++ )); do
         if [[ $msg == *pa_* ]] || sed -n "${line}p" "$in" |
              grep -q '^[[:space:]]*#[[:space:]]*\(parray\|create\|destroy\|copy\|detour\|insert\|sync\|mainhost\|subprog\|global\)'; then
           why="accepted, but cc rejects the C written for line $line: $(grep -m1 "^$in:$line:" "$tmp/cc")"
-          break
         fi
+        break
       done <"$tmp/cc"
     fi
   fi
