@@ -394,13 +394,14 @@ static void emit_copy(Emitter *e, Node *n)
     sp = util_str_trim(ctx, frag_text(e, n->args[0]));
     dp = util_str_trim(ctx, frag_text(e, n->args[1]));
   }
-  /* a copy may name its pointers more than once (a check, then the
-   * copy): one with side effects is evaluated once, before */
-  /* named after the types themselves: in an #insert, not the subprogram's parameters */
+  /* the code printed names the types themselves: in an #insert, not the
+   * subprogram's parameters */
   Node inner = *n;
   inner.name = s->path;
   inner.name2 = d->path;
   const char *in = text_indent_of(n);
+  /* a copy may name its pointers more than once (a check, then the
+   * copy): one with side effects is evaluated once, before */
   bool once = (by == COPY_BY_HOST || by == COPY_BY_DEVICE) && (ctext_has_side_effects(sp) || ctext_has_side_effects(dp));
   if (once) {
     out_gen(e->out, n->loc, "%s{ /* the pointers of #copy %s to %s, evaluated once */\n", in, s->path, d->path);
