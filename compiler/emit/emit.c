@@ -183,7 +183,7 @@ static void emit_outlined(Emitter *e, Detour *dt, Node *body, Out *o)
 static Dim *resolve_data(Emitter *e, const char *name, Loc loc)
 {
   Dim *d = dim_resolve(e->ctx, name, loc);
-  if (d && d->type->kind != TK_NONE && !dim_thread_type(d)) {
+  if (d && d->type->kind != TK_NONE) { /* one that references another thread array too */
     diag_error(e->ctx, loc, "'%s' is a thread array, not a data type", name);
     return NULL;
   }
