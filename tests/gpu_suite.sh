@@ -77,6 +77,14 @@ for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests
   [ $status -eq 0 ] && grep -v '^SKIPPED' "$log" | sed 's/^/    /' | head -n 12
 done
 
+# the FFT sample's column kernels against cuFFT's strided plan, every size
+log=$work/fft_columns_check.log start=$(date +%s)
+nvcc -O3 -arch=sm_90 -std=c++17 "$root/tests/multi/fft_columns_check.cu" -lcufft \
+  -o "$work/fft_columns_check" >"$log" 2>&1 && "$work/fft_columns_check" >>"$log" 2>&1
+status=$?
+result fft_columns_check $status "$log" $(( $(date +%s) - start ))
+tail -n 1 "$log" | sed 's/^/    /'
+
 # run_sample NAME FILE.pa [PARRAYC FLAGS...]: parrayc --run with the flags; sets status and log
 run_sample() {
   local name=$1 pa=$2; shift 2
