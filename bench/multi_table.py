@@ -22,7 +22,7 @@ PATTERNS = {
     "sgemm": re.compile(r"SGEMM N = (\d+) on (\d+) GPUs \((\w+)(?:, \w+)?\): scatter " + NUM + r" ms, compute " + NUM
                         + r" ms \(" + NUM + r" GFLOP/s\), gather " + NUM + r" ms; (correct|WRONG)"),
     "fft": re.compile(r"2-D FFT (\d+) x \d+ over (\d+) GPUs \((\w+)\): rows " + NUM + r" ms, all-to-all " + NUM
-                      + r" ms, whole " + NUM + r" ms; pipelined in (\d+) chunks " + NUM + r" ms; transposed output "
+                      + r" ms, whole " + NUM + r" ms; pipelined in (\d+) chunks " + NUM + r" ms; output by columns "
                       + NUM + r" ms; cuFFT on one GPU " + NUM + r" ms; .*: (correct|WRONG)"),
     "transpose": re.compile(r"transpose of (\d+) x \d+ over (\d+) GPUs \((\w+)\): all-to-all " + NUM + r" ms, "
                             + NUM + r" GB/s \(the first call " + NUM + r" ms\); (correct|WRONG)"),
@@ -131,7 +131,7 @@ def main():
         for form in FORMS:
             add("2-D FFT %d, natural order, pipelined" % order, form, s(prog, form, 7))
         for form in FORMS:
-            add("2-D FFT %d, transposed output, pipelined" % order, form, s(prog, form, 8))
+            add("2-D FFT %d, output by columns, pipelined" % order, form, s(prog, form, 8))
         for form in FORMS:
             add("2-D FFT %d, one step after another" % order, form, s(prog, form, 5))
         first = min((g for g in counts if rv(table, g, "cufft_2d_1gpu") is not None), default=None)
@@ -213,7 +213,7 @@ def main():
                 if g < 2 or (prog, form, g) not in sam or r is None:
                     return None
                 return r / sam[(prog, form, g)][k], "%s / %s" % (ms(r), ms(sam[(prog, form, g)][k]))
-            ratio_row("FFT %d transposed output (%s) against cuFFT Xt (shuffled)" % (order, form), (">=", 1.0),
+            ratio_row("FFT %d output by columns (%s) against cuFFT Xt (its order)" % (order, form), (">=", 1.0),
                       lambda g, vs=vs: vs(g, 8, "cufftxt_2d_%dgpu"))
             ratio_row("FFT %d natural order (%s) against cuFFT Xt + reorder" % (order, form), (">=", 1.0),
                       lambda g, vs=vs: vs(g, 7, "cufftxt_2d_natural_%dgpu"))
@@ -227,7 +227,7 @@ def main():
                       (">", 1.0) if prog == "fftbig" else None, one)
         if prog == "fftbig":
             for form in FORMS:
-                for k, what in ((7, "natural order"), (8, "transposed output")):
+                for k, what in ((7, "natural order"), (8, "output by columns")):
                     def four(g, form=form, k=k):
                         if g != 4 or ("fftbig", form, 2) not in sam or ("fftbig", form, 4) not in sam:
                             return None

@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_multi_table.sh ROOT: bench/multi_table.py (the scaling table of bench/multi_gpu.sh)
 # on the kept outputs of a run, tests/bench/multi_run/: the logs of run 29 (4 H200s,
-# doc/performance.md), with multi_ref's verdicts on cuFFT Xt's result left out (that
+# doc/performance.md; the FFT lines say "output by columns" where run 29 said
+# "transposed output", the words of the sample since run 34), with multi_ref's verdicts on cuFFT Xt's result left out (that
 # check failed there, before run 33's fix of its reference) and its exit status 0.  It
 # must write exactly tests/bench/multi_table.md and .csv; and fail, naming the program, when a sample says
 # WRONG or dies, or multi_ref fails.  Skipped (77) without python3.
