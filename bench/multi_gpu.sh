@@ -11,7 +11,8 @@
 # (time against GPUs, where matplotlib is).  Every log is OUTDIR/NAME_gG.log, the
 # machine OUTDIR/machine.txt.  Exits non-zero when a build fails, a program says
 # WRONG or fails, or multi_ref finds a wrong result.
-#   N=16384                         the order of everything (-DN=)
+#   N=16384                         the order of everything (-DN=; a power of two: the
+#                                   FFT's column kernels take no other)
 #   FFT_N=32768                     the order of the second FFT run, on 2 GPUs and more
 #                                   (empty: none)
 #   GPU_COUNTS="1 2 4"              the GPU counts, those up to the machine's (and its own)
