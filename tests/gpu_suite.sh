@@ -85,6 +85,16 @@ status=$?
 result fft_columns_check $status "$log" $(( $(date +%s) - start ))
 tail -n 1 "$log" | sed 's/^/    /'
 
+# random copies of GPU memory distributed over 2 GPUs (tests/random/gen_copies.py):
+# scatter, gather, all-to-all, gather; every element against the offset rules
+for t in gpu_pthd gpu_mpi; do
+  log=$work/random_$t.log start=$(date +%s)
+  sh "$root/tests/random/run_copies.sh" "$parrayc" $t 1 4 40 "$work/random_$t" >"$log" 2>&1
+  status=$?
+  result random_copies_$t $status "$log" $(( $(date +%s) - start ))
+  tail -n 1 "$log" | sed 's/^/    /'
+done
+
 # run_sample NAME FILE.pa [PARRAYC FLAGS...]: parrayc --run with the flags; sets status and log
 run_sample() {
   local name=$1 pa=$2; shift 2

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen_copies.py: random #copy programs for the differential test (issue 31).
 
-    gen_copies.py --target host|pthd|omp|mpi --seed S --cases N -o FILE.pa
+    gen_copies.py --target host|pthd|omp|mpi|gpu_pthd|gpu_mpi --seed S --cases N -o FILE.pa
 
 writes a Parray program of N cases.  Each case declares two random layouts of
 one extent (natural, nested, padded, permuted such as column-major, tiled,
@@ -13,6 +13,9 @@ host; pthd, omp: in each thread of a 2-thread body (thread-local buffers);
 mpi: in a 2-process body, a local copy, or a scatter of process 0's array
 into a distributed type (a [#P] dimension, the local block padded or
 permuted), an all-to-all into another distribution and a gather back.
+gpu_pthd, gpu_mpi: the same distributions in GPU memory (dmem) over the 2
+threads or processes of a body, each on a GPU of its own: a scatter, a
+gather of it, an all-to-all into another distribution, a gather of that.
 
 The program prints "N cases correct" and exits 0, or prints, for each wrong
 case, "FAIL seed S case K: ..." with its types and copy, and exits 1.  The
@@ -441,9 +444,92 @@ static void report(int k, const char *what)
     return '\n\n'.join(out) + '\n'
 
 
+def gpu_program(rng, seed, n, form):
+    """gpu_pthd, gpu_mpi: GPU memory distributed over the 2 threads (or
+    processes) of P, each on a GPU of its own: a scatter of the host's array
+    into a dmem type over P, a gather of it back (checking the scatter), an
+    all-to-all into another dmem distribution and a gather of that."""
+    decls, wants, bodies = [], [], []
+    for k in range(n):
+        el = rng.choice([2, 3, 4, 6, 8, 9, 12])
+        hold = NP if rng.random() < 0.8 else 1  # [1 #P]: only the first holds a part
+        e = el * hold
+        x = random_layout(rng, e, 'X%d' % k, decls)
+        decls.append('#parray {paged int %s} X%d' % (''.join(c.text() for c in x.root.kids), k))
+        dist = []
+        for name in ('D%d' % k, 'E%d' % k):
+            first = len(decls)
+            lay, span = distributed_layout(rng, el, name, decls, hold)
+            decls[first:] = [d.replace('{paged ', '{dmem ') for d in decls[first:]]  # bases in GPU memory too
+            decls.append('#parray {dmem int %s} %s' % (''.join(c.text() for c in lay.root.kids), name))
+            dist.append(lay)
+        outs = []
+        for name in ('Y%d' % k, 'Z%d' % k):
+            lay = random_layout(rng, e, name, decls)
+            decls.append('#parray {paged int %s} %s' % (''.join(c.text() for c in lay.root.kids), name))
+            outs.append(lay)
+        xo = rng.choice([0, 0, 2, 3])
+        offs = [rng.choice([0, 0, 1, 4]) for _ in outs]
+        spans = [lay.span() + o for lay, o in zip(outs, offs)]
+        want = [[-1] * sp for sp in spans]
+        for i in range(e):
+            v = xo + x.offset(i)[1] + 1
+            for w, lay, o in zip(want, outs, offs):
+                w[o + lay.offset(i)[1]] = v
+        wants.append(c_array('want%d_y' % k, want[0]))
+        wants.append(c_array('want%d_z' % k, want[1]))
+        xp, yp, zp = ptr('x', xo), ptr('y', offs[0]), ptr('z', offs[1])
+        names = ('X%d' % k, 'D%d' % k, 'E%d' % k, 'Y%d' % k, 'Z%d' % k)
+        what = c_string(' / '.join(dl for dl in decls if dl.split('} ')[-1].startswith(names)) +
+                        ' / #copy X(%s) to D(d), D(d) to Z(%s), D(d) to E(e), E(e) to Y(%s)' % (xp, zp, yp))
+        bodies.append('''  { /* case %d: scatter, gather, all-to-all, gather */
+    int *x = (int *)malloc(sizeof(int) * %d), *y = (int *)malloc(sizeof(int) * %d);
+    int *z = (int *)malloc(sizeof(int) * %d), bad = 0;
+    for (int i = 0; i < %d; i++)
+      x[i] = i + 1;
+    for (int i = 0; i < %d; i++)
+      y[i] = -1;
+    for (int i = 0; i < %d; i++)
+      z[i] = -1;
+    #detour P(x, y, z) {
+      #create D%d(d)
+      #create E%d(e)
+      #copy X%d(%s) to D%d(d)
+      #copy D%d(d) to Z%d(%s)
+      #copy D%d(d) to E%d(e)
+      #copy E%d(e) to Y%d(%s)
+      #destroy D%d(d)
+      #destroy E%d(e)
+    }
+    for (int i = 0; i < %d; i++)
+      bad += y[i] != want%d_y[i];
+    for (int i = 0; i < %d; i++)
+      bad += z[i] != want%d_z[i];
+    if (bad)
+      report(%d, %s);
+    free(x);
+    free(y);
+    free(z);
+  }''' % (k, x.span() + xo, spans[0], spans[1], x.span() + xo, spans[0], spans[1],
+           k, k, k, xp, k, k, k, zp, k, k, k, k, yp, k, k, spans[0], k, spans[1], k, k, what))
+    out = [header(seed, n, 'gpu_' + form), '#parray {%s(int *x, int *y, int *z) [%d]} P' % (form, NP),
+           '\n'.join(decls), '''static int failed;
+static void report(int k, const char *what)
+{
+  printf("FAIL seed %d case %d: %s\\n", seed, k, what);
+  failed = 1;
+}''', '\n'.join(wants), '''#mainhost {
+%s
+  if (!failed)
+    printf("%d cases correct\\n");
+  return failed;
+}''' % ('\n'.join(bodies), n)]
+    return '\n\n'.join(out) + '\n'
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--target', choices=['host', 'pthd', 'omp', 'mpi'], default='host')
+    ap.add_argument('--target', choices=['host', 'pthd', 'omp', 'mpi', 'gpu_pthd', 'gpu_mpi'], default='host')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--cases', type=int, default=100)
     ap.add_argument('-o', dest='out', default='-')
@@ -453,6 +539,8 @@ def main():
         text = host_only_program(rng, a.seed, a.cases)
     elif a.target == 'mpi':
         text = mpi_program(rng, a.seed, a.cases)
+    elif a.target.startswith('gpu_'):
+        text = gpu_program(rng, a.seed, a.cases, a.target[4:])
     else:
         text = threads_program(rng, a.seed, a.cases, a.target)
     if a.out == '-':
