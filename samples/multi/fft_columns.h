@@ -147,11 +147,14 @@ static void fftc_pass_of(int e, const float2 *in, float2 *out, int w, long ld, i
 static void fft_columns(float2 *a, float2 *b, int n, int w, long ld, cudaStream_t s)
 {
   int e = 0;
-  while ((1 << e) < n)
+  while (e < 17 && (1 << e) < n)
     e++;
-  if ((1 << e) != n || e < 2 || e > 16 || w < 1 || ld < w) {
-    fprintf(stderr, "fft_columns: %d x %d (pitch %ld) is not a power of two from 4 to 65536 rows\n",
-            n, w, ld);
+  if ((1 << e) != n || e < 2 || e > 16) {
+    fprintf(stderr, "fft_columns: %d rows: not a power of two from 4 to 65536\n", n);
+    exit(1);
+  }
+  if (w < 1 || ld < w) {
+    fprintf(stderr, "fft_columns: %d columns in a pitch of %ld: not 1 or more within the pitch\n", w, ld);
     exit(1);
   }
   int e1 = (e + 1) / 2, e2 = e / 2, n1 = 1 << e1, n2 = 1 << e2;
