@@ -346,6 +346,23 @@ def host_only_program(rng, seed, n):
     return '\n\n'.join(out) + '\n'
 
 
+def failing_main(bodies, n, correct, note=''):
+    """The report function that marks a failure, and a #mainhost that runs
+    the bodies and prints the line run_copies.sh looks for (correct: its
+    text after the count) unless a case failed; note: a comment line before it."""
+    return '''static int failed;
+static void report(int k, const char *what)
+{
+  printf("FAIL seed %d case %d: %s\\n", seed, k, what);
+  failed = 1;
+}''', '''#mainhost {
+%s
+%s  if (!failed)
+    printf("%d %s\\n");
+  return failed;
+}''' % ('\n'.join(bodies), note and '  /* %s */\n' % note, n, correct)
+
+
 def mpi_program(rng, seed, n):
     """Half local copies in the body, half distributed: a scatter of process
     0's array into a type over P, an all-to-all into another, a gather."""
@@ -429,18 +446,10 @@ def mpi_program(rng, seed, n):
     free(x);
     free(y);
   }''' % (k, xs, ys, xs, ys, l1, l2, l1, l2, k, xp, k, k, k, k, k, yp, l1, k, l2, k, k, what, ys, k, k, what))
-    out = [header(seed, n, 'mpi'), '#parray {mpi(int *x, int *y) [%d]} P' % NP, '\n'.join(decls), '''static int failed;
-static void report(int k, const char *what)
-{
-  printf("FAIL seed %d case %d: %s\\n", seed, k, what);
-  failed = 1;
-}''', '\n'.join(wants), '''#mainhost {
-%s
-  /* the other processes' failures are printed by them */
-  if (!failed)
-    printf("%d cases correct on process 0\\n");
-  return failed;
-}''' % ('\n'.join(bodies), n)]
+    report, main = failing_main(bodies, n, 'cases correct on process 0',
+                                "the other processes' failures are printed by them")
+    out = [header(seed, n, 'mpi'), '#parray {mpi(int *x, int *y) [%d]} P' % NP, '\n'.join(decls), report,
+           '\n'.join(wants), main]
     return '\n\n'.join(out) + '\n'
 
 
@@ -512,18 +521,9 @@ def gpu_program(rng, seed, n, form):
     free(z);
   }''' % (k, x.span() + xo, spans[0], spans[1], x.span() + xo, spans[0], spans[1],
            k, k, k, xp, k, k, k, zp, k, k, k, k, yp, k, k, spans[0], k, spans[1], k, k, what))
+    report, main = failing_main(bodies, n, 'cases correct')
     out = [header(seed, n, 'gpu_' + form), '#parray {%s(int *x, int *y, int *z) [%d]} P' % (form, NP),
-           '\n'.join(decls), '''static int failed;
-static void report(int k, const char *what)
-{
-  printf("FAIL seed %d case %d: %s\\n", seed, k, what);
-  failed = 1;
-}''', '\n'.join(wants), '''#mainhost {
-%s
-  if (!failed)
-    printf("%d cases correct\\n");
-  return failed;
-}''' % ('\n'.join(bodies), n)]
+           '\n'.join(decls), report, '\n'.join(wants), main]
     return '\n\n'.join(out) + '\n'
 
 
