@@ -2,8 +2,10 @@
 # gpu_suite.sh PARRAYC [--sanitize] [WORKDIR]
 # Runs every CUDA sample (first line "parrayc-sample: cuda") and every
 # tests/e2e/gpu_*.pa on this machine's GPU (gpu_*_fails.pa must fail, as
-# run_fails.sh checks), then checks that run-time CUDA
-# failures are reported (kernel fault, bad launch, no GPU).  With
+# run_fails.sh checks), the FFT sample's column kernels against cuFFT
+# (tests/multi/fft_columns_check.cu), the random copies of GPU memory
+# distributed over 2 GPUs (tests/random, gpu_pthd and gpu_mpi), then checks
+# that run-time CUDA failures are reported (kernel fault, bad launch, no GPU).  With
 # --sanitize, also runs compute-sanitizer's memcheck and racecheck on the
 # transpose and SGEMM samples, the multi-GPU tests and the programs of
 # samples/multi (N = 512, 2 GPUs; the SGEMM also on the TF32 tensor cores), each within
