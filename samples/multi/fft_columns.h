@@ -9,7 +9,10 @@
 // Four steps (n = n1 * n2): pass 1 takes the n1-point FFTs over the rows
 // n2' + n2 * j (j < n1) and multiplies by W_n^(n2' k1), in place; pass 2 takes
 // the n2-point FFTs over the rows n2 * k1 + j (j < n2) into the rows
-// k1 + n1 * k2 of b.  Each pass reads and writes the slab once.  Inside a
+// k1 + n1 * k2 of b.  Each pass reads and writes the slab once.  Pass 1
+// can also run a residue class of rows at a time (fft_columns_begin, then
+// fft_columns_end): rows that cross between GPUs class by class are
+// transformed while the next class crosses.  Inside a
 // block the same split again (L = RA * RB): RA-point FFTs in registers,
 // twiddles, a turn through shared memory, RB-point FFTs in registers.
 #include <cuda_runtime.h>
@@ -72,18 +75,19 @@ template <int R> __device__ __forceinline__ void fftc_dft(float2 *v)
     v[i] = t[i];
 }
 
-// One pass: block (x, y) transforms columns x*16.. over the L = RA*RB rows
-// y*in_b + j*in_j into the rows y*out_b + k*out_k, times W_n^(y*k) if twist.
+// One pass: block (x, b) transforms columns x*16.. over the L = RA*RB rows
+// y*in_b + j*in_j into the rows y*out_b + k*out_k, times W_n^(y*k) if twist,
+// where y = y0 + b*y_step (the blocks of one residue class, or all of them).
 // A thread's twiddles are products of one sincospif's (kept to memory's pace;
 // a sincospif each would not be).
 template <int RA, int RB>
 __global__ void __launch_bounds__(FFTC_TILE *(RA > RB ? RA : RB))
-fftc_pass(const float2 *in, float2 *out, int w, long ld, int n, int in_b, int in_j, int out_b,
-          int out_k, bool twist)
+fftc_pass(const float2 *in, float2 *out, int w, long ld, int n, int y0, int y_step, int in_b,
+          int in_j, int out_b, int out_k, bool twist)
 {
   const int L = RA * RB;
   __shared__ float2 turn[RB][RA][FFTC_TILE];
-  int col = blockIdx.x * FFTC_TILE + threadIdx.x, y = blockIdx.y;
+  int col = blockIdx.x * FFTC_TILE + threadIdx.x, y = y0 + y_step * (int)blockIdx.y;
   bool live = col < w;
   for (int nb = threadIdx.y; nb < RB; nb += blockDim.y) {
     float2 v[RA];
@@ -120,31 +124,45 @@ fftc_pass(const float2 *in, float2 *out, int w, long ld, int n, int in_b, int in
   }
 }
 
+// the rows and columns one pass covers, and how it reads and writes them
+struct fftc_span {
+  int w;                                        // columns
+  long ld;                                      // the row pitch
+  int n, y0, y_step, blocks_y;                  // the FFT's length; the values of y
+  int in_b, in_j, out_b, out_k;                 // rows, as fftc_pass says
+  bool twist;
+};
+
 template <int RA, int RB>
-static void fftc_launch(const float2 *in, float2 *out, int w, long ld, int n, int blocks_y,
-                        int in_b, int in_j, int out_b, int out_k, bool twist, cudaStream_t s)
+static void fftc_launch(const float2 *in, float2 *out, const fftc_span &p, cudaStream_t s)
 {
-  dim3 grid((w + FFTC_TILE - 1) / FFTC_TILE, blocks_y), block(FFTC_TILE, RA > RB ? RA : RB);
-  fftc_pass<RA, RB><<<grid, block, 0, s>>>(in, out, w, ld, n, in_b, in_j, out_b, out_k, twist);
+  dim3 grid((p.w + FFTC_TILE - 1) / FFTC_TILE, p.blocks_y), block(FFTC_TILE, RA > RB ? RA : RB);
+  fftc_pass<RA, RB><<<grid, block, 0, s>>>(in, out, p.w, p.ld, p.n, p.y0, p.y_step, p.in_b, p.in_j,
+                                           p.out_b, p.out_k, p.twist);
 }
 
 // one pass of 2^e-point FFTs (e = 1 .. 8), RA = 2^ceil(e/2), RB = 2^floor(e/2)
-static void fftc_pass_of(int e, const float2 *in, float2 *out, int w, long ld, int n, int blocks_y,
-                         int in_b, int in_j, int out_b, int out_k, bool twist, cudaStream_t s)
+static void fftc_pass_of(int e, const float2 *in, float2 *out, const fftc_span &p, cudaStream_t s)
 {
   switch (e) {
-  case 1: fftc_launch<2, 1>(in, out, w, ld, n, blocks_y, in_b, in_j, out_b, out_k, twist, s); break;
-  case 2: fftc_launch<2, 2>(in, out, w, ld, n, blocks_y, in_b, in_j, out_b, out_k, twist, s); break;
-  case 3: fftc_launch<4, 2>(in, out, w, ld, n, blocks_y, in_b, in_j, out_b, out_k, twist, s); break;
-  case 4: fftc_launch<4, 4>(in, out, w, ld, n, blocks_y, in_b, in_j, out_b, out_k, twist, s); break;
-  case 5: fftc_launch<8, 4>(in, out, w, ld, n, blocks_y, in_b, in_j, out_b, out_k, twist, s); break;
-  case 6: fftc_launch<8, 8>(in, out, w, ld, n, blocks_y, in_b, in_j, out_b, out_k, twist, s); break;
-  case 7: fftc_launch<16, 8>(in, out, w, ld, n, blocks_y, in_b, in_j, out_b, out_k, twist, s); break;
-  default: fftc_launch<16, 16>(in, out, w, ld, n, blocks_y, in_b, in_j, out_b, out_k, twist, s); break;
+  case 1: fftc_launch<2, 1>(in, out, p, s); break;
+  case 2: fftc_launch<2, 2>(in, out, p, s); break;
+  case 3: fftc_launch<4, 2>(in, out, p, s); break;
+  case 4: fftc_launch<4, 4>(in, out, p, s); break;
+  case 5: fftc_launch<8, 4>(in, out, p, s); break;
+  case 6: fftc_launch<8, 8>(in, out, p, s); break;
+  case 7: fftc_launch<16, 8>(in, out, p, s); break;
+  default: fftc_launch<16, 16>(in, out, p, s); break;
+  }
+  cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) {
+    fprintf(stderr, "fft_columns: %s\n", cudaGetErrorString(err));
+    exit(1);
   }
 }
 
-static void fft_columns(float2 *a, float2 *b, int n, int w, long ld, cudaStream_t s)
+// n = 2^e: exits with a message unless n, w and ld make a slab fft_columns takes
+static int fftc_exponent(int n, int w, long ld)
 {
   int e = 0;
   while (e < 17 && (1 << e) < n)
@@ -157,12 +175,40 @@ static void fft_columns(float2 *a, float2 *b, int n, int w, long ld, cudaStream_
     fprintf(stderr, "fft_columns: %d columns in a pitch of %ld: not 1 or more within the pitch\n", w, ld);
     exit(1);
   }
-  int e1 = (e + 1) / 2, e2 = e / 2, n1 = 1 << e1, n2 = 1 << e2;
-  fftc_pass_of(e1, a, a, w, ld, n, n2, 1, n2, 1, n2, true, s);     // rows j + n2*i, in place
-  fftc_pass_of(e2, a, b, w, ld, n, n1, n2, 1, 1, n1, false, s);    // rows n2*k1 + j into k1 + n1*k2
-  cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) {
-    fprintf(stderr, "fft_columns: %s\n", cudaGetErrorString(err));
+  return e;
+}
+
+// The largest count of classes fft_columns_begin takes for n rows: n2.
+static int fft_columns_classes(int n)
+{
+  return 1 << (fftc_exponent(n, 1, 1) / 2);
+}
+
+// Pass 1 over the rows r, r + R, r + 2R, ... of a alone (residue class r of
+// R, R a power of two dividing fft_columns_classes(n)): it reads and writes
+// no other row, so it can run as soon as those rows have arrived.  After all
+// R classes, fft_columns_end finishes the transform.
+static void fft_columns_begin(float2 *a, int n, int w, long ld, int r, int classes, cudaStream_t s)
+{
+  int e = fftc_exponent(n, w, ld), e1 = (e + 1) / 2, n2 = 1 << (e / 2);
+  if (classes < 1 || n2 % classes != 0 || r < 0 || r >= classes) {
+    fprintf(stderr, "fft_columns_begin: class %d of %d: the count must divide %d\n", r, classes, n2);
     exit(1);
   }
+  fftc_span p = {w, ld, n, r, classes, n2 / classes, 1, n2, 1, n2, true};   // rows y + n2*j, in place
+  fftc_pass_of(e1, a, a, p, s);
+}
+
+// Pass 2: a (every class through pass 1) into b.
+static void fft_columns_end(const float2 *a, float2 *b, int n, int w, long ld, cudaStream_t s)
+{
+  int e = fftc_exponent(n, w, ld), e1 = (e + 1) / 2, e2 = e / 2;
+  fftc_span p = {w, ld, n, 0, 1, 1 << e1, 1 << e2, 1, 1, 1 << e1, false};   // rows n2*k1 + j into k1 + n1*k2
+  fftc_pass_of(e2, a, b, p, s);
+}
+
+static void fft_columns(float2 *a, float2 *b, int n, int w, long ld, cudaStream_t s)
+{
+  fft_columns_begin(a, n, w, ld, 0, 1, s);
+  fft_columns_end(a, b, n, w, ld, s);
 }
