@@ -698,16 +698,16 @@ static Poly *place_value(Ctx *ctx, Dim *d, int k)
 }
 
 /* A data dimension that references an mpi array's dimension selects the
- * process that stores the element (SPEC 6.3), and in dmem one that
- * references a pthd or omp array's selects the thread, whose GPU stores it
- * (SPEC 6.5; paged data over pthd threads stays one shared array): it
+ * process that stores the element (SPEC 6.3), and one that references a
+ * pthd or omp array's selects the thread that stores it: in host memory
+ * the thread's own block (SPEC 6.3), in dmem its GPU's (SPEC 6.5).  It
  * takes no room in the local layout, so its offsets are 0 (stride 0). */
 bool dim_selects_process(const Dim *n)
 {
   if (!n->ref || n->type->kind != TK_NONE)
     return false;
   ThreadKind k = n->ref->type->kind;
-  return k == TK_MPI || ((k == TK_PTHD || k == TK_OMP) && n->type->mem == MEM_DMEM);
+  return k == TK_MPI || k == TK_PTHD || k == TK_OMP;
 }
 
 /* The dimension that selects the process (or GPU) for n: n itself, or the

@@ -214,10 +214,13 @@ static void sync(Emitter *e, Node *n)
           suffix, suffix);
 }
 
-/* A scatter or gather between a shared host array and dmem distributed
- * over the threads (SPEC 6.5) whose layouts team_rows could not turn into
- * pitched copies: every thread moves the elements it owns, element by
- * element, its GPU block staged through pinned host memory. */
+/* A scatter or gather between a shared host array and data distributed
+ * over the threads (host blocks, SPEC 6.3; dmem, SPEC 6.5) whose layouts
+ * team_rows could not turn into pitched copies: every thread moves the
+ * elements it owns, element by element, a GPU block staged through pinned
+ * host memory.  An all-to-all between host blocks: every thread fills its
+ * block of the destination from the others' blocks of the source, whose
+ * addresses pa_team_share hands round. */
 static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
 {
   Ctx *ctx = e->ctx;
@@ -230,7 +233,9 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->check_extent)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, src->extent),
             poly_str(ctx, dst->extent), where, line);
-  const char *what = p->coll == COLL_SCATTER ? "each thread fills its block" : "each thread sends its block";
+  const char *what = p->coll == COLL_SCATTER    ? "each thread fills its block"
+                     : p->coll == COLL_ALLTOALL ? "each thread fills its block from the others'"
+                                                : "each thread sends its block";
   out_gen(e->out, n->loc, "%s{ /* %s over the threads of %s: %s%s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
           team->name, what,
           p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
@@ -244,6 +249,19 @@ static void team_copy(Emitter *e, Node *n, const CopyPlan *p)
                                dollar_poly_whole(ctx, dim_offset(ctx, src, iT))),
                     "pa_tid");
     break;
+  case COLL_ALLTOALL: {
+    const char *elem = src->type->elem;
+    out_gen(e->out, n->loc, "%s  const %s *const *pa_blocks = (const %s *const *)pa_team_share(pa_self, pa_src);\n",
+            in, elem, elem);
+    hostc_side_nest(e, n, &T, true, true, NULL,
+                    ctx_printf(ctx, "pa_dst[%s] = pa_blocks[%s][%s]", dollar_poly_whole(ctx, dim_offset(ctx, dst, iT)),
+                               dollar_poly_whole(ctx, copy_side_owner(ctx, &S, iT, false)),
+                               dollar_poly_whole(ctx, dim_offset(ctx, src, iT))),
+                    "pa_tid");
+    if (p->via_host[0]) /* the staged source goes when the others have read it */
+      out_gen(e->out, n->loc, "%s  pa_sync_at(pa_self, %d);\n", in, line);
+    break;
+  }
   default:
     hostc_side_nest(e, n, &S, true, true, NULL,
                     ctx_printf(ctx, "pa_dst[%s] = pa_src[%s]", dollar_poly_whole(ctx, dim_offset(ctx, dst, iS)),
