@@ -4,7 +4,8 @@
 # tests/e2e/gpu_*.pa on this machine's GPU (gpu_*_fails.pa must fail, as
 # run_fails.sh checks), the FFT sample's column kernels against cuFFT
 # (tests/multi/fft_columns_check.cu), the random copies of GPU memory
-# distributed over 2 GPUs (tests/random, gpu_pthd and gpu_mpi), then checks
+# distributed over 2 GPUs and over all of a machine's GPUs (tests/random,
+# gpu_pthd and gpu_mpi), then checks
 # that run-time CUDA failures are reported (kernel fault, bad launch, no GPU).  With
 # --sanitize, also runs compute-sanitizer's memcheck and racecheck on the
 # transpose and SGEMM samples, the multi-GPU tests and the programs of
@@ -87,14 +88,19 @@ status=$?
 result fft_columns_check $status "$log" $(( $(date +%s) - start ))
 tail -n 1 "$log" | sed 's/^/    /'
 
-# random copies of GPU memory distributed over 2 GPUs (tests/random/gen_copies.py):
-# scatter, gather, all-to-all, gather; every element against the offset rules
-for t in gpu_pthd gpu_mpi; do
-  log=$work/random_$t.log start=$(date +%s)
-  sh "$root/tests/random/run_copies.sh" "$parrayc" $t 1 4 40 "$work/random_$t" >"$log" 2>&1
-  status=$?
-  result random_copies_$t $status "$log" $(( $(date +%s) - start ))
-  tail -n 1 "$log" | sed 's/^/    /'
+# random copies of GPU memory distributed over 2 GPUs, and over all of them
+# where there are more (tests/random/gen_copies.py --procs): scatter, gather,
+# all-to-all, gather; every element against the offset rules
+for p in 2 $([ "$gpus" -gt 2 ] && echo "$gpus"); do
+  for t in gpu_pthd gpu_mpi; do
+    name=random_copies_$t
+    [ "$p" = 2 ] || name=${name}_$p
+    log=$work/$name.log start=$(date +%s)
+    sh "$root/tests/random/run_copies.sh" "$parrayc" $t 1 4 40 "$work/$name" "$p" >"$log" 2>&1
+    status=$?
+    result "$name" $status "$log" $(( $(date +%s) - start ))
+    tail -n 1 "$log" | sed 's/^/    /'
+  done
 done
 
 # run_sample NAME FILE.pa [PARRAYC FLAGS...]: parrayc --run with the flags; sets status and log
