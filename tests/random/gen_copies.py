@@ -21,6 +21,8 @@ threads or processes of a body, each on a GPU of its own: a scatter, a
 gather of it, an all-to-all into another distribution, a gather of that.
 --procs P (mpi, *_dist, gpu_*): P processes or threads instead of 2; a
 part may then be held by all of them, by the first, or by the first k.
+Where P has factors, half the programs declare the processes a grid [a][b]
+and each distribution references P, P_0 or P_1 (SPEC 6.3's grids).
 
 The program prints "N cases correct" and exits 0, or prints, for each wrong
 case, "FAIL seed S case K: ..." with its types and copy, and exits 1.  The
@@ -31,6 +33,7 @@ import random
 import sys
 
 NP = 2  # processes (threads) of the distributed targets: --procs
+GRID = None  # (a, b): P declared [a][b] (NP = a * b), data over P, P_0 or P_1
 
 
 # ---- layouts ----------------------------------------------------------------
@@ -39,15 +42,16 @@ class Node:
     """A dimension: a leaf of some extent, a reference to a base dimension
     (offset stride, maybe sized), or an inner node with kids."""
 
-    def __init__(self, extent=None, kids=None, ref=None, proc=False):
+    def __init__(self, extent=None, kids=None, ref=None, proc=None):
         self.kids = kids or []
         self.ref = ref          # (base name, k, stride): offset = i * stride
-        self.proc = proc        # a [#P] dimension: offset 0, selects the process
+        self.proc = proc        # a process dimension, (name, weight, extent): offset 0, the owner weight * i
         self.extent = extent if extent is not None else prod(k.extent for k in self.kids)
 
     def text(self):
         if self.proc:
-            return '[#P]' if self.extent == NP else '[%d #P]' % self.extent
+            name, _, full = self.proc
+            return '[#%s]' % name if self.extent == full else '[%d #%s]' % (self.extent, name)
         if self.ref:
             name, k, stride, full, n = self.ref
             if self.kids:  # a split: [[a][b] #B_k]
@@ -105,7 +109,7 @@ class Layout:
 
     def _off(self, n, i, above):
         if n.proc:
-            return i, 0
+            return i * n.proc[1], 0
         if n.ref:
             stride = n.ref[2]  # rule 1 (a split's kids: rule 2, through the node's index)
             return 0, stride(i) if callable(stride) else i * stride
@@ -225,10 +229,25 @@ def distributed_layout(rng, e_local, name, decls, hold):
         k = 0
     else:
         k = rng.randrange(len(kids))
-    kids[k] = Node(kids=[Node(hold, proc=True), kids[k]])
+    kids[k] = Node(kids=[Node(hold, proc=process_axis(rng, hold)), kids[k]])
     root = Node(kids=kids)
     d = Layout(root, lay.base)
     return d, lay.span()
+
+
+def process_axis(rng, hold):
+    """The process dimension a part of hold processes references: P, or
+    with a grid P_0 (weight b) or P_1, when that axis has hold of them."""
+    if not GRID:
+        return ('P', 1, NP)
+    a, b = GRID
+    axes = [('P', 1, NP)] + [ax for ax in (('P_0', b, a), ('P_1', 1, b)) if ax[2] >= hold]
+    return rng.choice(axes)
+
+
+def procs_text():
+    """P's extent as declared: [NP], or [a][b]."""
+    return '[%d][%d]' % GRID if GRID else '[%d]' % NP
 
 
 def holders(rng):
@@ -470,7 +489,7 @@ def mpi_program(rng, seed, n, form='mpi'):
     else:
         report, main = failing_main(bodies, n, 'cases correct')
     target = 'mpi' if form == 'mpi' else form + '_dist'
-    out = [header(seed, n, target), '#parray {%s(int *x, int *y) [%d]} P' % (form, NP), '\n'.join(decls), report,
+    out = [header(seed, n, target), '#parray {%s(int *x, int *y) %s} P' % (form, procs_text()), '\n'.join(decls), report,
            '\n'.join(wants), main]
     return '\n\n'.join(out) + '\n'
 
@@ -544,7 +563,7 @@ def gpu_program(rng, seed, n, form):
   }''' % (k, x.span() + xo, spans[0], spans[1], x.span() + xo, spans[0], spans[1],
            k, k, k, xp, k, k, k, zp, k, k, k, k, yp, k, k, spans[0], k, spans[1], k, k, what))
     report, main = failing_main(bodies, n, 'cases correct')
-    out = [header(seed, n, 'gpu_' + form), '#parray {%s(int *x, int *y, int *z) [%d]} P' % (form, NP),
+    out = [header(seed, n, 'gpu_' + form), '#parray {%s(int *x, int *y, int *z) %s} P' % (form, procs_text()),
            '\n'.join(decls), report, '\n'.join(wants), main]
     return '\n\n'.join(out) + '\n'
 
@@ -561,9 +580,12 @@ def main():
     a = ap.parse_args()
     if not 2 <= a.procs <= 8:
         ap.error('--procs %d: from 2 to 8' % a.procs)
-    global NP
+    global NP, GRID
     NP = a.procs
     rng = random.Random('%s:%d' % (a.target, a.seed))
+    shapes = [(d, NP // d) for d in range(2, NP) if NP % d == 0]
+    if shapes and a.target not in ('host', 'pthd', 'omp') and rng.random() < 0.5:
+        GRID = rng.choice(shapes)  # a grid of processes: data over one axis or both
     if a.target == 'host':
         text = host_only_program(rng, a.seed, a.cases)
     elif a.target == 'mpi':
