@@ -655,13 +655,10 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
   p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
   p->sync_after = true;
   bool sgpu = copy_on_gpu(p->src), dgpu = copy_on_gpu(p->dst);
-  if (p->coll == COLL_ALLTOALL && sgpu && dgpu) {
-    /* GPU to GPU: each thread's GPU reads the others' blocks (cuda backend) */
-    if (owner_digit(ctx, T) < 0) {
-      diag_error(ctx, n->loc, "#copy %s to %s: between GPUs, the destination must be distributed over one "
-                 "dimension of '%s' that is the whole thread array", n->name, n->name2, team->name);
-      return false;
-    }
+  if (p->coll == COLL_ALLTOALL && sgpu && dgpu && owner_digit(ctx, T) >= 0) {
+    /* GPU to GPU: each thread's GPU reads the others' blocks (cuda backend);
+     * a destination over one axis of a grid of threads goes through the
+     * host below, as among mpi processes */
     plan_peer(ctx, p);
     return true;
   }
@@ -670,7 +667,7 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
       p->dir = COPY_PEER; /* one GPU's array and the blocks of all */
     return true;
   }
-  if (sgpu && dgpu) {
+  if (p->coll != COLL_ALLTOALL && sgpu && dgpu) {
     /* one GPU's array and the blocks, in other layouts: the all-to-all's
      * kernel, reading from that array or writing into it */
     CopySide *x = S->procs ? S : T;
@@ -683,7 +680,8 @@ static bool plan_threads(Ctx *ctx, Node *n, CopyPlan *p, Type *team)
     plan_peer(ctx, p);
     return true;
   }
-  /* anything else: element by element on the host, GPU blocks staged */
+  /* anything else: element by element on the host, GPU blocks staged
+   * (an all-to-all: each thread reads the others' staged blocks) */
   p->via_host[0] = sgpu;
   p->via_host[1] = dgpu;
   return true;
