@@ -18,7 +18,8 @@
  *                            order: GPU g a slab of the columns)
  *   cufftxt_2d_natural_<G>gpu  the same plus cufftXtMemcpy device to device back to
  *                            natural order
- * (a second argument "fft": the all-to-alls and FFTs only)
+ * (a second argument "fft": the all-to-alls and FFTs only; "sgemm": the two cuBLAS
+ * SGEMM rows only, no cuBLASXt)
  * and prints "name,n,ms_median,rate" lines on stdout: rate in TFLOP/s (2 n^3 / t)
  * for SGEMM, GB/s (bytes crossing / t) for p2p, GFLOP/s (5 n^2 log2 n^2 / t) for
  * the FFTs.  With one GPU the peer copy and cuFFT Xt print n/a.  Host matrices
@@ -259,7 +260,7 @@ static bool fft_right(const char *name, size_t count, const float2 *got, const f
 
 /* ---------- SGEMM: one GPU, column blocks, cuBLASXt ---------- */
 
-static bool bench_sgemm(long n, const std::vector<int> &devs) {
+static bool bench_sgemm(long n, const std::vector<int> &devs, bool with_xt) {
   size_t nn = (size_t)n * n;
   double flop = 2.0 * n * n * n;
   float *ha, *hb, *hc;
@@ -330,6 +331,12 @@ static bool bench_sgemm(long n, const std::vector<int> &devs) {
     CK(cudaFree(c2[k]));
   }
   ok &= sgemm_right(cols, n, ha, hb, hc);
+  if (!with_xt) {
+    CK(cudaFreeHost(ha));
+    CK(cudaFreeHost(hb));
+    CK(cudaFreeHost(hc));
+    return ok;
+  }
 
   /* (c) cuBLASXt from pinned host memory on the GPUs, tuned as a user would: the best
    * of its tile sizes 1024 .. 8192 (its default tiles were 5x slower at n = 16384) */
@@ -593,15 +600,21 @@ int main(int argc, char **argv) {
   int count = 0;
   CK(cudaGetDeviceCount(&count));
   if (n < 256 || n % 256 || n % count) {
-    fprintf(stderr, "usage: %s [N]   (N a multiple of 256 and of the GPUs' count, default %d)\n", argv[0], N);
+    fprintf(stderr, "usage: %s [N [fft|sgemm]]   (N a multiple of 256 and of the GPUs' count, default %d)\n", argv[0], N);
     return 2;
   }
   std::vector<int> devs;
   for (int k = 0; k < count; k++)
     devs.push_back(k);
-  bool fft_only = argc > 2 && !strcmp(argv[2], "fft"); /* "fft": the all-to-alls and FFTs only */
+  const char *only = argc > 2 ? argv[2] : "";
+  if (*only && strcmp(only, "fft") && strcmp(only, "sgemm")) {
+    fprintf(stderr, "%s: the second argument is fft or sgemm, not %s\n", argv[0], only);
+    return 2;
+  }
   printf("name,N,ms_median,rate\n");
-  bool ok = fft_only || bench_sgemm(n, devs);
+  bool ok = !strcmp(only, "fft") || bench_sgemm(n, devs, !*only);
+  if (!strcmp(only, "sgemm"))
+    return ok ? 0 : 1;
   bench_p2p(n, devs, sizeof(float), "");
   bench_p2p(n, devs, sizeof(float2), "_f2");
   ok &= bench_fft(n, devs);
