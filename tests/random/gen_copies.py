@@ -260,6 +260,28 @@ def holders(rng):
     return hold
 
 
+def other_holders(mix, e, hold):
+    """The holders of the all-to-all's destination: mostly those of its
+    source; a quarter of the time (drawn from mix, apart from the program's
+    draws) another count that divides e into parts of 2 or more, so that
+    the copy also gathers to fewer processes or spreads to more."""
+    others = [h for h in range(1, NP + 1) if h != hold and e % h == 0 and e // h >= 2]
+    if others and mix.random() < 0.25:
+        return mix.choice(others)
+    return hold
+
+
+def destination_layout(rng, mix, e, el, name, decls, hold):
+    """The all-to-all's destination over P: (layout, local span).  With
+    other holders it is drawn from mix, after the draws of one with hold
+    (not used), so that the program's other draws stay as they were."""
+    h2 = other_holders(mix, e, hold)
+    if h2 == hold:
+        return distributed_layout(rng, el, name, decls, hold)
+    distributed_layout(rng, el, name, [], hold)
+    return distributed_layout(mix, e // h2, name, decls, h2)
+
+
 # ---- programs --------------------------------------------------------------
 
 def c_array(name, values):
@@ -402,7 +424,10 @@ def mpi_program(rng, seed, n, form='mpi'):
     """Half local copies in the body, half distributed: a scatter of process
     0's array into a type over P, an all-to-all into another, a gather.
     form pthd or omp: the same program over threads, x and y shared by all
-    of them and each thread's blocks its own (SPEC 6.3)."""
+    of them and each thread's blocks its own (SPEC 6.3).  The all-to-all's
+    destination may be held by another number of processes
+    (destination_layout)."""
+    mix = random.Random('holders:%s:%d' % (form, seed))
     decls, wants, bodies = [], [], []
     for k in range(n):
         if rng.random() < 0.3:
@@ -429,7 +454,7 @@ def mpi_program(rng, seed, n, form='mpi'):
         decls.append('#parray {paged int %s} X%d' % (''.join(c.text() for c in x.root.kids), k))
         d1, l1 = distributed_layout(rng, el, 'D%d' % k, decls, hold)
         decls.append('#parray {paged int %s} D%d' % (''.join(c.text() for c in d1.root.kids), k))
-        d2, l2 = distributed_layout(rng, el, 'E%d' % k, decls, hold)
+        d2, l2 = destination_layout(rng, mix, e, el, 'E%d' % k, decls, hold)
         decls.append('#parray {paged int %s} E%d' % (''.join(c.text() for c in d2.root.kids), k))
         y = random_layout(rng, e, 'Y%d' % k, decls)
         decls.append('#parray {paged int %s} Y%d' % (''.join(c.text() for c in y.root.kids), k))
@@ -498,7 +523,14 @@ def gpu_program(rng, seed, n, form):
     """gpu_pthd, gpu_mpi: GPU memory distributed over the 2 threads (or
     processes) of P, each on a GPU of its own: a scatter of the host's array
     into a dmem type over P, a gather of it back (checking the scatter), an
-    all-to-all into another dmem distribution and a gather of that."""
+    all-to-all into another dmem distribution and a gather of that.  A
+    third of the cases (drawn apart, so that the others stay as they were)
+    go by host memory distributed over P too: the scatter into a paged
+    distribution H, from H into D (host blocks to GPU blocks of another
+    distribution), and from E into a paged distribution G before the
+    gather.  E may be held by another number of processes than D
+    (destination_layout)."""
+    mix = random.Random('host blocks:%s:%d' % (form, seed))
     decls, wants, bodies = [], [], []
     for k in range(n):
         el = rng.choice([2, 3, 4, 6, 8, 9, 12])
@@ -509,10 +541,18 @@ def gpu_program(rng, seed, n, form):
         dist = []
         for name in ('D%d' % k, 'E%d' % k):
             first = len(decls)
-            lay, span = distributed_layout(rng, el, name, decls, hold)
+            if name.startswith('D'):
+                lay, span = distributed_layout(rng, el, name, decls, hold)
+            else:
+                lay, span = destination_layout(rng, mix, e, el, name, decls, hold)
             decls[first:] = [d.replace('{paged ', '{dmem ') for d in decls[first:]]  # bases in GPU memory too
             decls.append('#parray {dmem int %s} %s' % (''.join(c.text() for c in lay.root.kids), name))
             dist.append(lay)
+        via_host = mix.random() < 1 / 3
+        if via_host:  # host blocks over P before D and after E
+            for name in ('H%d' % k, 'G%d' % k):
+                lay, span = distributed_layout(mix, el, name, decls, hold)
+                decls.append('#parray {paged int %s} %s' % (''.join(c.text() for c in lay.root.kids), name))
         outs = []
         for name in ('Y%d' % k, 'Z%d' % k):
             lay = random_layout(rng, e, name, decls)
@@ -529,9 +569,19 @@ def gpu_program(rng, seed, n, form):
         wants.append(c_array('want%d_y' % k, want[0]))
         wants.append(c_array('want%d_z' % k, want[1]))
         xp, yp, zp = ptr('x', xo), ptr('y', offs[0]), ptr('z', offs[1])
-        names = ('X%d' % k, 'D%d' % k, 'E%d' % k, 'Y%d' % k, 'Z%d' % k)
-        what = c_string(' / '.join(dl for dl in decls if dl.split('} ')[-1].startswith(names)) +
-                        ' / #copy X(%s) to D(d), D(d) to Z(%s), D(d) to E(e), E(e) to Y(%s)' % (xp, zp, yp))
+        names = ('X%d' % k, 'D%d' % k, 'E%d' % k, 'Y%d' % k, 'Z%d' % k, 'H%d' % k, 'G%d' % k)
+        if via_host:
+            copies = ' / #copy X(%s) to H(h), H(h) to D(d), D(d) to Z(%s), D(d) to E(e), E(e) to G(g), ' \
+                     'G(g) to Y(%s)' % (xp, zp, yp)
+            into_d = '#create H%d(h)\n      #copy X%d(%s) to H%d(h)\n      #copy H%d(h) to D%d(d)' % (
+                k, k, xp, k, k, k)
+            from_e = '#create G%d(g)\n      #copy E%d(e) to G%d(g)\n      #copy G%d(g) to Y%d(%s)\n' \
+                     '      #destroy H%d(h)\n      #destroy G%d(g)' % (k, k, k, k, k, yp, k, k)
+        else:
+            copies = ' / #copy X(%s) to D(d), D(d) to Z(%s), D(d) to E(e), E(e) to Y(%s)' % (xp, zp, yp)
+            into_d = '#copy X%d(%s) to D%d(d)' % (k, xp, k)
+            from_e = '#copy E%d(e) to Y%d(%s)' % (k, k, yp)
+        what = c_string(' / '.join(dl for dl in decls if dl.split('} ')[-1].startswith(names)) + copies)
         bodies.append('''  { /* case %d: scatter, gather, all-to-all, gather */
     int *x = (int *)malloc(sizeof(int) * %d), *y = (int *)malloc(sizeof(int) * %d);
     int *z = (int *)malloc(sizeof(int) * %d), bad = 0;
@@ -544,10 +594,10 @@ def gpu_program(rng, seed, n, form):
     #detour P(x, y, z) {
       #create D%d(d)
       #create E%d(e)
-      #copy X%d(%s) to D%d(d)
+      %s
       #copy D%d(d) to Z%d(%s)
       #copy D%d(d) to E%d(e)
-      #copy E%d(e) to Y%d(%s)
+      %s
       #destroy D%d(d)
       #destroy E%d(e)
     }
@@ -561,7 +611,7 @@ def gpu_program(rng, seed, n, form):
     free(y);
     free(z);
   }''' % (k, x.span() + xo, spans[0], spans[1], x.span() + xo, spans[0], spans[1],
-           k, k, k, xp, k, k, k, zp, k, k, k, k, yp, k, k, spans[0], k, spans[1], k, k, what))
+           k, k, into_d, k, k, zp, k, k, from_e, k, k, spans[0], k, spans[1], k, k, what))
     report, main = failing_main(bodies, n, 'cases correct')
     out = [header(seed, n, 'gpu_' + form), '#parray {%s(int *x, int *y, int *z) %s} P' % (form, procs_text()),
            '\n'.join(decls), report, '\n'.join(wants), main]
