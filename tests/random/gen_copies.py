@@ -13,7 +13,8 @@ script computes from SPEC 2.4's offset rules (a plain table in the program).  ho
 host; pthd, omp: in each thread of a 2-thread body (thread-local buffers);
 mpi: in a 2-process body, a local copy, or a scatter of process 0's array
 into a distributed type (a [#P] dimension, the local block padded or
-permuted), an all-to-all into another distribution and a gather back.
+permuted), an all-to-all into another distribution and a gather back; the
+distributed cases' elements int, double, long long, short or float.
 pthd_dist, omp_dist: that program over the threads of a pthd or omp body,
 the distributed types' blocks in each thread's own memory (SPEC 6.3).
 gpu_pthd, gpu_mpi: the same distributions in GPU memory (dmem) over the 2
@@ -271,6 +272,28 @@ def other_holders(mix, e, hold):
     return hold
 
 
+# the element types of the distributed cases besides int: their sizes are
+# what the copies' packing, staging and messages scale by
+ELEMENTS = ['int', 'int', 'int', 'double', 'long long', 'short', 'float']
+
+
+def element_of(types, decls, first):
+    """A case's element type, drawn from types (apart from the program's
+    draws); the case's declarations from decls[first] on take it."""
+    ty = types.choice(ELEMENTS)
+    if ty != 'int':
+        decls[first:] = [d.replace(' int ', ' %s ' % ty, 1) for d in decls[first:]]
+    return ty
+
+
+def typed(ty, names):
+    """The case's buffers as pointers to its elements inside a body whose
+    thread array passes int pointers: '' for int."""
+    if ty == 'int':
+        return ''
+    return '%s %s;\n      ' % (ty, ', '.join('*%st = (%s *)%s' % (n, ty, n) for n in names))
+
+
 def destination_layout(rng, mix, e, el, name, decls, hold):
     """The all-to-all's destination over P: (layout, local span).  With
     other holders it is drawn from mix, after the draws of one with hold
@@ -428,6 +451,7 @@ def mpi_program(rng, seed, n, form='mpi'):
     destination may be held by another number of processes
     (destination_layout)."""
     mix = random.Random('holders:%s:%d' % (form, seed))
+    types = random.Random('elements:%s:%d' % (form, seed))
     decls, wants, bodies = [], [], []
     for k in range(n):
         if rng.random() < 0.3:
@@ -450,6 +474,7 @@ def mpi_program(rng, seed, n, form='mpi'):
         el = rng.choice([2, 3, 4, 6, 8, 9, 12])
         hold = holders(rng)
         e = el * hold
+        first = len(decls)
         x = random_layout(rng, e, 'X%d' % k, decls)
         decls.append('#parray {paged int %s} X%d' % (''.join(c.text() for c in x.root.kids), k))
         d1, l1 = distributed_layout(rng, el, 'D%d' % k, decls, hold)
@@ -458,6 +483,7 @@ def mpi_program(rng, seed, n, form='mpi'):
         decls.append('#parray {paged int %s} E%d' % (''.join(c.text() for c in d2.root.kids), k))
         y = random_layout(rng, e, 'Y%d' % k, decls)
         decls.append('#parray {paged int %s} Y%d' % (''.join(c.text() for c in y.root.kids), k))
+        ty = element_of(types, decls, first)
         xo, yo = rng.choice([0, 0, 2, 3]), rng.choice([0, 0, 1, 4])
         xs, ys = x.span() + xo, y.span() + yo
         w1 = [[-1] * l1 for _ in range(NP)]
@@ -470,7 +496,8 @@ def mpi_program(rng, seed, n, form='mpi'):
             o2, f2 = d2.offset(i)
             w2[o2][f2] = v
             wy[yo + y.offset(i)[1]] = v
-        xp, yp = ptr('x', xo), ptr('y', yo)
+        t = '' if ty == 'int' else 't'
+        xp, yp = ptr('x' + t, xo), ptr('y' + t, yo)
         wants.append('static const int want%d_1[%d][%d] = {%s};' % (
             k, NP, l1, ', '.join('{%s}' % ', '.join(map(str, r)) for r in w1)))
         wants.append('static const int want%d_2[%d][%d] = {%s};' % (
@@ -480,13 +507,13 @@ def mpi_program(rng, seed, n, form='mpi'):
         what = c_string(' / '.join(dl for dl in decls if dl.split('} ')[-1].startswith(names)) +
                         ' / #copy X(%s) to D(l1), D(l1) to E(l2), E(l2) to Y(%s)' % (xp, yp))
         bodies.append('''  { /* case %d: scatter, all-to-all, gather */
-    int *x = malloc(sizeof(int) * %d), *y = malloc(sizeof(int) * %d), bad = 0;
+    %s *x = malloc(sizeof(%s) * %d), *y = malloc(sizeof(%s) * %d)%s;
     for (int i = 0; i < %d; i++)
       x[i] = i + 1;
     for (int i = 0; i < %d; i++)
       y[i] = -1;
-    #detour P(x, y) {
-      int l1[%d], l2[%d], bad1 = 0;
+    #detour P(%s) {
+      %s%s l1[%d], l2[%d]%s;
       for (int i = 0; i < %d; i++)
         l1[i] = -1;
       for (int i = 0; i < %d; i++)
@@ -507,7 +534,10 @@ def mpi_program(rng, seed, n, form='mpi'):
       report(%d, %s);
     free(x);
     free(y);
-  }''' % (k, xs, ys, xs, ys, l1, l2, l1, l2, k, xp, k, k, k, k, k, yp, l1, k, l2, k, k, what, ys, k, k, what))
+  }''' % (k, ty, ty, xs, ty, ys, ', bad = 0' if ty == 'int' else ';\n    int bad = 0', xs, ys,
+           'x, y' if ty == 'int' else '(int *)x, (int *)y', typed(ty, 'xy'), ty, l1, l2,
+           ', bad1 = 0' if ty == 'int' else ';\n      int bad1 = 0', l1, l2, k, xp, k, k, k, k, k, yp, l1, k, l2,
+           k, k, what, ys, k, k, what))
     if form == 'mpi':
         report, main = failing_main(bodies, n, 'cases correct on process 0',
                                     "the other processes' failures are printed by them")
@@ -529,13 +559,18 @@ def gpu_program(rng, seed, n, form):
     distribution H, from H into D (host blocks to GPU blocks of another
     distribution), and from E into a paged distribution G before the
     gather.  E may be held by another number of processes than D
-    (destination_layout)."""
+    (destination_layout).  Half the programs bind thread (process) k to
+    GPU P - 1 - k by INIT_GPU in each body (SPEC 6.5)."""
     mix = random.Random('host blocks:%s:%d' % (form, seed))
+    types = random.Random('elements:gpu_%s:%d' % (form, seed))
+    # half the programs bind thread (process) k to GPU P - 1 - k, not k, by INIT_GPU in each body
+    rebind = 'INIT_GPU(rebound_gpu($tid$));\n      ' if random.Random('binding:%s:%d' % (form, seed)).random() < 0.5 else ''
     decls, wants, bodies = [], [], []
     for k in range(n):
         el = rng.choice([2, 3, 4, 6, 8, 9, 12])
         hold = holders(rng)
         e = el * hold
+        case_first = len(decls)
         x = random_layout(rng, e, 'X%d' % k, decls)
         decls.append('#parray {paged int %s} X%d' % (''.join(c.text() for c in x.root.kids), k))
         dist = []
@@ -558,6 +593,7 @@ def gpu_program(rng, seed, n, form):
             lay = random_layout(rng, e, name, decls)
             decls.append('#parray {paged int %s} %s' % (''.join(c.text() for c in lay.root.kids), name))
             outs.append(lay)
+        ty = element_of(types, decls, case_first)
         xo = rng.choice([0, 0, 2, 3])
         offs = [rng.choice([0, 0, 1, 4]) for _ in outs]
         spans = [lay.span() + o for lay, o in zip(outs, offs)]
@@ -568,7 +604,8 @@ def gpu_program(rng, seed, n, form):
                 w[o + lay.offset(i)[1]] = v
         wants.append(c_array('want%d_y' % k, want[0]))
         wants.append(c_array('want%d_z' % k, want[1]))
-        xp, yp, zp = ptr('x', xo), ptr('y', offs[0]), ptr('z', offs[1])
+        t = '' if ty == 'int' else 't'
+        xp, yp, zp = ptr('x' + t, xo), ptr('y' + t, offs[0]), ptr('z' + t, offs[1])
         names = ('X%d' % k, 'D%d' % k, 'E%d' % k, 'Y%d' % k, 'Z%d' % k, 'H%d' % k, 'G%d' % k)
         if via_host:
             copies = ' / #copy X(%s) to H(h), H(h) to D(d), D(d) to Z(%s), D(d) to E(e), E(e) to G(g), ' \
@@ -583,16 +620,16 @@ def gpu_program(rng, seed, n, form):
             from_e = '#copy E%d(e) to Y%d(%s)' % (k, k, yp)
         what = c_string(' / '.join(dl for dl in decls if dl.split('} ')[-1].startswith(names)) + copies)
         bodies.append('''  { /* case %d: scatter, gather, all-to-all, gather */
-    int *x = (int *)malloc(sizeof(int) * %d), *y = (int *)malloc(sizeof(int) * %d);
-    int *z = (int *)malloc(sizeof(int) * %d), bad = 0;
+    %s *x = (%s *)malloc(sizeof(%s) * %d), *y = (%s *)malloc(sizeof(%s) * %d);
+    %s *z = (%s *)malloc(sizeof(%s) * %d)%s;
     for (int i = 0; i < %d; i++)
       x[i] = i + 1;
     for (int i = 0; i < %d; i++)
       y[i] = -1;
     for (int i = 0; i < %d; i++)
       z[i] = -1;
-    #detour P(x, y, z) {
-      #create D%d(d)
+    #detour P(%s) {
+      %s%s#create D%d(d)
       #create E%d(e)
       %s
       #copy D%d(d) to Z%d(%s)
@@ -610,9 +647,14 @@ def gpu_program(rng, seed, n, form):
     free(x);
     free(y);
     free(z);
-  }''' % (k, x.span() + xo, spans[0], spans[1], x.span() + xo, spans[0], spans[1],
-           k, k, into_d, k, k, zp, k, k, from_e, k, k, spans[0], k, spans[1], k, k, what))
+  }''' % (k, ty, ty, ty, x.span() + xo, ty, ty, spans[0], ty, ty, ty, spans[1],
+           ', bad = 0' if ty == 'int' else ';\n    int bad = 0', x.span() + xo, spans[0], spans[1],
+           'x, y, z' if ty == 'int' else '(int *)x, (int *)y, (int *)z', rebind, typed(ty, 'xyz'), k, k,
+           into_d, k, k, zp, k, k, from_e, k, k, spans[0], k, spans[1], k, k, what))
     report, main = failing_main(bodies, n, 'cases correct')
+    if rebind:  # the GPUs in reverse: SPEC 6.5's INIT_GPU overriding the binding
+        report += ('\n\nstatic int rebound_gpu(int k)\n{\n  int gpus = 1;\n  cudaGetDeviceCount(&gpus);\n'
+                   '  return (%d - 1 - k) %% gpus;\n}' % NP)
     out = [header(seed, n, 'gpu_' + form), '#parray {%s(int *x, int *y, int *z) %s} P' % (form, procs_text()),
            '\n'.join(decls), report, '\n'.join(wants), main]
     return '\n\n'.join(out) + '\n'
