@@ -412,8 +412,11 @@ static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, c
  * the first copy of the kernel runs it over marked blocks to map which
  * element comes from where (pa_gpu_xchg_probe), then the runtime moves the
  * elements packed on the GPU, pair by pair.  The sizes the kernel captures
- * key the map.  Past what the map holds, the collective through the host
- * (the caller's, opened here and closed by it). */
+ * and the guard of its launch (the processes that hold a block) key the
+ * map: one kernel serves every copy between the same layouts, and copies
+ * whose destinations have other holders map differently.  Past what the
+ * map holds, the collective through the host (the caller's, opened here
+ * and closed by it). */
 static void xchg_branch(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *launch,
                         const char *extra, const char *at)
 {
@@ -428,9 +431,14 @@ static void xchg_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
       buf_printf(&key, "%s(long long)%.*s", key.len ? ", " : "", (int)len, s);
     s += len;
   }
+  const char *what = key.len ? "the sizes the kernel takes" : NULL;
+  if (p->parts) {
+    buf_printf(&key, "%s%s", key.len ? ", " : "", poly_str(ctx, p->parts));
+    what = what ? "the sizes the kernel takes, the processes that hold a block" : "the processes that hold a block";
+  }
   out_gen(e->out, n->loc, "%s  } else { /* through NCCL or the host: each pair's elements packed on the GPU */\n", in);
   if (key.len)
-    out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* the sizes the kernel takes */\n", in, key.data);
+    out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* %s */\n", in, key.data, what);
   out_gen(e->out, n->loc, "%s    pa_gpu_xchg *pa_n = pa_gpu_xchg_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, "
           "pa_way, %s);\n", in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst),
           elem, key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "NULL, 0", at);
