@@ -619,129 +619,206 @@ static Head *head_of(const Staging *h, int q)
     return (Head *)h->seg[q];
 }
 
-/* The packed elements of the other processes through pinned host memory:
- * see Staging.  Stream s holds the packed buffer; `in` takes the copies
- * up. */
-static void through_host(pa_gpu_xchg *x, cudaStream_t s, cudaStream_t in)
+/* One copy through the host while it moves: the MPI requests (the
+ * receives first, then the sends) and how far each side has got. */
+typedef struct Flow {
+    Plan *p;
+    Staging *h;
+    const char *file;
+    int line, n, me;
+    unsigned long long run;
+    cudaStream_t in;     /* the copies up to this GPU */
+    MPI_Request *req;
+    int *piece_of_req;   /* per receive: its piece in h->in */
+    int *idx;            /* MPI_Testsome's answer */
+    int *got, *sent;     /* per process: its pieces up here; this process's pieces for it down (node) */
+    int *first;          /* per process: its first piece in h->in */
+    int nrecv, nsend, recv_left, down, up;
+} Flow;
+
+static const char through_what[] = "cudaMemcpyAsync (a copy between GPU blocks through the host)";
+
+/* The readers of the node are done with the last run's pieces */
+static void wait_for_readers(const Flow *f, double timeout)
 {
-    Plan *p = x->plan;
-    const char *file = x->file;
-    int line = x->line, n = x->n, me = x->me;
-    size_t elem = p->elem;
-    if (!p->staging)
-        p->staging = staging_make(x);
-    Staging *h = p->staging;
-    unsigned long long run = ++h->run;
-    const char *what = "cudaMemcpyAsync (a copy between GPU blocks through the host)";
-    double timeout = pa_transport_timeout(), last = pa_transport_now();
-    /* the readers of the node are done with the last run's pieces */
-    for (int q = 0; q < n; q++) {
-        if (q == me || !p->scount[q] || !on_window(h, q))
+    double since = pa_transport_now();
+    for (int q = 0; q < f->n; q++) {
+        if (q == f->me || !f->p->scount[q] || !on_window(f->h, q))
             continue;
-        while (__atomic_load_n(&head_of(h, q)->consumed, __ATOMIC_ACQUIRE) + 1 < run)
-            if (pa_transport_now() - last > timeout)
-                pa_transport_die(file, line, "a copy between GPU blocks through the host waited %g s for process %d "
-                                 "(PARRAY_COPY_TIMEOUT): a process of the job died or stopped", timeout, q);
+        while (__atomic_load_n(&head_of(f->h, q)->consumed, __ATOMIC_ACQUIRE) + 1 < f->run)
+            if (pa_transport_now() - since > timeout)
+                pa_transport_die(f->file, f->line, "a copy between GPU blocks through the host waited %g s for "
+                                 "process %d (PARRAY_COPY_TIMEOUT): a process of the job died or stopped",
+                                 timeout, q);
     }
+}
+
+/* Every piece that leaves, down to pinned memory on stream s, an event after each */
+static void copy_down(const Flow *f, cudaStream_t s)
+{
+    const Staging *h = f->h;
     for (int i = 0; i < h->nout; i++) {
         const Piece *c = &h->out[i];
-        size_t at = (size_t)p->sdispl[c->q] * elem + c->off;
-        pa_cuda_check(cudaMemcpyAsync(h->send + at, (char *)p->sbuf + at, c->len, cudaMemcpyDeviceToHost, s), what,
-                      file, line);
-        pa_cuda_check(cudaEventRecord(h->down[i], s), "cudaEventRecord (a copy between GPU blocks)", file, line);
+        size_t at = (size_t)f->p->sdispl[c->q] * f->p->elem + c->off;
+        pa_cuda_check(cudaMemcpyAsync(h->send + at, (char *)f->p->sbuf + at, c->len, cudaMemcpyDeviceToHost, s),
+                      through_what, f->file, f->line);
+        pa_cuda_check(cudaEventRecord(h->down[i], s), "cudaEventRecord (a copy between GPU blocks)", f->file,
+                      f->line);
     }
-    /* by MPI: every receive posted, each send once its piece is down */
+}
+
+static void flow_start(Flow *f, pa_gpu_xchg *x, Staging *h, cudaStream_t in)
+{
+    memset(f, 0, sizeof *f);
+    f->p = x->plan;
+    f->h = h;
+    f->file = x->file;
+    f->line = x->line;
+    f->n = x->n;
+    f->me = x->me;
+    f->run = ++h->run;
+    f->in = in;
     int nmsg = 0;
     for (int i = 0; i < h->nin; i++)
         nmsg += !on_window(h, h->in[i].q);
     for (int i = 0; i < h->nout; i++)
         nmsg += !on_window(h, h->out[i].q);
-    MPI_Request *req = (MPI_Request *)xmalloc(sizeof(MPI_Request) * (size_t)(nmsg + 1), file, line);
-    int *piece_of_req = (int *)xmalloc(sizeof(int) * (size_t)(nmsg + 1), file, line);
-    int nrecv = 0, nsend = 0;
+    f->req = (MPI_Request *)xmalloc(sizeof(MPI_Request) * (size_t)(nmsg + 1), f->file, f->line);
+    f->piece_of_req = (int *)xmalloc(sizeof(int) * (size_t)(nmsg + 1), f->file, f->line);
+    f->idx = (int *)xmalloc(sizeof(int) * (size_t)(nmsg + 1), f->file, f->line);
+    f->got = (int *)xmalloc(sizeof(int) * (size_t)f->n, f->file, f->line);
+    f->sent = (int *)xmalloc(sizeof(int) * (size_t)f->n, f->file, f->line);
+    f->first = (int *)xmalloc(sizeof(int) * (size_t)f->n, f->file, f->line);
+    for (int i = h->nin - 1; i >= 0; i--)
+        f->first[h->in[i].q] = i;
+}
+
+static void flow_free(Flow *f)
+{
+    free(f->req);
+    free(f->piece_of_req);
+    free(f->idx);
+    free(f->got);
+    free(f->sent);
+    free(f->first);
+}
+
+/* By MPI, every piece's receive is posted before anything is sent */
+static void post_receives(Flow *f)
+{
+    const Staging *h = f->h;
     for (int i = 0; i < h->nin; i++) {
         const Piece *c = &h->in[i];
         if (on_window(h, c->q))
             continue;
-        char *at = h->recv + (size_t)p->rdispl[c->q] * elem + c->off;
-        piece_of_req[nrecv] = i;
-        MPI_Irecv(at, (int)c->len, MPI_BYTE, c->q, 0x7061, MPI_COMM_WORLD, &req[nrecv++]);
+        char *at = h->recv + (size_t)f->p->rdispl[c->q] * f->p->elem + c->off;
+        f->piece_of_req[f->nrecv] = i;
+        MPI_Irecv(at, (int)c->len, MPI_BYTE, c->q, 0x7061, MPI_COMM_WORLD, &f->req[f->nrecv++]);
     }
-    int *got = (int *)xmalloc(sizeof(int) * (size_t)n, file, line);  /* pieces from q up */
-    int *sent = (int *)xmalloc(sizeof(int) * (size_t)n, file, line); /* pieces for q down (node) */
-    int *first = (int *)xmalloc(sizeof(int) * (size_t)n, file, line); /* q's first piece in h->in */
-    for (int i = h->nin - 1; i >= 0; i--)
-        first[h->in[i].q] = i;
-    int *idx = (int *)xmalloc(sizeof(int) * (size_t)(nrecv + 1), file, line);
-    int down = 0, up = 0, recv_left = nrecv;
-    while (down < h->nout || up < h->nin) {
-        int moved = 0;
-        /* pieces down: say so (node) or send them (MPI) */
-        for (; down < h->nout; down++, moved = 1) {
-            cudaError_t e = cudaEventQuery(h->down[down]);
-            if (e == cudaErrorNotReady)
-                break;
-            pa_cuda_check(e, "a copy from the GPU to pinned memory", file, line);
-            const Piece *c = &h->out[down];
-            if (on_window(h, c->q)) {
-                unsigned long long count = (unsigned long long)++sent[c->q];
-                __atomic_store_n(&head_of(h, me)->progress[c->q], (run & 0xffffffffULL) << 32 | count,
-                                 __ATOMIC_RELEASE);
-            } else {
-                MPI_Isend(h->send + (size_t)p->sdispl[c->q] * elem + c->off, (int)c->len, MPI_BYTE, c->q, 0x7061,
-                          MPI_COMM_WORLD, &req[nrecv + nsend++]);
-            }
+    f->recv_left = f->nrecv;
+}
+
+/* Pieces down in pinned memory: said so in this process's head (node) or
+ * sent (MPI).  Whether any was. */
+static int announce_down(Flow *f)
+{
+    const Staging *h = f->h;
+    int moved = 0;
+    for (; f->down < h->nout; f->down++, moved = 1) {
+        cudaError_t e = cudaEventQuery(h->down[f->down]);
+        if (e == cudaErrorNotReady)
+            break;
+        pa_cuda_check(e, "a copy from the GPU to pinned memory", f->file, f->line);
+        const Piece *c = &h->out[f->down];
+        if (on_window(h, c->q)) {
+            unsigned long long count = (unsigned long long)++f->sent[c->q];
+            __atomic_store_n(&head_of(h, f->me)->progress[c->q], (f->run & 0xffffffffULL) << 32 | count,
+                             __ATOMIC_RELEASE);
+        } else {
+            MPI_Isend(h->send + (size_t)f->p->sdispl[c->q] * f->p->elem + c->off, (int)c->len, MPI_BYTE, c->q,
+                      0x7061, MPI_COMM_WORLD, &f->req[f->nrecv + f->nsend++]);
         }
-        /* pieces of the node's processes down: up to this GPU */
-        for (int q = 0; q < n; q++) {
-            if (q == me || !p->rcount[q] || !on_window(h, q))
-                continue;
-            unsigned long long v = __atomic_load_n(&head_of(h, q)->progress[me], __ATOMIC_ACQUIRE);
-            if (v >> 32 != (run & 0xffffffffULL))
-                continue;
-            for (; got[q] < (int)(v & 0xffffffffULL); got[q]++, up++, moved = 1) {
-                const Piece *c = &h->in[first[q] + got[q]];
-                pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[q] * elem + c->off,
-                                              h->seg[q] + HEAD_BYTES + (size_t)h->at[q] * elem + c->off, c->len,
-                                              cudaMemcpyHostToDevice, in), what, file, line);
-            }
+    }
+    return moved;
+}
+
+/* The node's processes' pieces that are down, up to this GPU from their
+ * staging.  Whether any went. */
+static int up_from_node(Flow *f)
+{
+    const Staging *h = f->h;
+    const Plan *p = f->p;
+    int moved = 0;
+    for (int q = 0; q < f->n; q++) {
+        if (q == f->me || !p->rcount[q] || !on_window(h, q))
+            continue;
+        unsigned long long v = __atomic_load_n(&head_of(h, q)->progress[f->me], __ATOMIC_ACQUIRE);
+        if (v >> 32 != (f->run & 0xffffffffULL))
+            continue;
+        for (; f->got[q] < (int)(v & 0xffffffffULL); f->got[q]++, f->up++, moved = 1) {
+            const Piece *c = &h->in[f->first[q] + f->got[q]];
+            pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + (size_t)p->rdispl[q] * p->elem + c->off,
+                                          h->seg[q] + HEAD_BYTES + (size_t)h->at[q] * p->elem + c->off, c->len,
+                                          cudaMemcpyHostToDevice, f->in), through_what, f->file, f->line);
         }
-        /* pieces by MPI in: up to this GPU */
-        if (recv_left) {
-            int outcount = 0;
-            if (MPI_Testsome(nrecv, req, &outcount, idx, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-                pa_transport_die(file, line, "MPI_Testsome (a copy between GPU blocks through the host) failed");
-            for (int k = 0; k < outcount && outcount != MPI_UNDEFINED; k++, up++, moved = 1) {
-                const Piece *c = &h->in[piece_of_req[idx[k]]];
-                size_t at = (size_t)p->rdispl[c->q] * elem + c->off;
-                pa_cuda_check(cudaMemcpyAsync((char *)p->rbuf + at, h->recv + at, c->len, cudaMemcpyHostToDevice, in),
-                              what, file, line);
-                recv_left--;
-            }
-        } else if (nsend) {
-            int flag = 0;
-            MPI_Testall(nsend, req + nrecv, &flag, MPI_STATUSES_IGNORE); /* progress */
-        }
+    }
+    return moved;
+}
+
+/* The pieces that came by MPI, up to this GPU; once all have, the sends
+ * are helped along.  Whether any went. */
+static int up_from_messages(Flow *f)
+{
+    if (!f->recv_left) {
+        int flag = 0;
+        if (f->nsend)
+            MPI_Testall(f->nsend, f->req + f->nrecv, &flag, MPI_STATUSES_IGNORE); /* progress */
+        return 0;
+    }
+    int outcount = 0, moved = 0;
+    if (MPI_Testsome(f->nrecv, f->req, &outcount, f->idx, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        pa_transport_die(f->file, f->line, "MPI_Testsome (a copy between GPU blocks through the host) failed");
+    for (int k = 0; k < outcount && outcount != MPI_UNDEFINED; k++, f->up++, f->recv_left--, moved = 1) {
+        const Piece *c = &f->h->in[f->piece_of_req[f->idx[k]]];
+        size_t at = (size_t)f->p->rdispl[c->q] * f->p->elem + c->off;
+        pa_cuda_check(cudaMemcpyAsync((char *)f->p->rbuf + at, f->h->recv + at, c->len, cudaMemcpyHostToDevice,
+                                      f->in), through_what, f->file, f->line);
+    }
+    return moved;
+}
+
+/* The packed elements of the other processes through pinned host memory:
+ * see Staging.  Stream s holds the packed buffer; `in` takes the copies
+ * up.  Nothing moving for PARRAY_COPY_TIMEOUT seconds ends the job. */
+static void through_host(pa_gpu_xchg *x, cudaStream_t s, cudaStream_t in)
+{
+    if (!x->plan->staging)
+        x->plan->staging = staging_make(x);
+    Flow f;
+    flow_start(&f, x, x->plan->staging, in);
+    double timeout = pa_transport_timeout(), last = pa_transport_now();
+    wait_for_readers(&f, timeout);
+    copy_down(&f, s);
+    post_receives(&f);
+    while (f.down < f.h->nout || f.up < f.h->nin) {
+        int moved = announce_down(&f);
+        moved |= up_from_node(&f);
+        moved |= up_from_messages(&f);
         double t = pa_transport_now();
         if (moved)
             last = t;
         else if (t - last > timeout)
-            pa_transport_die(file, line, "a copy between GPU blocks through the host made no progress for %g s "
+            pa_transport_die(f.file, f.line, "a copy between GPU blocks through the host made no progress for %g s "
                              "(PARRAY_COPY_TIMEOUT): a process of the job died or stopped", timeout);
     }
-    if (nsend && MPI_Waitall(nsend, req + nrecv, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-        pa_transport_die(file, line, "MPI_Waitall (a copy between GPU blocks through the host) failed");
+    if (f.nsend && MPI_Waitall(f.nsend, f.req + f.nrecv, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        pa_transport_die(f.file, f.line, "MPI_Waitall (a copy between GPU blocks through the host) failed");
     /* up: the others may overwrite their pieces */
     pa_cuda_check(cudaStreamSynchronize(in), "cudaStreamSynchronize (a copy between GPU blocks through the host)",
-                  file, line);
-    if (h->window)
-        __atomic_store_n(&head_of(h, me)->consumed, run, __ATOMIC_RELEASE);
-    free(idx);
-    free(first);
-    free(got);
-    free(sent);
-    free(piece_of_req);
-    free(req);
+                  f.file, f.line);
+    if (f.h->window)
+        __atomic_store_n(&head_of(f.h, f.me)->consumed, f.run, __ATOMIC_RELEASE);
+    flow_free(&f);
 }
 
 extern "C" void pa_gpu_xchg_run(pa_gpu_xchg *x)
