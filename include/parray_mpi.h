@@ -141,6 +141,10 @@ pa_gpu_xchg *pa_gpu_xchg_begin(const void *kernel, const void *src, size_t src_b
                                size_t elem, const long long *key, int nkey, pa_via via, const char *file, int line);
 int pa_gpu_xchg_probe(pa_gpu_xchg *x, void *blocks, void **probe);
 void pa_gpu_xchg_run(pa_gpu_xchg *x);
+/* The runtime's own (pa_xchg.cu): release, called by every process in
+ * pa_mpi_finalize before MPI_Finalize, frees what MPI must free
+ * collectively (the shared windows of pinned memory). */
+void pa_mpi_before_finalize(void (*release)(void));
 /* Every process, having decided alike that the job cannot go on: process
  * 0 prints msg (one line, no newline needed), all exit with status 1. */
 void pa_mpi_fail_all(const char *msg);

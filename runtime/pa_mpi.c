@@ -27,6 +27,7 @@ static struct {
   const char *file;     /* of the running detour, for messages (process 0) */
   pa_mpi_body *bodies;  /* by id */
   int nbodies;
+  void (*release)(void); /* collective releases before MPI_Finalize (pa_mpi_before_finalize) */
 } pa;
 
 void pa_mpi_register(int id, pa_mpi_body body)
@@ -299,6 +300,11 @@ void pa_mpi_detour(int id, const void *args, size_t args_size, long long extent,
   run_body(id, (void *)args);
 }
 
+void pa_mpi_before_finalize(void (*release)(void))
+{
+  pa.release = release;
+}
+
 void pa_mpi_finalize(void)
 {
   if (!pa.initialized || pa.finalized)
@@ -309,6 +315,8 @@ void pa_mpi_finalize(void)
     MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD);
   }
   fflush(stdout);
+  if (pa.release) /* every process is here, in step: collective releases may run */
+    pa.release();
   pa.finalized = 1;
   MPI_Finalize();
 }

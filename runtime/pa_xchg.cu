@@ -575,9 +575,20 @@ static int window_make(Staging *h, size_t bytes, int n, int me, const char *file
     return 1;
 }
 
+/* At the end, the stagings' windows, collectively: every process of a
+ * node holds the same plans in the same places (each was made by all) */
+static void stagings_release(void)
+{
+    for (int i = 0; i < plans.n; i++) {
+        staging_free(plans.p[i]->staging);
+        plans.p[i]->staging = NULL;
+    }
+}
+
 /* The staging of a plan, at its first copy through the host (collective). */
 static Staging *staging_make(pa_gpu_xchg *x)
 {
+    pa_mpi_before_finalize(stagings_release);
     Plan *p = x->plan;
     const char *file = x->file;
     int line = x->line, n = x->n, me = x->me;
