@@ -19,7 +19,8 @@
 #   PARRAYC=build-stage/bin/parrayc parrayc (with its runtime beside it: bin/../lib)
 #   MULTI_BUILD=/tmp/multi-build    where the programs are built (MULTI_PREBUILT=1: they
 #                                   are there already, built by an earlier call)
-#   MPIRUN=mpirun                   the launcher of the mpi forms (G processes)
+#   MPIRUN=mpirun                   the launcher of the mpi forms (G processes, Open MPI
+#                                   options: --oversubscribe --bind-to none)
 # With one GPU the programs of G > 1 share it (PARRAY_GPU_SHARE=1): good to check the
 # script, not for figures.  doc/performance.md ("Several GPUs: method").
 set -uo pipefail
@@ -103,7 +104,7 @@ for g in $counts; do
   for s in sgemm sgemm3x fft transpose fftbig; do
     [ -x "$build/g$g/${s}_pthd" ] || continue
     run "${s}_pthd_g$g" "./g$g/${s}_pthd"
-    run "${s}_mpi_g$g" "$mpirun" --oversubscribe -np "$g" -x CUDA_VISIBLE_DEVICES -x NCCL_NVLS_ENABLE \
+    run "${s}_mpi_g$g" "$mpirun" --oversubscribe --bind-to none -np "$g" -x CUDA_VISIBLE_DEVICES -x NCCL_NVLS_ENABLE \
       "./g$g/${s}_mpi"
   done
 done
