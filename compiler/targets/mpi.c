@@ -431,14 +431,12 @@ static void xchg_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
       buf_printf(&key, "%s(long long)%.*s", key.len ? ", " : "", (int)len, s);
     s += len;
   }
-  const char *what = key.len ? "the sizes the kernel takes" : NULL;
-  if (p->parts) {
+  if (p->parts) /* the launch's guard, below */
     buf_printf(&key, "%s%s", key.len ? ", " : "", poly_str(ctx, p->parts));
-    what = what ? "the sizes the kernel takes, the processes that hold a block" : "the processes that hold a block";
-  }
   out_gen(e->out, n->loc, "%s  } else { /* through NCCL or the host: each pair's elements packed on the GPU */\n", in);
   if (key.len)
-    out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* %s */\n", in, key.data, what);
+    out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* beside the kernel, what decides the map */\n", in,
+            key.data);
   out_gen(e->out, n->loc, "%s    pa_gpu_xchg *pa_n = pa_gpu_xchg_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, "
           "pa_way, %s);\n", in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst),
           elem, key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "NULL, 0", at);
