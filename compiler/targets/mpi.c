@@ -408,6 +408,20 @@ static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, c
   out_gen(e->out, n->loc, "%s  if (pa_way == PA_VIA_IPC) {\n", in);
 }
 
+/* The launch of a peer copy's kernel at indentation in, guarded when only
+ * the processes 0 .. parts - 1 hold a block of the destination
+ * (CopyPlan.parts): the others have nothing to fill. */
+static void holders_launch(Emitter *e, Node *n, const CopyPlan *p, const char *in, const char *kname,
+                           const char *launch, const char *args)
+{
+  if (p->parts) {
+    out_gen(e->out, n->loc, "%sif (pa_rank < %s) /* the processes that hold a block */\n", in,
+            poly_str(e->ctx, p->parts));
+    in = ctx_printf(e->ctx, "%s  ", in);
+  }
+  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s);\n", in, kname, launch, args);
+}
+
 /* The branch of a peer all-to-all through NCCL or the host (pa_xchg.cu):
  * the first copy of the kernel runs it over marked blocks to map which
  * element comes from where (pa_gpu_xchg_probe), then the runtime moves the
@@ -445,13 +459,8 @@ static void xchg_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
   out_gen(e->out, n->loc, "%s      void *pa_probe;\n", in);
   out_gen(e->out, n->loc, "%s      while (pa_gpu_xchg_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy: where each element comes from */\n", in);
   /* as through CUDA IPC: a process past the holders of the destination has no block to fill */
-  const char *lin = ctx_printf(ctx, "%s        ", in);
-  if (p->parts) {
-    out_gen(e->out, n->loc, "%s        if (pa_rank < %s) /* the processes that hold a block */\n", in,
-            poly_str(ctx, p->parts));
-    lin = ctx_printf(ctx, "%s          ", in);
-  }
-  out_gen(e->out, n->loc, "%s%s<<<%s>>>((%s *)pa_probe, pa_blocks, pa_rank%s);\n", lin, kname, launch, elem, extra);
+  holders_launch(e, n, p, ctx_printf(ctx, "%s        ", in), kname, launch,
+                 ctx_printf(ctx, "(%s *)pa_probe, pa_blocks, pa_rank%s", elem, extra));
   out_gen(e->out, n->loc, "%s        pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   out_gen(e->out, n->loc, "%s      }\n", in);
   out_gen(e->out, n->loc, "%s      pa_gpu_xchg_run(pa_n);\n", in);
@@ -643,13 +652,8 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
             in, p->sp, at);
     /* a process past the holders of the destination has no block to fill */
-    const char *lin = ctx_printf(ctx, "%s    ", in);
-    if (p->parts) {
-      out_gen(e->out, n->loc, "%s    if (pa_rank < %s) /* the processes that hold a block */\n", in,
-              poly_str(ctx, p->parts));
-      lin = ctx_printf(ctx, "%s      ", in);
-    }
-    out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_rank%s);\n", lin, kname, launch, p->dp, extra);
+    holders_launch(e, n, p, ctx_printf(ctx, "%s    ", in), kname, launch,
+                   ctx_printf(ctx, "%s, pa_blocks, pa_rank%s", p->dp, extra));
     out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
   }
   out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
