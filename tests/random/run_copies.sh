@@ -15,6 +15,8 @@
 set -u
 [ $# -eq 6 ] || [ $# -eq 7 ] || { echo "usage: $0 PARRAYC TARGET FIRST_SEED PROGRAMS CASES WORKDIR [PROCS]" >&2; exit 2; }
 parrayc=$1 target=$2 first=$3 programs=$4 cases=$5 work=$6 procs=${7:-2}
+# the programs build in WORKDIR: a relative PARRAYC is taken from here
+case $parrayc in */*) parrayc=$(cd "$(dirname "$parrayc")" && pwd)/$(basename "$parrayc") ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work" || exit 2
 status=0 total=0
