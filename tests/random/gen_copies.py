@@ -14,7 +14,9 @@ host; pthd, omp: in each thread of a 2-thread body (thread-local buffers);
 mpi: in a 2-process body, a local copy, or a scatter of process 0's array
 into a distributed type (a [#P] dimension, the local block padded or
 permuted), an all-to-all into another distribution and a gather back; the
-distributed cases' elements int, double, long long, short or float.
+distributed cases' elements int, double, long long, short or float; now and
+then a distributed side is one chunk or residue class of a larger
+distributed base, its pointer offset into the block (chunk_layout).
 pthd_dist, omp_dist: that program over the threads of a pthd or omp body,
 the distributed types' blocks in each thread's own memory (SPEC 6.3).
 gpu_pthd, gpu_mpi: the same distributions in GPU memory (dmem) over the 2
@@ -305,6 +307,49 @@ def destination_layout(rng, mix, e, el, name, decls, hold):
     return distributed_layout(mix, e // h2, name, decls, h2)
 
 
+def chunk_layout(rng, e_local, name, decls, hold):
+    """One chunk or residue class of a distributed base, as the FFT
+    sample's XRC and XQC: the base NAMEC is [[#P][C][a]][b] (each process a
+    block of C chunks of a rows) or [[#P][a][C]][b] (its rows in C residue
+    classes), the view [[#NAMEC_0_0][#NAMEC_0_2 or _1]][#NAMEC_1] takes a
+    rows of b, and the pointer goes to chunk (class) c.  #create makes the
+    base.  Returns (Layout, local span, pointer offset, base name)."""
+    a = rng.choice([d for d in range(1, e_local + 1) if e_local % d == 0])
+    b, C = e_local // a, rng.choice([2, 3])
+    c, classes = rng.randrange(C), rng.random() < 0.5
+    bname = name + 'C'
+    name_p, weight, full = process_axis(rng, hold)
+    proc = Node(hold, proc=(name_p, weight, full)).text()
+    inner = '[%d][%d]' % ((a, C) if classes else (C, a))
+    decls.append('#parray {paged int [%s%s][%d]} %s' % (proc, inner, b, bname))
+    rows = Node(a, ref=(bname + '_0', 1 if classes else 2, C * b if classes else b, True, a))
+    root = Node(kids=[Node(kids=[Node(hold, proc=(bname + '_0_0', weight, hold)), rows]),
+                      Node(b, ref=(bname, 1, 1, True, b))])
+    return Layout(root, (bname, [C, a, b])), C * a * b, c * b if classes else c * a * b, bname
+
+
+def holders_of(lay):
+    """The extent of a distributed layout's process dimension."""
+    todo = [lay.root]
+    while todo:
+        n = todo.pop()
+        if n.proc:
+            return n.extent
+        todo.extend(n.kids)
+    return NP
+
+
+def chunked(chunks, lay, span, name, decls, first):
+    """Now and then (drawn from chunks, apart from the program's draws) a
+    chunk of a distributed base in place of the layout just drawn (whose
+    declarations from decls[first] on go): (Layout, span, offset, the
+    name #create takes)."""
+    if chunks.random() >= 0.3:
+        return lay, span, 0, name
+    del decls[first:]
+    return chunk_layout(chunks, lay.root.extent // holders_of(lay), name, decls, holders_of(lay))
+
+
 # ---- programs --------------------------------------------------------------
 
 def c_array(name, values):
@@ -452,6 +497,7 @@ def mpi_program(rng, seed, n, form='mpi'):
     (destination_layout)."""
     mix = random.Random('holders:%s:%d' % (form, seed))
     types = random.Random('elements:%s:%d' % (form, seed))
+    chunks = random.Random('chunks:%s:%d' % (form, seed))
     decls, wants, bodies = [], [], []
     for k in range(n):
         if rng.random() < 0.3:
@@ -477,9 +523,13 @@ def mpi_program(rng, seed, n, form='mpi'):
         first = len(decls)
         x = random_layout(rng, e, 'X%d' % k, decls)
         decls.append('#parray {paged int %s} X%d' % (''.join(c.text() for c in x.root.kids), k))
+        at = len(decls)
         d1, l1 = distributed_layout(rng, el, 'D%d' % k, decls, hold)
+        d1, l1, o1, _ = chunked(chunks, d1, l1, 'D%d' % k, decls, at)
         decls.append('#parray {paged int %s} D%d' % (''.join(c.text() for c in d1.root.kids), k))
+        at = len(decls)
         d2, l2 = destination_layout(rng, mix, e, el, 'E%d' % k, decls, hold)
+        d2, l2, o2, _ = chunked(chunks, d2, l2, 'E%d' % k, decls, at)
         decls.append('#parray {paged int %s} E%d' % (''.join(c.text() for c in d2.root.kids), k))
         y = random_layout(rng, e, 'Y%d' % k, decls)
         decls.append('#parray {paged int %s} Y%d' % (''.join(c.text() for c in y.root.kids), k))
@@ -491,13 +541,14 @@ def mpi_program(rng, seed, n, form='mpi'):
         wy = [-1] * ys
         for i in range(e):
             v = xo + x.offset(i)[1] + 1
-            o1, f1 = d1.offset(i)
-            w1[o1][f1] = v
-            o2, f2 = d2.offset(i)
-            w2[o2][f2] = v
+            p1, f1 = d1.offset(i)
+            w1[p1][o1 + f1] = v
+            p2, f2 = d2.offset(i)
+            w2[p2][o2 + f2] = v
             wy[yo + y.offset(i)[1]] = v
         t = '' if ty == 'int' else 't'
         xp, yp = ptr('x' + t, xo), ptr('y' + t, yo)
+        lp1, lp2 = ptr('l1', o1), ptr('l2', o2)
         wants.append('static const int want%d_1[%d][%d] = {%s};' % (
             k, NP, l1, ', '.join('{%s}' % ', '.join(map(str, r)) for r in w1)))
         wants.append('static const int want%d_2[%d][%d] = {%s};' % (
@@ -505,7 +556,7 @@ def mpi_program(rng, seed, n, form='mpi'):
         wants.append(c_array('want%d_y' % k, wy))
         names = ('X%d' % k, 'D%d' % k, 'E%d' % k, 'Y%d' % k)
         what = c_string(' / '.join(dl for dl in decls if dl.split('} ')[-1].startswith(names)) +
-                        ' / #copy X(%s) to D(l1), D(l1) to E(l2), E(l2) to Y(%s)' % (xp, yp))
+                        ' / #copy X(%s) to D(%s), D(%s) to E(%s), E(%s) to Y(%s)' % (xp, lp1, lp1, lp2, lp2, yp))
         bodies.append('''  { /* case %d: scatter, all-to-all, gather */
     %s *x = malloc(sizeof(%s) * %d), *y = malloc(sizeof(%s) * %d)%s;
     for (int i = 0; i < %d; i++)
@@ -518,9 +569,9 @@ def mpi_program(rng, seed, n, form='mpi'):
         l1[i] = -1;
       for (int i = 0; i < %d; i++)
         l2[i] = -1;
-      #copy X%d(%s) to D%d(l1)
-      #copy D%d(l1) to E%d(l2)
-      #copy E%d(l2) to Y%d(%s)
+      #copy X%d(%s) to D%d(%s)
+      #copy D%d(%s) to E%d(%s)
+      #copy E%d(%s) to Y%d(%s)
       for (int i = 0; i < %d; i++)
         bad1 += l1[i] != want%d_1[$tid$][i];
       for (int i = 0; i < %d; i++)
@@ -536,7 +587,8 @@ def mpi_program(rng, seed, n, form='mpi'):
     free(y);
   }''' % (k, ty, ty, xs, ty, ys, ', bad = 0' if ty == 'int' else ';\n    int bad = 0', xs, ys,
            'x, y' if ty == 'int' else '(int *)x, (int *)y', typed(ty, 'xy'), ty, l1, l2,
-           ', bad1 = 0' if ty == 'int' else ';\n      int bad1 = 0', l1, l2, k, xp, k, k, k, k, k, yp, l1, k, l2,
+           ', bad1 = 0' if ty == 'int' else ';\n      int bad1 = 0', l1, l2, k, xp, k, lp1, k, lp1, k, lp2, k, lp2,
+           k, yp, l1, k, l2,
            k, k, what, ys, k, k, what))
     if form == 'mpi':
         report, main = failing_main(bodies, n, 'cases correct on process 0',
@@ -563,6 +615,7 @@ def gpu_program(rng, seed, n, form):
     GPU P - 1 - k by INIT_GPU in each body (SPEC 6.5)."""
     mix = random.Random('host blocks:%s:%d' % (form, seed))
     types = random.Random('elements:gpu_%s:%d' % (form, seed))
+    chunks = random.Random('chunks:gpu_%s:%d' % (form, seed))
     # half the programs bind thread (process) k to GPU P - 1 - k, not k, by INIT_GPU in each body
     rebind = 'INIT_GPU(rebound_gpu($tid$));\n      ' if random.Random('binding:%s:%d' % (form, seed)).random() < 0.5 else ''
     decls, wants, bodies = [], [], []
@@ -573,13 +626,15 @@ def gpu_program(rng, seed, n, form):
         case_first = len(decls)
         x = random_layout(rng, e, 'X%d' % k, decls)
         decls.append('#parray {paged int %s} X%d' % (''.join(c.text() for c in x.root.kids), k))
-        dist = []
+        dist, made = [], []  # the layouts; (the type #create takes, the pointer) of each
         for name in ('D%d' % k, 'E%d' % k):
             first = len(decls)
             if name.startswith('D'):
                 lay, span = distributed_layout(rng, el, name, decls, hold)
             else:
                 lay, span = destination_layout(rng, mix, e, el, name, decls, hold)
+            lay, span, off, base = chunked(chunks, lay, span, name, decls, first)
+            made.append((base, ptr(name[0].lower(), off)))
             decls[first:] = [d.replace('{paged ', '{dmem ') for d in decls[first:]]  # bases in GPU memory too
             decls.append('#parray {dmem int %s} %s' % (''.join(c.text() for c in lay.root.kids), name))
             dist.append(lay)
@@ -619,7 +674,7 @@ def gpu_program(rng, seed, n, form):
             into_d = '#copy X%d(%s) to D%d(d)' % (k, xp, k)
             from_e = '#copy E%d(e) to Y%d(%s)' % (k, k, yp)
         what = c_string(' / '.join(dl for dl in decls if dl.split('} ')[-1].startswith(names)) + copies)
-        bodies.append('''  { /* case %d: scatter, gather, all-to-all, gather */
+        body = ('''  { /* case %d: scatter, gather, all-to-all, gather */
     %s *x = (%s *)malloc(sizeof(%s) * %d), *y = (%s *)malloc(sizeof(%s) * %d);
     %s *z = (%s *)malloc(sizeof(%s) * %d)%s;
     for (int i = 0; i < %d; i++)
@@ -651,6 +706,11 @@ def gpu_program(rng, seed, n, form):
            ', bad = 0' if ty == 'int' else ';\n    int bad = 0', x.span() + xo, spans[0], spans[1],
            'x, y, z' if ty == 'int' else '(int *)x, (int *)y, (int *)z', rebind, typed(ty, 'xyz'), k, k,
            into_d, k, k, zp, k, k, from_e, k, k, spans[0], k, spans[1], k, k, what))
+        for (base, p), name, v in zip(made, ('D%d' % k, 'E%d' % k), 'de'):  # a chunk: its base made, p copied
+            body = body.replace('#create %s(%s)' % (name, v), '#create %s(%s)' % (base, v))
+            body = body.replace('#destroy %s(%s)' % (name, v), '#destroy %s(%s)' % (base, v))
+            body = body.replace('(%s)' % v, '(%s)' % p).replace('%s(%s)' % (base, p), '%s(%s)' % (base, v))
+        bodies.append(body)
     report, main = failing_main(bodies, n, 'cases correct')
     if rebind:  # the GPUs in reverse: SPEC 6.5's INIT_GPU overriding the binding
         report += ('\n\nstatic int rebound_gpu(int k)\n{\n  int gpus = 1;\n  cudaGetDeviceCount(&gpus);\n'
