@@ -250,6 +250,10 @@ bool poly_equal(const Poly *a, const Poly *b);
  * are compared at compile time). */
 bool poly_extents_may_differ(const Poly *a, const Poly *b);
 bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b); /* a < b for every value */
+/* p's value from constants and the macros' values (-D, #define): false
+ * when some size has none (a variable, a macro parrayc cannot evaluate) */
+bool poly_known_value(const Poly *p, long long *value);
+bool poly_names_variable(const Poly *p); /* some size in p is known at run time only */
 Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
 bool poly_fits_int(const Poly *p); /* every constant fits in int */

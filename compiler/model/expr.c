@@ -673,6 +673,23 @@ static bool known_value(const Poly *p, long long *value)
   return true;
 }
 
+bool poly_known_value(const Poly *p, long long *value)
+{
+  return known_value(p, value);
+}
+
+bool poly_names_variable(const Poly *p)
+{
+  for (int i = 0; i < p->n; i++)
+    for (int k = 0; k < p->t[i].nf; k++) {
+      const Atom *a = p->t[i].f[k];
+      if ((a->kind == A_SYM && a->runtime) || (a->num && poly_names_variable(a->num)) ||
+          (a->den && poly_names_variable(a->den)) || (a->bound && poly_names_variable(a->bound)))
+        return true;
+    }
+  return false;
+}
+
 static long long atom_reach(const Atom *a)
 {
   long long v;

@@ -911,10 +911,15 @@ static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *
       return false;
     Poly *e = v->s[k].extent;
     if (!poly_equal(poly_mul(ctx, got, e), extent) && !divides_exactly(ctx, need, e, &m)) {
-      /* a partial outermost digit: the need values must fit in it; a
-       * size only the C compiler knows is taken to be large enough */
-      long long ce;
-      if (poly_is_const(e, &ce) && !poly_provably_less(ctx, poly_sub(ctx, need, poly_const(ctx, 1)), e))
+      /* a partial outermost digit: the need values must fit in it.  A
+       * size known only at run time may not let them (no strides: the
+       * copy goes by the offsets); macros count at the values they have;
+       * a macro parrayc cannot evaluate is taken to be large enough */
+      Poly *last = poly_sub(ctx, need, poly_const(ctx, 1));
+      long long vl, ve;
+      if (!poly_provably_less(ctx, last, e) &&
+          (poly_names_variable(need) || poly_names_variable(e) ||
+           (poly_known_value(last, &vl) && poly_known_value(e, &ve) ? vl >= ve : poly_is_const(e, &ve))))
         return false;
       sv_push(ctx, &tmp, need, v->s[k].stride);
       got = extent;
