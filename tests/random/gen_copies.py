@@ -16,7 +16,9 @@ into a distributed type (a [#P] dimension, the local block padded or
 permuted), an all-to-all into another distribution and a gather back; the
 distributed cases' elements int, double, long long, short or float; now and
 then a distributed side is one chunk or residue class of a larger
-distributed base, its pointer offset into the block (chunk_layout).
+distributed base, its pointer offset into the block (chunk_layout); in half
+the programs some sizes are variables, known at run time only
+(run_time_sizes).
 pthd_dist, omp_dist: that program over the threads of a pthd or omp body,
 the distributed types' blocks in each thread's own memory (SPEC 6.3).
 gpu_pthd, gpu_mpi: the same distributions in GPU memory (dmem) over the 2
@@ -33,6 +35,7 @@ same seed gives the same program.
 """
 import argparse
 import random
+import re
 import sys
 
 NP = 2  # processes (threads) of the distributed targets: --procs
@@ -720,6 +723,33 @@ def gpu_program(rng, seed, n, form):
     return '\n\n'.join(out) + '\n'
 
 
+def run_time_sizes(sizes, text):
+    """Now and then (drawn from sizes, apart from the program's draws) a
+    data type's size becomes a variable of the same value, a global the
+    bodies and the GPU's copy kernels see (captured as an argument): a
+    leaf's [k], or the k of a part held by the first k processes,
+    [k #P].  The failure messages still show the sizes' values."""
+    if sizes.random() < 0.5:
+        return text
+    names = []
+
+    def size(m):
+        if sizes.random() >= 0.3:
+            return m.group(0)
+        names.append('size%d = %s' % (len(names), m.group(2)))
+        return '%ssize%d%s' % (m.group(1), len(names) - 1, m.group(3))
+    lines = text.split('\n')
+    for k, line in enumerate(lines):
+        if line.startswith('#parray {') and line.split()[1].lstrip('{') in ('paged', 'pinned', 'dmem'):
+            head, dims = line.split(' ', 2)[:2], line.split(' ', 2)[2]
+            lines[k] = ' '.join(head) + ' ' + re.sub(r'(\[)(\d+)(\]| #)', size, dims)
+    if not names:
+        return text
+    at = next(k for k, line in enumerate(lines) if line.startswith('#parray {'))
+    lines.insert(at, '// sizes known at run time only\nstatic int %s;\n' % ', '.join(names))
+    return '\n'.join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--target', choices=['host', 'pthd', 'omp', 'mpi', 'pthd_dist', 'omp_dist', 'gpu_pthd', 'gpu_mpi'],
@@ -748,6 +778,7 @@ def main():
         text = gpu_program(rng, a.seed, a.cases, a.target[4:])
     else:
         text = threads_program(rng, a.seed, a.cases, a.target)
+    text = run_time_sizes(random.Random('sizes:%s:%d' % (a.target, a.seed)), text)
     if a.out == '-':
         sys.stdout.write(text)
     else:
