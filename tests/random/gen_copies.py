@@ -17,8 +17,8 @@ permuted), an all-to-all into another distribution and a gather back; the
 distributed cases' elements int, double, long long, short or float; now and
 then a distributed side is one chunk or residue class of a larger
 distributed base, its pointer offset into the block (chunk_layout); in half
-the programs some sizes are variables, known at run time only
-(run_time_sizes).
+the programs some sizes are names: variables, known at run time only, or
+macros (symbolic_sizes).
 pthd_dist, omp_dist: that program over the threads of a pthd or omp body,
 the distributed types' blocks in each thread's own memory (SPEC 6.3).
 gpu_pthd, gpu_mpi: the same distributions in GPU memory (dmem) over the 2
@@ -723,14 +723,18 @@ def gpu_program(rng, seed, n, form):
     return '\n\n'.join(out) + '\n'
 
 
-def run_time_sizes(sizes, text):
+def symbolic_sizes(sizes, text):
     """Now and then (drawn from sizes, apart from the program's draws) a
-    data type's size becomes a variable of the same value, a global the
-    bodies and the GPU's copy kernels see (captured as an argument): a
-    leaf's [k], or the k of a part held by the first k processes,
-    [k #P].  The failure messages still show the sizes' values."""
-    if sizes.random() < 0.5:
+    data type's size becomes a name of the same value: in 3 programs of
+    10 a global variable, a size known at run time only, which the bodies
+    and the GPU's copy kernels see (captured as an argument); in 3 of 10 a
+    macro, a symbol whose value parrayc knows.  A leaf's [k], or the k of
+    a sub-range or of a part held by the first k processes, [k #R].  The
+    failure messages still show the sizes' values."""
+    mode = sizes.random()
+    if mode < 0.4:
         return text
+    macros = mode >= 0.7
     names = []
 
     def size(m):
@@ -746,7 +750,11 @@ def run_time_sizes(sizes, text):
     if not names:
         return text
     at = next(k for k, line in enumerate(lines) if line.startswith('#parray {'))
-    lines.insert(at, '// sizes known at run time only\nstatic int %s;\n' % ', '.join(names))
+    if macros:
+        lines.insert(at, '// sizes parrayc knows as symbols\n%s\n' % '\n'.join('#define ' + n.replace(' = ', ' ')
+                                                                             for n in names))
+    else:
+        lines.insert(at, '// sizes known at run time only\nstatic int %s;\n' % ', '.join(names))
     return '\n'.join(lines)
 
 
@@ -778,7 +786,7 @@ def main():
         text = gpu_program(rng, a.seed, a.cases, a.target[4:])
     else:
         text = threads_program(rng, a.seed, a.cases, a.target)
-    text = run_time_sizes(random.Random('sizes:%s:%d' % (a.target, a.seed)), text)
+    text = symbolic_sizes(random.Random('sizes:%s:%d' % (a.target, a.seed)), text)
     if a.out == '-':
         sys.stdout.write(text)
     else:
