@@ -729,7 +729,8 @@ def symbolic_sizes(sizes, text):
     10 a global variable, a size known at run time only, which the bodies
     and the GPU's copy kernels see (captured as an argument); in 3 of 10 a
     macro, a symbol whose value parrayc knows.  A leaf's [k], or the k of
-    a sub-range or of a part held by the first k processes, [k #R].  The
+    a sub-range or of a part held by the first k processes, [k #R]; in
+    half of those programs the extents of a pthd or omp thread array.  The
     failure messages still show the sizes' values."""
     mode = sizes.random()
     if mode < 0.4:
@@ -737,16 +738,23 @@ def symbolic_sizes(sizes, text):
     macros = mode >= 0.7
     names = []
 
-    def size(m):
-        if sizes.random() >= 0.3:
-            return m.group(0)
+    def name(m):
         names.append('size%d = %s' % (len(names), m.group(2)))
         return '%ssize%d%s' % (m.group(1), len(names) - 1, m.group(3))
+
+    def size(m):
+        return name(m) if sizes.random() < 0.3 else m.group(0)
     lines = text.split('\n')
     for k, line in enumerate(lines):
         if line.startswith('#parray {') and line.split()[1].lstrip('{') in ('paged', 'pinned', 'dmem'):
             head, dims = line.split(' ', 2)[:2], line.split(' ', 2)[2]
             lines[k] = ' '.join(head) + ' ' + re.sub(r'(\[)(\d+)(\]| #)', size, dims)
+    # half the time the threads of a pthd or omp array too (an mpi array's
+    # processes are mpirun's, counted where parrayc --run can read them)
+    for k, line in enumerate(lines):
+        if line.startswith(('#parray {pthd(', '#parray {omp(')) and sizes.random() < 0.5:
+            head, dims = line.rsplit(') ', 1)
+            lines[k] = head + ') ' + re.sub(r'(\[)(\d+)(\])', name, dims)
     if not names:
         return text
     at = next(k for k, line in enumerate(lines) if line.startswith('#parray {'))
