@@ -899,6 +899,23 @@ static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
   return true;
 }
 
+/* Do positions 0 .. need - 1 fit in a digit of extent e?  Provably; else
+ * never where a size is known only at run time (no strides: the copy
+ * goes by the offsets), at their values where macros give both, and for
+ * a macro parrayc cannot evaluate, taken to be large enough. */
+static bool fits_in_digit(Ctx *ctx, Poly *need, Poly *e)
+{
+  Poly *last = poly_sub(ctx, need, poly_const(ctx, 1));
+  long long vl, ve;
+  if (poly_provably_less(ctx, last, e))
+    return true;
+  if (poly_names_variable(need) || poly_names_variable(e))
+    return false;
+  if (poly_known_value(last, &vl) && poly_known_value(e, &ve))
+    return vl < ve;
+  return !poly_is_const(e, &ve);
+}
+
 /* The digits of v from digit j outwards that make `extent` positions
  * (appended to out, outermost first); false when they do not line up. */
 static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *out)
@@ -911,15 +928,8 @@ static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *
       return false;
     Poly *e = v->s[k].extent;
     if (!poly_equal(poly_mul(ctx, got, e), extent) && !divides_exactly(ctx, need, e, &m)) {
-      /* a partial outermost digit: the need values must fit in it.  A
-       * size known only at run time may not let them (no strides: the
-       * copy goes by the offsets); macros count at the values they have;
-       * a macro parrayc cannot evaluate is taken to be large enough */
-      Poly *last = poly_sub(ctx, need, poly_const(ctx, 1));
-      long long vl, ve;
-      if (!poly_provably_less(ctx, last, e) &&
-          (poly_names_variable(need) || poly_names_variable(e) ||
-           (poly_known_value(last, &vl) && poly_known_value(e, &ve) ? vl >= ve : poly_is_const(e, &ve))))
+      /* a partial outermost digit: the need values must fit in it */
+      if (!fits_in_digit(ctx, need, e))
         return false;
       sv_push(ctx, &tmp, need, v->s[k].stride);
       got = extent;
