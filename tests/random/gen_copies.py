@@ -16,8 +16,8 @@ into a distributed type (a [#P] dimension, the local block padded or
 permuted), an all-to-all into another distribution and a gather back; the
 distributed cases' elements int, double, long long, short or float; now and
 then a distributed side is one chunk or residue class of a larger
-distributed base, its pointer offset into the block (chunk_layout); in half
-the programs some sizes are names: variables, known at run time only, or
+distributed base, its pointer offset into the block (chunk_layout); in 6
+programs of 10 some sizes are names: variables, known at run time only, or
 macros (symbolic_sizes).
 pthd_dist, omp_dist: that program over the threads of a pthd or omp body,
 the distributed types' blocks in each thread's own memory (SPEC 6.3).
@@ -350,7 +350,8 @@ def chunked(chunks, lay, span, name, decls, first):
     if chunks.random() >= 0.3:
         return lay, span, 0, name
     del decls[first:]
-    return chunk_layout(chunks, lay.root.extent // holders_of(lay), name, decls, holders_of(lay))
+    hold = holders_of(lay)
+    return chunk_layout(chunks, lay.root.extent // hold, name, decls, hold)
 
 
 # ---- programs --------------------------------------------------------------
