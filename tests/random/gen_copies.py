@@ -27,7 +27,8 @@ gather of it, an all-to-all into another distribution, a gather of that.
 --procs P (mpi, *_dist, gpu_*): P processes or threads instead of 2; a
 part may then be held by all of them, by the first, or by the first k.
 Where P has factors, half the programs declare the processes a grid [a][b]
-and each distribution references P, P_0 or P_1 (SPEC 6.3's grids).
+and each distribution references P, P_0 or P_1 (SPEC 6.3's grids), or
+both axes in front of two of its dimensions (two_axes).
 
 The program prints "N cases correct" and exits 0, or prints, for each wrong
 case, "FAIL seed S case K: ..." with its types and copy, and exits 1.  The
@@ -354,6 +355,28 @@ def chunked(chunks, lay, span, name, decls, first):
     return chunk_layout(chunks, lay.root.extent // hold, name, decls, hold)
 
 
+def two_axes(grids, lay):
+    """Now and then (drawn from grids, apart from the program's draws),
+    where the processes are a grid [a][b] and lay is a view distributed
+    over all of them by one [#P] in front of a top-level dimension, the
+    grid's two axes in front of two: [[#P_0][..]]..[[#P_1][..]], a block
+    of rows and of columns on each process (the owner i_0 * b + i_1)."""
+    kids = lay.root.kids
+    if not GRID or not lay.base or len(kids) < 2 or grids.random() >= 0.4:
+        return lay
+    at = [k for k, n in enumerate(kids) if n.kids and n.kids[0].proc and n.kids[0].proc[0] == 'P'
+          and n.kids[0].extent == NP]
+    if not at:
+        return lay
+    a, b = GRID
+    k0 = at[0]
+    k1 = grids.choice([k for k in range(len(kids)) if k != k0])  # before or after P_0's
+    kids = list(kids)  # new nodes: a node's extent is its kids' product, taken when made
+    kids[k0] = Node(kids=[Node(a, proc=('P_0', b, a))] + kids[k0].kids[1:])
+    kids[k1] = Node(kids=[Node(b, proc=('P_1', 1, b)), kids[k1]])
+    return Layout(Node(kids=kids), lay.base)
+
+
 # ---- programs --------------------------------------------------------------
 
 def c_array(name, values):
@@ -502,6 +525,7 @@ def mpi_program(rng, seed, n, form='mpi'):
     mix = random.Random('holders:%s:%d' % (form, seed))
     types = random.Random('elements:%s:%d' % (form, seed))
     chunks = random.Random('chunks:%s:%d' % (form, seed))
+    grids = random.Random('two axes:%s:%d' % (form, seed))
     decls, wants, bodies = [], [], []
     for k in range(n):
         if rng.random() < 0.3:
@@ -530,10 +554,12 @@ def mpi_program(rng, seed, n, form='mpi'):
         at = len(decls)
         d1, l1 = distributed_layout(rng, el, 'D%d' % k, decls, hold)
         d1, l1, o1, _ = chunked(chunks, d1, l1, 'D%d' % k, decls, at)
+        d1 = two_axes(grids, d1)
         decls.append('#parray {paged int %s} D%d' % (''.join(c.text() for c in d1.root.kids), k))
         at = len(decls)
         d2, l2 = destination_layout(rng, mix, e, el, 'E%d' % k, decls, hold)
         d2, l2, o2, _ = chunked(chunks, d2, l2, 'E%d' % k, decls, at)
+        d2 = two_axes(grids, d2)
         decls.append('#parray {paged int %s} E%d' % (''.join(c.text() for c in d2.root.kids), k))
         y = random_layout(rng, e, 'Y%d' % k, decls)
         decls.append('#parray {paged int %s} Y%d' % (''.join(c.text() for c in y.root.kids), k))
@@ -620,6 +646,7 @@ def gpu_program(rng, seed, n, form):
     mix = random.Random('host blocks:%s:%d' % (form, seed))
     types = random.Random('elements:gpu_%s:%d' % (form, seed))
     chunks = random.Random('chunks:gpu_%s:%d' % (form, seed))
+    grids = random.Random('two axes:gpu_%s:%d' % (form, seed))
     # half the programs bind thread (process) k to GPU P - 1 - k, not k, by INIT_GPU in each body
     rebind = 'INIT_GPU(rebound_gpu($tid$));\n      ' if random.Random('binding:%s:%d' % (form, seed)).random() < 0.5 else ''
     decls, wants, bodies = [], [], []
@@ -638,6 +665,7 @@ def gpu_program(rng, seed, n, form):
             else:
                 lay, span = destination_layout(rng, mix, e, el, name, decls, hold)
             lay, span, off, base = chunked(chunks, lay, span, name, decls, first)
+            lay = two_axes(grids, lay)
             made.append((base, ptr(name[0].lower(), off)))
             decls[first:] = [d.replace('{paged ', '{dmem ') for d in decls[first:]]  # bases in GPU memory too
             decls.append('#parray {dmem int %s} %s' % (''.join(c.text() for c in lay.root.kids), name))
@@ -763,7 +791,7 @@ def symbolic_sizes(sizes, text):
         lines.insert(at, '// sizes parrayc knows as symbols\n%s\n' % '\n'.join('#define ' + n.replace(' = ', ' ')
                                                                              for n in names))
     else:
-        lines.insert(at, '// sizes known at run time only\nstatic int %s;\n' % ', '.join(names))
+        lines.insert(at, '// sizes known at run time only\nint %s;\n' % ', '.join(names))
     return '\n'.join(lines)
 
 
