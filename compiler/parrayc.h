@@ -33,6 +33,7 @@ typedef struct Poly Poly;
 typedef struct Atom Atom;
 typedef struct Buf Buf;
 typedef struct Access Access;
+typedef struct SizeFact SizeFact;
 
 typedef struct Loc {
   int line, col; /* 1-based; line 0 means "no location" */
@@ -492,6 +493,7 @@ struct Ctx {
   int nsegs;
   const char **deps;      /* files read for this input, for -M (include.c) */
   int ndeps;
+  SizeFact *facts;        /* sizes compared at the values parrayc has for their macros */
   Access *accesses;       /* --explain-access: what the walk met on its line */
   Access **accesses_tail; /* where the next one goes */
   /* The C text of a fragment holding $...$ (dollar.c's dollar_fragment_text, which
@@ -499,6 +501,16 @@ struct Ctx {
    * indices, and lies below the translator of $...$. */
   char *(*fragment_text)(Ctx *ctx, ThreadView *here, Node *list);
   struct Arena *arena;
+};
+
+/* A comparison of sizes written with macros that parrayc decided at the
+ * values it has for them (-D, #define): `less < than`, for the type of
+ * `at`.  The output asserts it, so that a C compiler given other values
+ * stops at compile time instead of running code laid out for these. */
+struct SizeFact {
+  Poly *less, *than;
+  Dim *at;
+  SizeFact *next;
 };
 
 /* An access $T[...]$ on the line --explain-access asks about, as the walk

@@ -16,6 +16,14 @@
 #define PA_NORETURN_PRINTF(f, a)
 #endif
 
+/* A comparison of sizes parrayc decided at the values it has for their
+ * macros, checked where the C compiler sees its own (see SizeFact). */
+#ifdef __cplusplus
+#define PA_STATIC_ASSERT(cond, why) static_assert(cond, why)
+#else
+#define PA_STATIC_ASSERT(cond, why) _Static_assert(cond, why)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

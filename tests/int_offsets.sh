@@ -5,7 +5,10 @@
 # translated with the program's N = 1000 and compiled with -DN=70000 (the C
 # compiler alone), the program must stop at #create with a message naming
 # the place and the cure, never write a wrong element; with N = 1000
-# everywhere it is right.
+# everywhere it is right.  A view's first positions taken for one run of
+# a digit at parrayc's value of a macro (tests/offsets/macro_fit.pa) are
+# asserted in the output: compiled with another value that breaks it, the
+# build stops naming the type; given parrayc, that value is right.
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PARRAYC TESTS_DIR WORKDIR" >&2; exit 2; }
 P=$1 T=$2 W=$3
@@ -33,6 +36,18 @@ if [ -x narrow ]; then
   grep -q 'macro_span.pa:22: error: #create A: 4900000000 elements, but its offsets are int' err.txt ||
     fail "int offsets with N = 70000: no #create error: $(cat err.txt)"
   [ -z "$out" ] || fail "int offsets with N = 70000 printed '$out' before stopping"
+fi
+# the first positions of a view, one run at parrayc's M = 6 (macro_fit.pa)
+cp "$T/offsets/macro_fit.pa" . || exit 2
+out=$("$P" --run macro_fit.pa -o fit 2>err.txt) || fail "macro_fit M = 6: $(cat err.txt)"
+[ "$out" = "M = 6: ok" ] || fail "macro_fit M = 6 printed '$out'"
+out=$("$P" --run -DM=3 macro_fit.pa -o fit3 2>err.txt) || fail "macro_fit -DM=3: $(cat err.txt)"
+[ "$out" = "M = 3: ok" ] || fail "macro_fit -DM=3 printed '$out'"
+if "$P" --build -Xcompiler -DM=3 macro_fit.pa -o unfit 2>err.txt; then
+  fail "macro_fit translated at M = 6 built with -Xcompiler -DM=3: $(./unfit 2>&1)"
+else
+  grep -q 'macro_fit.pa:15: S: parrayc laid out its copies for 3 < M, true at the values it has' err.txt ||
+    fail "macro_fit with -Xcompiler -DM=3: no static assertion naming the place: $(cat err.txt)"
 fi
 [ $fails -eq 0 ] && echo "int_offsets: ok"
 exit $((fails > 0))

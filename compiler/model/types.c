@@ -899,26 +899,38 @@ static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
   return true;
 }
 
-/* Do positions 0 .. need - 1 fit in a digit of extent e?  Provably; else
- * never where a size is known only at run time (no strides: the copy
- * goes by the offsets), at their values where macros give both, and for
- * a macro parrayc cannot evaluate, taken to be large enough. */
-static bool fits_in_digit(Ctx *ctx, Poly *need, Poly *e)
+/* notes that last < e was decided at the macros' values, once */
+static void note_size_fact(Ctx *ctx, Poly *last, Poly *e, Dim *at)
+{
+  for (SizeFact *f = ctx->facts; f; f = f->next)
+    if (poly_equal(f->less, last) && poly_equal(f->than, e))
+      return;
+  SizeFact *f = ctx_alloc(ctx, sizeof *f);
+  *f = (SizeFact){last, e, at, ctx->facts};
+  ctx->facts = f;
+}
+
+/* Do positions 0 .. need - 1 fit in a digit of extent e (of a view that
+ * `at` takes the first positions of)?  Provably; else at their values
+ * where macros give both (noted: the output asserts it); never where a
+ * size is known only at run time or is a macro parrayc cannot evaluate
+ * (no strides: the copy goes by the offsets). */
+static bool fits_in_digit(Ctx *ctx, Poly *need, Poly *e, Dim *at)
 {
   Poly *last = poly_sub(ctx, need, poly_const(ctx, 1));
   long long vl, ve;
   if (poly_provably_less(ctx, last, e))
     return true;
-  if (poly_names_variable(need) || poly_names_variable(e))
+  if (poly_names_variable(need) || poly_names_variable(e) || !poly_known_value(last, &vl) ||
+      !poly_known_value(e, &ve) || vl >= ve)
     return false;
-  if (poly_known_value(last, &vl) && poly_known_value(e, &ve))
-    return vl < ve;
-  return !poly_is_const(e, &ve);
+  note_size_fact(ctx, last, e, at);
+  return true;
 }
 
 /* The digits of v from digit j outwards that make `extent` positions
  * (appended to out, outermost first); false when they do not line up. */
-static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *out)
+static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *out, Dim *at)
 {
   Poly *got = poly_const(ctx, 1), *m;
   StrideVec tmp = {0};
@@ -929,7 +941,7 @@ static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *
     Poly *e = v->s[k].extent;
     if (!poly_equal(poly_mul(ctx, got, e), extent) && !divides_exactly(ctx, need, e, &m)) {
       /* a partial outermost digit: the need values must fit in it */
-      if (!fits_in_digit(ctx, need, e))
+      if (!fits_in_digit(ctx, need, e, at))
         return false;
       sv_push(ctx, &tmp, need, v->s[k].stride);
       got = extent;
@@ -957,7 +969,7 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
       return false;
     if (!truncate_view(ctx, &rv, n->extent))
       /* the first positions of a view over symbolic sizes: its inner digits */
-      return rv.n > 0 && take_digits(ctx, &rv, rv.n - 1, n->extent, out);
+      return rv.n > 0 && take_digits(ctx, &rv, rv.n - 1, n->extent, out, n);
     for (int k = 0; k < rv.n; k++)
       sv_push(ctx, out, rv.s[k].extent, rv.s[k].stride);
     return true;
@@ -981,7 +993,7 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
         return false;
       if (poly_equal(pv[j], w)) {
         /* aligned: whole digits from j outwards */
-        return take_digits(ctx, &av, j, n->extent, out);
+        return take_digits(ctx, &av, j, n->extent, out, n);
       }
       /* inside digit j: i * w stays in it when m * extent <= e_j */
       if (poly_provably_less(ctx, poly_sub(ctx, poly_mul(ctx, m, n->extent), poly_const(ctx, 1)), av.s[j].extent)) {
