@@ -351,3 +351,18 @@ char *ctext_bare_operand(Ctx *ctx, char *text, const char *before, size_t nbefor
     return text;
   return ctext_strip_parens(ctx, text);
 }
+
+/* the words after "#pragma parray" in a line of C text, or NULL for any
+ * other line */
+const char *ctext_parray_pragma(const char *s)
+{
+  static const char *const words[] = {"#", "pragma", "parray"};
+  for (int i = 0; i < 3; i++) {
+    s += strspn(s, " \t");
+    size_t n = strlen(words[i]);
+    if (strncmp(s, words[i], n) != 0 || (i > 0 && util_is_ident_char((unsigned char)s[n])))
+      return NULL;
+    s += n;
+  }
+  return s + strspn(s, " \t");
+}

@@ -50,6 +50,10 @@ bool ctok_open_comment(CTok t);
  * (end NULL: the NUL), or NULL when it is unbalanced. */
 const char *ctext_close(const char *open, const char *end);
 
+/* The words after "#pragma parray" in a line of C text, or NULL for any
+ * other line. */
+const char *ctext_parray_pragma(const char *line);
+
 /* What one C declaration (type words and one declarator: "int (*rows)[4]",
  * "struct tag x", "int (*op)(int, int)", "const char *names[3]", "mytype x")
  * declares, read as the C grammar's declarators bind: the suffixes '[' and

@@ -88,21 +88,6 @@ static void emit_nodes(Emitter *e, Node *list)
     emit_node(e, n);
 }
 
-/* the words after "#pragma parray" in a line of C text, or NULL for any
- * other line */
-static const char *parray_pragma_words(const char *s)
-{
-  static const char *const words[] = {"#", "pragma", "parray"};
-  for (int i = 0; i < 3; i++) {
-    s += strspn(s, " \t");
-    size_t n = strlen(words[i]);
-    if (strncmp(s, words[i], n) != 0 || (i > 0 && util_is_ident_char((unsigned char)s[n])))
-      return NULL;
-    s += n;
-  }
-  return s + strspn(s, " \t");
-}
-
 /* "#pragma parray WORDS": the targets that have pragmas are asked in
  * order; the first whose words they are handles them (and reports their
  * errors).  In a subprogram the words are substituted first. */
@@ -131,7 +116,7 @@ static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
 
 static void emit_text(Emitter *e, Node *n)
 {
-  const char *words = parray_pragma_words(n->text);
+  const char *words = ctext_parray_pragma(n->text);
   if (words) {
     emit_parray_pragma(e, n, words);
     return;
