@@ -160,6 +160,14 @@ struct DimSyn {
   Loc loc;
 };
 
+/* How the output makes sure the C compiler takes the branches of an #if
+ * group that parrayc took (model/branches.c). */
+typedef enum BranchGuard {
+  GUARD_NONE,
+  GUARD_DEAD, /* after this branch's line: an #error, parrayc left its constructs out */
+  GUARD_ELSE, /* before this #endif: #else and an #error, parrayc took an earlier branch */
+} BranchGuard;
+
 struct Node {
   NodeKind kind;
   Loc loc;
@@ -185,6 +193,11 @@ struct Node {
   DimSyn **dims;
   int ndims;
   bool failed;   /* a directive that did not parse (reported) */
+  /* #if groups (model/branches.c) */
+  bool dead;     /* in a branch parrayc takes for not taken: a Parray construct is left out */
+  BranchGuard guard; /* a conditional line: the #error the output puts with it */
+  bool declares; /* an #if line: its group declares a type, subprogram or main */
+  Loc guard_at;  /* the branch that #error names */
 };
 
 Node *node_new(Ctx *ctx, NodeKind kind, Loc loc);

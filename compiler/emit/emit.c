@@ -7,6 +7,7 @@
 #include "emit/emit.h"
 #include "ctext.h"
 #include "emit/hostc.h"
+#include "model/branches.h"
 #include "model/macros.h"
 
 #include <limits.h>
@@ -114,16 +115,35 @@ static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
   buf_free(&known);
 }
 
+/* The #error of a guarded conditional line (model/branches.c): the C
+ * compiler, given other macros than parrayc, takes another branch. */
+static void emit_branch_guard(Emitter *e, Node *n)
+{
+  Ctx *ctx = e->ctx;
+  const char *file = text_loc_file(ctx, n->guard_at);
+  int line = text_loc_line(ctx, n->guard_at);
+  char *why = ctx_printf(ctx, "%s:%d: parrayc %s; give parrayc the macros the C compiler gets (-D NAME=VALUE)",
+                         file, line, n->guard == GUARD_DEAD ? "left out the Parray constructs of this branch, which "
+                         "the C compiler takes" : "translated this branch, which the C compiler leaves out");
+  if (n->guard == GUARD_ELSE) /* before the #endif */
+    out_gen(e->out, n->loc, "#else\n");
+  out_gen(e->out, n->guard_at, "#error %s\n", text_c_string(ctx, why));
+}
+
 static void emit_text(Emitter *e, Node *n)
 {
-  const char *words = ctext_parray_pragma(n->text);
+  const char *words = n->dead ? NULL : ctext_parray_pragma(n->text);
   if (words) {
     emit_parray_pragma(e, n, words);
     return;
   }
+  if (n->guard == GUARD_ELSE)
+    emit_branch_guard(e, n);
   char *t = dollar_substitute(e->ctx, n->text);
   buf_puts(&e->scope->text, t);
   out_src(e->out, t, n->loc);
+  if (n->guard == GUARD_DEAD)
+    emit_branch_guard(e, n);
 }
 
 static void emit_block(Emitter *e, Node *n)
@@ -701,6 +721,8 @@ static bool in_macro_call(Ctx *ctx, const char *s, size_t len)
 
 static void emit_node(Emitter *e, Node *n)
 {
+  if (n->dead && n->kind != N_TEXT) /* in a branch of an #if parrayc did not take */
+    return;
   switch (n->kind) {
   case N_TEXT:
     emit_text(e, n);
@@ -772,6 +794,8 @@ static unsigned declared_kinds(Node *list)
   static const char *const words[] = {"cuda", "dmem", "smem", "mpi", "pthd", "omp"};
   unsigned kinds = 0;
   for (Node *n = list; n; n = n->next) {
+    if (n->dead)
+      continue;
     if (n->kind == N_PARRAY && n->nwords > 0)
       for (unsigned k = 0; k < sizeof words / sizeof *words; k++)
         if (!strcmp(n->words[0], words[k]))
@@ -867,6 +891,7 @@ char *emit_program(Ctx *ctx, const Backend *const *targets)
   e.ctx = ctx;
   e.targets = targets;
   ctx->fragment_text = dollar_fragment_text;
+  branches_mark(ctx, ctx->tree);
   unsigned kinds = declared_kinds(ctx->tree);
   e.cuda = kinds & (K_CUDA | K_DMEM | K_SMEM);
   e.mpi = kinds & K_MPI;

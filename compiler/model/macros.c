@@ -88,6 +88,11 @@ bool macro_defined(Ctx *ctx, const char *name)
   return defined_on_command_line(ctx, name) || program_macro(ctx, name);
 }
 
+bool macro_given(Ctx *ctx, const char *name)
+{
+  return defined_on_command_line(ctx, name) != NULL;
+}
+
 const char *macro_text(Ctx *ctx, const char *name, const char **from)
 {
   const char *text = defined_on_command_line(ctx, name);

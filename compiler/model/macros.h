@@ -10,6 +10,8 @@
 
 /* Is name a macro: -D'd, or #define'd anywhere in the input? */
 bool macro_defined(Ctx *ctx, const char *name);
+/* Is it -D'd? */
+bool macro_given(Ctx *ctx, const char *name);
 /* The replacement text of object-like macro name: the -D value ("1" for
  * -D NAME), else that of the program's last #define of it; NULL for
  * neither or a function-like macro.  *from says which: "-D", "#define". */

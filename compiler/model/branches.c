@@ -1,0 +1,308 @@
+/* branches.c: the branches of #if groups (branches.h).  parrayc does not
+ * run the C preprocessor, but a group that declares something (#parray,
+ * #subprog, #mainhost, #global, in any branch) it decides: it evaluates
+ * the conditions at the macros it knows (-D, and the #define and #undef
+ * lines met so far in branches taken; a name that is neither is
+ * undefined, as the preprocessor has it) and leaves out the Parray
+ * constructs of the branches not taken.  The C compiler may be given
+ * other macros, so such a group is guarded: an #error in each branch left
+ * out and, where a branch was taken and the group has no #else, an #else
+ * with an #error.  A condition that names a reserved name (__CUDACC__,
+ * _OPENMP: the compiler's), a function-like macro or a macro parrayc
+ * cannot evaluate is not decided: that branch and the ones after it are
+ * translated, unguarded.  Conditions of constants (#if 0) need no guard.
+ * A group that declares nothing is translated whole, every branch, and
+ * the C compiler chooses: one translation serves every value of its
+ * macros. */
+#include "model/branches.h"
+#include "ctext.h"
+#include "model/macros.h"
+
+#include <string.h>
+
+typedef enum Truth { BR_FALSE, BR_TRUE, BR_UNKNOWN } Truth;
+
+typedef struct Group {
+  Node *live;          /* the branch taken, or NULL */
+  Truth now;           /* of the branch open now */
+  bool inert;          /* inside a branch not taken: nothing is decided */
+  bool taken;          /* a branch so far was taken */
+  bool unknown;        /* a condition was not decided */
+  bool constant;       /* every condition so far names no macro */
+  bool has_else;
+  Node **dead;         /* the lines of the branches not taken */
+  int ndead;
+  struct Group *up;
+} Group;
+
+/* A name's state as the walk has come to it: #define'd or #undef'd in a
+ * branch taken (a name neither is -D'd or not) */
+typedef struct Def {
+  const char *name;
+  bool defined;
+} Def;
+
+typedef struct Walk {
+  Ctx *ctx;
+  Group *top;          /* the innermost group open */
+  Map defs;            /* Def by name */
+} Walk;
+
+static bool def_is(const void *item, const void *key)
+{
+  return !strcmp(((const Def *)item)->name, key);
+}
+
+static bool defined_now(Walk *w, const char *name)
+{
+  Def *d = map_get(&w->defs, util_hash_str(name, HASH_SEED), def_is, name);
+  return d ? d->defined : macro_given(w->ctx, name);
+}
+
+/* #define NAME or #undef NAME in a branch taken */
+static void define(Walk *w, CTok name, bool defined)
+{
+  if (name.kind != CT_IDENT)
+    return;
+  char *s = ctx_strndup(w->ctx, name.s, name.n);
+  unsigned long h = util_hash_str(s, HASH_SEED);
+  Def *d = map_get(&w->defs, h, def_is, s);
+  if (!d) {
+    d = ctx_alloc(w->ctx, sizeof *d);
+    d->name = s;
+    map_put(&w->defs, h, d);
+  }
+  d->defined = defined;
+}
+
+/* the C compiler's and the system's names, which parrayc cannot know */
+static bool reserved_name(const char *s, size_t n)
+{
+  return n >= 2 && s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z'));
+}
+
+static Truth defined_name(Walk *w, CTok t, bool *constant)
+{
+  if (t.kind != CT_IDENT || reserved_name(t.s, t.n))
+    return BR_UNKNOWN;
+  *constant = false;
+  return defined_now(w, ctx_strndup(w->ctx, t.s, t.n)) ? BR_TRUE : BR_FALSE;
+}
+
+/* #if EXPR: defined(NAME) and undefined names as 0 or 1, the rest at the
+ * macros' values */
+static Truth expr_truth(Walk *w, CText *c, bool *constant)
+{
+  Ctx *ctx = w->ctx;
+  Buf b = {0};
+  Truth r = BR_UNKNOWN;
+  const char *after = NULL; /* the end of the last token */
+  for (CTok t = ctext_code(c); t.kind != CT_END; t = ctext_code(c)) {
+    if (ctok_word(t, "defined")) {
+      CTok name = ctext_code(c);
+      bool paren = ctok_is(name, '(');
+      if (paren)
+        name = ctext_code(c);
+      Truth d = defined_name(w, name, constant);
+      if (d == BR_UNKNOWN || (paren && !ctok_is(ctext_code(c), ')')))
+        goto out;
+      buf_puts(&b, d == BR_TRUE ? " 1" : " 0");
+    } else if (t.kind == CT_IDENT) {
+      char *name = ctx_strndup(ctx, t.s, t.n);
+      if (reserved_name(t.s, t.n) || macro_function_like(ctx, name))
+        goto out;
+      *constant = false;
+      buf_printf(&b, " %s", defined_now(w, name) ? name : "0");
+    } else { /* "||" is two tokens: apart only where they were */
+      buf_printf(&b, "%s%.*s", t.s == after ? "" : " ", (int)t.n, t.s);
+    }
+    after = t.s + t.n;
+  }
+  long long v;
+  if (b.data && macro_value(ctx, b.data, &v))
+    r = v ? BR_TRUE : BR_FALSE;
+out:
+  buf_free(&b);
+  return r;
+}
+
+/* The truth of a conditional line's condition after its word k */
+static Truth condition(Walk *w, CTok k, CText *c, bool *constant)
+{
+  if (ctok_word(k, "ifdef") || ctok_word(k, "elifdef"))
+    return defined_name(w, ctext_code(c), constant);
+  if (ctok_word(k, "ifndef") || ctok_word(k, "elifndef")) {
+    Truth t = defined_name(w, ctext_code(c), constant);
+    return t == BR_UNKNOWN ? t : t == BR_TRUE ? BR_FALSE : BR_TRUE;
+  }
+  return expr_truth(w, c, constant);
+}
+
+static bool region_dead(const Group *g)
+{
+  for (; g; g = g->up)
+    if (g->now == BR_FALSE)
+      return true;
+  return false;
+}
+
+static void add_dead(Ctx *ctx, Group *g, Node *line)
+{
+  Node **v = ctx_alloc(ctx, sizeof(Node *) * (g->ndead + 1));
+  if (g->ndead)
+    memcpy(v, g->dead, sizeof(Node *) * g->ndead);
+  v[g->ndead++] = line;
+  g->dead = v;
+}
+
+/* A branch opens at line (#if or #elif, truth t of its condition; #else) */
+static void open_branch(Ctx *ctx, Group *g, Node *line, Truth t)
+{
+  if (g->inert) {
+    g->now = BR_FALSE;
+    return;
+  }
+  if (g->taken)
+    t = BR_FALSE;
+  else if (t == BR_UNKNOWN || g->unknown)
+    g->unknown = true, t = BR_UNKNOWN;
+  g->now = t;
+  if (t == BR_TRUE) {
+    g->taken = true;
+    g->live = line;
+  } else if (t == BR_FALSE) {
+    add_dead(ctx, g, line);
+  }
+}
+
+/* #endif: the guards of a decided group */
+static void close_group(Group *g, Node *endif)
+{
+  if (g->inert || g->unknown || g->constant)
+    return;
+  for (int i = 0; i < g->ndead; i++) {
+    g->dead[i]->guard = GUARD_DEAD;
+    g->dead[i]->guard_at = g->dead[i]->loc;
+  }
+  if (g->live && !g->has_else) {
+    endif->guard = GUARD_ELSE;
+    endif->guard_at = g->live->loc;
+  }
+}
+
+static bool conditional_word(CTok k)
+{
+  static const char *const words[] = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"};
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    if (ctok_word(k, words[i]))
+      return true;
+  return false;
+}
+
+static bool opens_group(CTok k)
+{
+  return ctok_word(k, "if") || ctok_word(k, "ifdef") || ctok_word(k, "ifndef");
+}
+
+/* The word after the '#' of text n when it is a preprocessor line (the
+ * lexer makes each one a text node); else CT_END */
+static CTok directive_word(Node *n, CText *c)
+{
+  const char *s = n->kind == N_TEXT && n->text ? n->text + strspn(n->text, " \t") : "";
+  *c = ctext(*s == '#' ? s + 1 : "", NULL, 0);
+  return ctext_code(c);
+}
+
+static bool declaration(const Node *n)
+{
+  return n->kind == N_PARRAY || n->kind == N_SUBPROG || n->kind == N_MAINHOST || n->kind == N_GLOBAL;
+}
+
+/* Pass 1: the #if lines of the groups that declare something, in any
+ * branch and at any depth (Node.declares); open[0 .. nopen) are the #if
+ * lines of the groups open around list */
+static void find_declaring(Walk *w, Node *list, Node ***open, int *nopen, int *cap)
+{
+  for (Node *n = list; n; n = n->next) {
+    CText c;
+    CTok k = directive_word(n, &c);
+    if (opens_group(k)) {
+      if (*nopen == *cap) {
+        Node **v = ctx_alloc(w->ctx, sizeof(Node *) * (*cap = 2 * *cap + 8));
+        if (*nopen)
+          memcpy(v, *open, sizeof(Node *) * *nopen);
+        *open = v;
+      }
+      (*open)[(*nopen)++] = n;
+    } else if (ctok_word(k, "endif") && *nopen) {
+      --*nopen;
+    } else if (declaration(n)) {
+      for (int i = 0; i < *nopen; i++)
+        (*open)[i]->declares = true;
+    }
+    if (n->body)
+      find_declaring(w, n->body, open, nopen, cap);
+  }
+}
+
+/* A conditional line k of text n: the group it opens, goes on with or
+ * closes */
+static void conditional(Walk *w, Node *n, CTok k, CText *c)
+{
+  Group *g = w->top;
+  if (opens_group(k)) {
+    Group *in = ctx_alloc(w->ctx, sizeof *in);
+    in->up = g;
+    in->inert = region_dead(g);
+    in->constant = true;
+    in->unknown = !n->declares; /* every branch translated, as the C compiler will choose */
+    open_branch(w->ctx, in, n, in->inert ? BR_FALSE : condition(w, k, c, &in->constant));
+    w->top = in;
+  } else if (g && ctok_word(k, "else")) {
+    g->has_else = true;
+    open_branch(w->ctx, g, n, BR_TRUE);
+  } else if (g && ctok_word(k, "endif")) {
+    close_group(g, n);
+    w->top = g->up;
+  } else if (g) { /* #elif, #elifdef, #elifndef */
+    open_branch(w->ctx, g, n, g->inert || g->taken ? BR_FALSE : condition(w, k, c, &g->constant));
+  }
+}
+
+/* Text n when it is a preprocessor line (the lexer makes each one a text
+ * node): a conditional line, #define or #undef.  False for other text. */
+static bool preprocessor_line(Walk *w, Node *n)
+{
+  CText c;
+  CTok k = directive_word(n, &c);
+  if (conditional_word(k))
+    conditional(w, n, k, &c);
+  else if ((ctok_word(k, "define") || ctok_word(k, "undef")) && !region_dead(w->top))
+    define(w, ctext_code(&c), ctok_word(k, "define"));
+  else
+    return false;
+  return true;
+}
+
+static void mark(Walk *w, Node *list)
+{
+  for (Node *n = list; n; n = n->next) {
+    if (preprocessor_line(w, n))
+      continue;
+    bool construct = n->kind != N_TEXT && n->kind != N_BLOCK;
+    if (construct || (n->kind == N_TEXT && n->text && ctext_parray_pragma(n->text)))
+      n->dead = region_dead(w->top);
+    if (n->body)
+      mark(w, n->body);
+  }
+}
+
+void branches_mark(Ctx *ctx, Node *tree)
+{
+  Walk w = {ctx, NULL, {0}};
+  Node **open = NULL;
+  int nopen = 0, cap = 0;
+  find_declaring(&w, tree, &open, &nopen, &cap);
+  mark(&w, tree);
+  map_free(&w.defs);
+}

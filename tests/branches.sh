@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# branches.sh PARRAYC TESTS_DIR WORKDIR: layouts chosen with #if
+# (tests/branches/layouts.pa).  Each of -DCOLMAJOR, -DBLOCKED, -DLAYOUT=2
+# and none gives its own layout, right; a header with an include guard
+# may be included twice; translated without -DBLOCKED and compiled with
+# it (the C compiler alone), the build stops at the #error of the branch
+# parrayc left out, never runs the other layout's code.
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 PARRAYC TESTS_DIR WORKDIR" >&2; exit 2; }
+P=$1 T=$2 W=$3
+case $P in /*) ;; *) P=$(pwd)/$P ;; esac
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 2
+cp "$T/branches/layouts.pa" "$T/branches/rowmajor.pah" . || exit 2
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+check() { # check WANT FLAGS...: the output of parrayc --run FLAGS layouts.pa
+  local want=$1
+  shift
+  out=$("$P" --run "$@" layouts.pa -o run 2>err.txt) || fail "$*: $(cat err.txt)"
+  [ "$out" = "$want" ] || fail "$*: printed '$out', not '$want'"
+}
+check "row-major: A[1][0] at 8, A[0][5] at 5: ok"
+check "column-major: A[1][0] at 1, A[0][5] at 40: ok" -DCOLMAJOR
+check "blocked: A[1][0] at 4, A[0][5] at 17: ok" -DBLOCKED
+check "8 9 10 11 12 13 14 15
+blocked: A[1][0] at 4, A[0][5] at 17: ok" -DLAYOUT=2 -DVERBOSE
+if "$P" --build -Xcompiler -DBLOCKED layouts.pa -o mixed 2>err.txt; then
+  fail "translated row-major, compiled with -DBLOCKED: built, and ran: $(./mixed 2>&1)"
+else
+  grep -q 'layouts.pa:17: parrayc left out the Parray constructs of this branch, which the C compiler takes' err.txt ||
+    fail "translated row-major, compiled with -DBLOCKED: no #error naming the branch: $(cat err.txt)"
+fi
+[ $fails -eq 0 ] && echo "branches: ok"
+exit $((fails > 0))
