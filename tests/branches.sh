@@ -4,7 +4,8 @@
 # and none gives its own layout, right; a header with an include guard
 # may be included twice; translated without -DBLOCKED and compiled with
 # it (the C compiler alone), the build stops at the #error of the branch
-# parrayc left out, never runs the other layout's code.
+# parrayc left out, never runs the other layout's code; compiled with the
+# header's guard defined, at the #error of the branch parrayc took.
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PARRAYC TESTS_DIR WORKDIR" >&2; exit 2; }
 P=$1 T=$2 W=$3
@@ -29,6 +30,12 @@ if "$P" --build -Xcompiler -DBLOCKED layouts.pa -o mixed 2>err.txt; then
 else
   grep -q 'layouts.pa:17: parrayc left out the Parray constructs of this branch, which the C compiler takes' err.txt ||
     fail "translated row-major, compiled with -DBLOCKED: no #error naming the branch: $(cat err.txt)"
+fi
+if "$P" --build -Xcompiler -DROWMAJOR_PAH layouts.pa -o unguarded 2>err.txt; then
+  fail "compiled with the header's guard defined: built, and ran: $(./unguarded 2>&1)"
+else
+  grep -q 'rowmajor.pah:5: parrayc translated this branch, which the C compiler leaves out' err.txt ||
+    fail "compiled with the header's guard defined: no #error naming the branch: $(cat err.txt)"
 fi
 [ $fails -eq 0 ] && echo "branches: ok"
 exit $((fails > 0))
