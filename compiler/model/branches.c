@@ -46,6 +46,8 @@ typedef struct Walk {
   Ctx *ctx;
   Group *top;          /* the innermost group open */
   Map defs;            /* Def by name */
+  Node **open;         /* pass 1: the #if lines of the groups open */
+  int nopen, cap;
 } Walk;
 
 static bool def_is(const void *item, const void *key)
@@ -219,29 +221,28 @@ static bool declaration(const Node *n)
 }
 
 /* Pass 1: the #if lines of the groups that declare something, in any
- * branch and at any depth (Node.declares); open[0 .. nopen) are the #if
- * lines of the groups open around list */
-static void find_declaring(Walk *w, Node *list, Node ***open, int *nopen, int *cap)
+ * branch and at any depth, marked (Node.declares) */
+static void find_declaring(Walk *w, Node *list)
 {
   for (Node *n = list; n; n = n->next) {
     CText c;
     CTok k = directive_word(n, &c);
     if (opens_group(k)) {
-      if (*nopen == *cap) {
-        Node **v = ctx_alloc(w->ctx, sizeof(Node *) * (*cap = 2 * *cap + 8));
-        if (*nopen)
-          memcpy(v, *open, sizeof(Node *) * *nopen);
-        *open = v;
+      if (w->nopen == w->cap) {
+        Node **v = ctx_alloc(w->ctx, sizeof(Node *) * (w->cap = 2 * w->cap + 8));
+        if (w->nopen)
+          memcpy(v, w->open, sizeof(Node *) * w->nopen);
+        w->open = v;
       }
-      (*open)[(*nopen)++] = n;
-    } else if (ctok_word(k, "endif") && *nopen) {
-      --*nopen;
+      w->open[w->nopen++] = n;
+    } else if (ctok_word(k, "endif") && w->nopen) {
+      w->nopen--;
     } else if (declaration(n)) {
-      for (int i = 0; i < *nopen; i++)
-        (*open)[i]->declares = true;
+      for (int i = 0; i < w->nopen; i++)
+        w->open[i]->declares = true;
     }
     if (n->body)
-      find_declaring(w, n->body, open, nopen, cap);
+      find_declaring(w, n->body);
   }
 }
 
@@ -299,10 +300,8 @@ static void mark(Walk *w, Node *list)
 
 void branches_mark(Ctx *ctx, Node *tree)
 {
-  Walk w = {ctx, NULL, {0}};
-  Node **open = NULL;
-  int nopen = 0, cap = 0;
-  find_declaring(&w, tree, &open, &nopen, &cap);
+  Walk w = {ctx, NULL, {0}, NULL, 0, 0};
+  find_declaring(&w, tree);
   mark(&w, tree);
   map_free(&w.defs);
 }
