@@ -5,7 +5,9 @@
 # may be included twice; translated without -DBLOCKED and compiled with
 # it (the C compiler alone), the build stops at the #error of the branch
 # parrayc left out, never runs the other layout's code; compiled with the
-# header's guard defined, at the #error of the branch parrayc took.
+# header's guard defined, at the #error of the branch parrayc took; and a
+# branch left out before a condition parrayc cannot decide is guarded too
+# (tests/branches/undecided.pa).
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PARRAYC TESTS_DIR WORKDIR" >&2; exit 2; }
 P=$1 T=$2 W=$3
@@ -36,6 +38,16 @@ if "$P" --build -Xcompiler -DROWMAJOR_PAH layouts.pa -o unguarded 2>err.txt; the
 else
   grep -q 'rowmajor.pah:5: parrayc translated this branch, which the C compiler leaves out' err.txt ||
     fail "compiled with the header's guard defined: no #error naming the branch: $(cat err.txt)"
+fi
+# a branch left out before a condition parrayc cannot decide keeps its #error
+cp "$T/branches/undecided.pa" . || exit 2
+out=$("$P" --run -DDOUBLE undecided.pa -o undecided 2>err.txt) || fail "undecided -DDOUBLE: $(cat err.txt)"
+[ "$out" = "b[3] = 4" ] || fail "undecided -DDOUBLE printed '$out'"
+if "$P" --build -Xcompiler -DDOUBLE undecided.pa -o half 2>err.txt; then
+  fail "undecided, DOUBLE given the C compiler alone: built, and ran: $(./half 2>&1)"
+else
+  grep -q 'undecided.pa:13: parrayc left out the Parray constructs of this branch' err.txt ||
+    fail "undecided, DOUBLE given the C compiler alone: no #error naming the branch: $(cat err.txt)"
 fi
 [ $fails -eq 0 ] && echo "branches: ok"
 exit $((fails > 0))

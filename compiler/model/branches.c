@@ -10,7 +10,8 @@
  * with an #error.  A condition that names a reserved name (__CUDACC__,
  * _OPENMP: the compiler's), a function-like macro or a macro parrayc
  * cannot evaluate is not decided: that branch and the ones after it are
- * translated, unguarded.  Conditions of constants (#if 0) need no guard.
+ * translated, unguarded (the branches left out before it keep their
+ * #error).  Conditions of constants (#if 0) need no guard.
  * A group that declares nothing is translated whole, every branch, and
  * the C compiler chooses: one translation serves every value of its
  * macros. */
@@ -177,10 +178,11 @@ static void open_branch(Ctx *ctx, Group *g, Node *line, Truth t)
   }
 }
 
-/* #endif: the guards of a decided group */
+/* #endif: the guards of the branches decided (those left out before a
+ * condition parrayc could not decide too: the C compiler may take them) */
 static void close_group(Group *g, Node *endif)
 {
-  if (g->inert || g->unknown || g->constant)
+  if (g->inert || g->constant)
     return;
   for (int i = 0; i < g->ndead; i++) {
     g->dead[i]->guard = GUARD_DEAD;
