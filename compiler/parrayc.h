@@ -506,7 +506,7 @@ struct Ctx {
   int nsegs;
   const char **deps;      /* files read for this input, for -M (include.c) */
   int ndeps;
-  SizeFact *facts;        /* sizes compared at the values parrayc has for their macros */
+  SizeFact *facts;        /* sizes compared at the values parrayc has for their macros, in order */
   Access *accesses;       /* --explain-access: what the walk met on its line */
   Access **accesses_tail; /* where the next one goes */
   /* The C text of a fragment holding $...$ (dollar.c's dollar_fragment_text, which

@@ -865,13 +865,7 @@ static void insert_hoist(Ctx *ctx, Out *whole, size_t cut, Out *hoist)
  * defined: a C compiler given other values (-D) stops there. */
 static void emit_size_facts(Ctx *ctx, Out *whole)
 {
-  SizeFact *first = NULL; /* in the order parrayc met them */
-  for (SizeFact *f = ctx->facts, *next; f; f = next) {
-    next = f->next;
-    f->next = first;
-    first = f;
-  }
-  for (SizeFact *f = first; f; f = f->next) {
+  for (const SizeFact *f = ctx->facts; f; f = f->next) {
     Type *t = f->at->type;
     Loc loc = f->at->loc.line ? f->at->loc : t->loc;
     const char *file = text_loc_file(ctx, loc);
@@ -882,7 +876,6 @@ static void emit_size_facts(Ctx *ctx, Out *whole)
                            file, line, t->name, less, than);
     out_gen(whole, loc, "PA_STATIC_ASSERT(%s < %s, %s);\n", less, than, text_c_string(ctx, why));
   }
-  ctx->facts = first;
 }
 
 char *emit_program(Ctx *ctx, const Backend *const *targets)

@@ -899,15 +899,16 @@ static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
   return true;
 }
 
-/* notes that last < e was decided at the macros' values, once */
+/* notes that last < e was decided at the macros' values, once, after
+ * the facts met before it */
 static void note_size_fact(Ctx *ctx, Poly *last, Poly *e, Dim *at)
 {
-  for (SizeFact *f = ctx->facts; f; f = f->next)
-    if (poly_equal(f->less, last) && poly_equal(f->than, e))
+  SizeFact **end = &ctx->facts;
+  for (; *end; end = &(*end)->next)
+    if (poly_equal((*end)->less, last) && poly_equal((*end)->than, e))
       return;
-  SizeFact *f = ctx_alloc(ctx, sizeof *f);
-  *f = (SizeFact){last, e, at, ctx->facts};
-  ctx->facts = f;
+  *end = ctx_alloc(ctx, sizeof **end);
+  **end = (SizeFact){last, e, at, NULL};
 }
 
 /* Do positions 0 .. need - 1 fit in a digit of extent e (of a view that
