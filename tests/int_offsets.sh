@@ -8,7 +8,9 @@
 # everywhere it is right.  A view's first positions taken for one run of
 # a digit at parrayc's value of a macro (tests/offsets/macro_fit.pa) are
 # asserted in the output: compiled with another value that breaks it, the
-# build stops naming the type; given parrayc, that value is right.
+# build stops naming the type; given parrayc, that value is right.  A
+# macro parrayc cannot evaluate (macro_unknown.pa) keeps the copy on the
+# offsets.
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PARRAYC TESTS_DIR WORKDIR" >&2; exit 2; }
 P=$1 T=$2 W=$3
@@ -49,5 +51,9 @@ else
   grep -q 'macro_fit.pa:15: S: parrayc laid out its copies for 3 < M, true at the values it has' err.txt ||
     fail "macro_fit with -Xcompiler -DM=3: no static assertion naming the place: $(cat err.txt)"
 fi
+# a macro parrayc cannot evaluate (sizeof) is not taken for large enough
+cp "$T/offsets/macro_unknown.pa" . || exit 2
+out=$("$P" --run macro_unknown.pa -o unknown 2>err.txt) || fail "macro_unknown: $(cat err.txt)"
+[ "$out" = "M = 3: ok" ] || fail "macro_unknown printed '$out'"
 [ $fails -eq 0 ] && echo "int_offsets: ok"
 exit $((fails > 0))
