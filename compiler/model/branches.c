@@ -32,7 +32,7 @@ typedef struct Group {
   bool constant;       /* every condition so far names no macro */
   bool has_else;
   Node **dead;         /* the lines of the branches not taken */
-  int ndead;
+  int ndead, cap;
   struct Group *up;
 } Group;
 
@@ -149,13 +149,16 @@ static bool region_dead(const Group *g)
   return false;
 }
 
-static void add_dead(Ctx *ctx, Group *g, Node *line)
+/* appends n to the array *v of *len (room for *cap) */
+static void node_push(Ctx *ctx, Node ***v, int *len, int *cap, Node *n)
 {
-  Node **v = ctx_alloc(ctx, sizeof(Node *) * (g->ndead + 1));
-  if (g->ndead)
-    memcpy(v, g->dead, sizeof(Node *) * g->ndead);
-  v[g->ndead++] = line;
-  g->dead = v;
+  if (*len == *cap) {
+    Node **grown = ctx_alloc(ctx, sizeof(Node *) * (*cap = 2 * *cap + 8));
+    if (*len)
+      memcpy(grown, *v, sizeof(Node *) * *len);
+    *v = grown;
+  }
+  (*v)[(*len)++] = n;
 }
 
 /* A branch opens at line (#if or #elif, truth t of its condition; #else) */
@@ -174,7 +177,7 @@ static void open_branch(Ctx *ctx, Group *g, Node *line, Truth t)
     g->taken = true;
     g->live = line;
   } else if (t == BR_FALSE) {
-    add_dead(ctx, g, line);
+    node_push(ctx, &g->dead, &g->ndead, &g->cap, line);
   }
 }
 
@@ -230,13 +233,7 @@ static void find_declaring(Walk *w, Node *list)
     CText c;
     CTok k = directive_word(n, &c);
     if (opens_group(k)) {
-      if (w->nopen == w->cap) {
-        Node **v = ctx_alloc(w->ctx, sizeof(Node *) * (w->cap = 2 * w->cap + 8));
-        if (w->nopen)
-          memcpy(v, w->open, sizeof(Node *) * w->nopen);
-        w->open = v;
-      }
-      w->open[w->nopen++] = n;
+      node_push(w->ctx, &w->open, &w->nopen, &w->cap, n);
     } else if (ctok_word(k, "endif") && w->nopen) {
       w->nopen--;
     } else if (declaration(n)) {
