@@ -402,18 +402,12 @@ void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, co
   out_gen(e->out, n->loc, "%spa_cuda_packets_end(&pa_pk, \"%s\", %s);\n", in, kname, at);
 }
 
-/* The rows of an all-to-all in packets: pk_a's extent, one where there is no such digit (pk_direct). */
-static const char *packet_rows(Ctx *ctx, const CopyPlan *p)
-{
-  return p->pk_a >= 0 ? dollar_poly_text(ctx, p->side[0].dg[p->pk_a].extent) : "1";
-}
-
 const char *hostc_packets_direct(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at)
 {
   Ctx *ctx = e->ctx;
   Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
   return ctx_printf(ctx, "pa_cuda_packets_direct(%s, %s, %s, %s, %s, %s, sizeof(%s), &pa_blocks, %s, %s, %s, %s);",
-                    nprocs, me, packet_rows(ctx, p), dollar_poly_text(ctx, p->side[0].dg[p->pk_b].extent),
+                    nprocs, me, dollar_poly_text(ctx, p->pk_rows), dollar_poly_text(ctx, p->pk_width),
                     dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, p->sp,
                     dollar_poly_text(ctx, p->pk_spitch), dollar_poly_text(ctx, p->pk_sstride), at);
 }
@@ -423,10 +417,9 @@ const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, c
   Ctx *ctx = e->ctx;
   if (p->pk_direct)
     return ctx_printf(ctx, "pa_cuda_packets_ready(%s); /* this GPU's stream done with the blocks */", at);
-  CopySide S = p->side[0];
   Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
   return ctx_printf(ctx, "pa_cuda_packets pa_pk = pa_cuda_packets_begin(%s, %s, %s, %s, %s, %s, sizeof(%s), %s);",
-                    nprocs, me, packet_rows(ctx, p), dollar_poly_text(ctx, S.dg[p->pk_b].extent),
+                    nprocs, me, dollar_poly_text(ctx, p->pk_rows), dollar_poly_text(ctx, p->pk_width),
                     dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, at);
 }
 

@@ -457,6 +457,68 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
  * kernel stays). */
 static int owner_digit(Ctx *ctx, CopySide *s);
 
+/* What every packet plan sets besides its rectangle. */
+static bool finish_packets(CopyPlan *p, Poly **as, Poly **ad, Poly *cd, int o, int ps)
+{
+  p->packets = true;
+  p->pk_o = o;
+  p->pk_sstride = as[o];
+  p->pk_base = cd;
+  p->pk_pstride = ad[ps];
+  return true;
+}
+
+/* A copy that does not transpose, its rows or columns written as several
+ * digits (`[[GPUS][CHUNKS][PIECE]]` of a distribution by columns): digits
+ * that lie one after another in both the source and the destination join
+ * (k's strides are j's times j's extent), and where the digits of S left
+ * make one unit run and one run of rows, what GPU p sends GPU q is one
+ * rectangle again (pk_direct, pk_a and pk_b -1: pk_rows and pk_width say
+ * its size). */
+static bool plan_rectangles(Ctx *ctx, CopyPlan *p, Poly **as, Poly **ad, int o)
+{
+  CopySide *S = &p->side[0];
+  int n = 0;
+  Poly **ext = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1)), **ss = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1)),
+       **ds = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1));
+  for (int k = 0; k < S->n; k++)
+    if (!S->dg[k].proc && k != o && !poly_is_value(S->dg[k].extent, 1)) {
+      ext[n] = S->dg[k].extent;
+      ss[n] = as[k];
+      ds[n] = ad[k];
+      n++;
+    }
+  for (bool joined = true; joined && n > 1;) { /* run j takes run k just outside it */
+    joined = false;
+    for (int j = 0; j < n && !joined; j++)
+      for (int k = 0; k < n && !joined; k++) {
+        if (j == k || !poly_equal(ss[k], poly_mul(ctx, ss[j], ext[j])) ||
+            !poly_equal(ds[k], poly_mul(ctx, ds[j], ext[j])))
+          continue;
+        ext[j] = poly_mul(ctx, ext[j], ext[k]);
+        ext[k] = ext[--n], ss[k] = ss[n], ds[k] = ds[n];
+        joined = true;
+      }
+  }
+  int w = -1, r = -1;
+  for (int k = 0; k < n; k++)
+    if (poly_is_value(ss[k], 1) && poly_is_value(ds[k], 1) && w < 0)
+      w = k;
+    else if (r < 0)
+      r = k;
+    else
+      return false; /* still more than one rectangle a pair */
+  if (w < 0 || (r >= 0 && (poly_is_value(ss[r], 1) || poly_is_value(ds[r], 1))))
+    return false; /* no unit run, or a second one (a transpose) */
+  p->pk_direct = true;
+  p->pk_a = p->pk_b = -1;
+  p->pk_rows = r >= 0 ? ext[r] : poly_const(ctx, 1);
+  p->pk_width = ext[w];
+  p->pk_pitch = r >= 0 ? ds[r] : ext[w];
+  p->pk_spitch = r >= 0 ? ss[r] : ext[w];
+  return true;
+}
+
 static bool plan_packets(Ctx *ctx, CopyPlan *p)
 {
   CopySide *S = &p->side[0], *T = &p->side[1];
@@ -478,7 +540,10 @@ static bool plan_packets(Ctx *ctx, CopyPlan *p)
   Poly **as = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1)), **ad = ctx_alloc(ctx, sizeof(Poly *) * (S->n + 1)), *cs, *cd;
   if (!affine_in(ctx, dim_offset(ctx, p->src, i), S, as, &cs) || !affine_in(ctx, dim_offset(ctx, p->dst, i), S, ad, &cd))
     return false;
+  if (!poly_is_value(ad[o], 0) || !poly_is_value(cs, 0))
+    return false;
   int a = -1, b = -1, r = -1;
+  bool more = false; /* a fourth digit: more than one rectangle a pair, unless digits join */
   for (int k = 0; k < S->n; k++) {
     if (S->dg[k].proc || k == o || poly_is_value(S->dg[k].extent, 1))
       continue;
@@ -489,24 +554,21 @@ static bool plan_packets(Ctx *ctx, CopyPlan *p)
     else if (r < 0)
       r = k;
     else
-      return false; /* a fourth digit: more than one rectangle a pair */
+      more = true;
   }
-  if (a < 0 || !poly_is_value(ad[o], 0) || !poly_is_value(cs, 0))
+  if (a < 0)
     return false;
-  bool direct = b < 0 && poly_is_value(ad[a], 1);
-  if (!direct && (b < 0 || r >= 0))
-    return false; /* a third digit beside a transpose */
-  p->packets = true;
+  bool direct = b < 0 && !more && poly_is_value(ad[a], 1);
+  if (!direct && (b < 0 || r >= 0 || more))
+    return plan_rectangles(ctx, p, as, ad, o) && finish_packets(p, as, ad, cd, o, ps);
   p->pk_direct = direct;
   p->pk_a = direct ? r : a;
   p->pk_b = direct ? a : b;
-  p->pk_o = o;
+  p->pk_rows = p->pk_a >= 0 ? S->dg[p->pk_a].extent : poly_const(ctx, 1);
+  p->pk_width = S->dg[p->pk_b].extent;
   p->pk_pitch = direct ? (r >= 0 ? ad[r] : S->dg[a].extent) : ad[a];
   p->pk_spitch = direct && r >= 0 ? as[r] : S->dg[a].extent;
-  p->pk_sstride = as[o];
-  p->pk_base = cd;
-  p->pk_pstride = ad[ps];
-  return true;
+  return finish_packets(p, as, ad, cd, o, ps);
 }
 
 /* GPU to GPU among the threads: the peer kernel (kernel_peer), in tiles
