@@ -23,7 +23,9 @@ pthd_dist, omp_dist: that program over the threads of a pthd or omp body,
 the distributed types' blocks in each thread's own memory (SPEC 6.3).
 gpu_pthd, gpu_mpi: the same distributions in GPU memory (dmem) over the 2
 threads or processes of a body, each on a GPU of its own: a scatter, a
-gather of it, an all-to-all into another distribution, a gather of that.
+gather of it, an all-to-all into another distribution, a gather of that;
+in a quarter of the cases held by every process, the two distributions are
+a matrix by rows and by columns, as the FFT sample's (slab_pair).
 --procs P (mpi, *_dist, gpu_*): P processes or threads instead of 2; a
 part may then be held by all of them, by the first, or by the first k.
 Where P has factors, half the programs declare the processes a grid [a][b]
@@ -631,6 +633,29 @@ def mpi_program(rng, seed, n, form='mpi'):
     return '\n\n'.join(out) + '\n'
 
 
+def split_digit(rng, e):
+    """[e], or now and then [a][e / a]: one extent as two digits in a row."""
+    divs = [d for d in range(2, e) if e % d == 0]
+    if divs and rng.random() < 0.6:
+        a = rng.choice(divs)
+        return '[%d][%d]' % (a, e // a)
+    return '[%d]' % e
+
+
+def slab_pair(rng, ab, hold, k):
+    """D and E as the FFT sample's X and Z: an R x C matrix (R = hold * a,
+    C = hold * b, ab = (a, b)) by rows and by columns (each process a slab
+    of columns, its rows packed), or the other way, the rows and columns
+    of each now and then written as two digits that lie one after another
+    (CopyPlan.pk_direct, plan_rectangles).  Their declarations."""
+    a, b = ab
+    rows = '[[#P]%s][[%d]%s]' % (split_digit(rng, a), hold, split_digit(rng, b))
+    cols = '[[%d]%s][[#P]%s]' % (hold, split_digit(rng, a), split_digit(rng, b))
+    if rng.random() < 0.5:
+        rows, cols = cols, rows
+    return ['#parray {dmem int %s} D%d' % (rows, k), '#parray {dmem int %s} E%d' % (cols, k)]
+
+
 def gpu_program(rng, seed, n, form):
     """gpu_pthd, gpu_mpi: GPU memory distributed over the 2 threads (or
     processes) of P, each on a GPU of its own: a scatter of the host's array
@@ -647,17 +672,23 @@ def gpu_program(rng, seed, n, form):
     types = random.Random('elements:gpu_%s:%d' % (form, seed))
     chunks = random.Random('chunks:gpu_%s:%d' % (form, seed))
     grids = random.Random('two axes:gpu_%s:%d' % (form, seed))
+    slabs = random.Random('slabs:gpu_%s:%d' % (form, seed))
     # half the programs bind thread (process) k to GPU P - 1 - k, not k, by INIT_GPU in each body
     rebind = 'INIT_GPU(rebound_gpu($tid$));\n      ' if random.Random('binding:%s:%d' % (form, seed)).random() < 0.5 else ''
     decls, wants, bodies = [], [], []
     for k in range(n):
         el = rng.choice([2, 3, 4, 6, 8, 9, 12])
         hold = holders(rng)
+        slab = slabs.random() < 0.25 and hold == NP  # D and E by rows and by columns (slab_pair)
+        if slab:  # a block of a rows and hold * b columns, large enough to split them
+            ab = (slabs.choice([1, 2, 3, 4, 6, 8]), slabs.choice([1, 2, 4, 6, 8]))
+            el = ab[0] * hold * ab[1]
         e = el * hold
         case_first = len(decls)
         x = random_layout(rng, e, 'X%d' % k, decls)
         decls.append('#parray {paged int %s} X%d' % (''.join(c.text() for c in x.root.kids), k))
         dist, made = [], []  # the layouts; (the type #create takes, the pointer) of each
+        first_d = len(decls)
         for name in ('D%d' % k, 'E%d' % k):
             first = len(decls)
             if name.startswith('D'):
@@ -670,6 +701,10 @@ def gpu_program(rng, seed, n, form):
             decls[first:] = [d.replace('{paged ', '{dmem ') for d in decls[first:]]  # bases in GPU memory too
             decls.append('#parray {dmem int %s} %s' % (''.join(c.text() for c in lay.root.kids), name))
             dist.append(lay)
+        if slab:  # in place of the two drawn
+            del decls[first_d:]
+            decls.extend(slab_pair(slabs, ab, hold, k))
+            made = [('D%d' % k, 'd'), ('E%d' % k, 'e')]
         via_host = mix.random() < 1 / 3
         if via_host:  # host blocks over P before D and after E
             for name in ('H%d' % k, 'G%d' % k):
