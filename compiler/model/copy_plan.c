@@ -452,29 +452,17 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
  * unit stride on both sides: a distribution by rows to one by columns, and
  * back) the rectangle is already one in the source, pk_spitch apart its
  * rows and pk_sstride * q from the block's start for GPU q: the copy
- * engines move it from there (pk_direct), pk_a the rows digit (-1: one
- * row) and pk_b the unit one.  False when the copy is neither (the peer
- * kernel stays). */
+ * engines move it from there (pk_direct, plan_rectangles).  False when
+ * the copy is neither (the peer kernel stays). */
 static int owner_digit(Ctx *ctx, CopySide *s);
 
-/* What every packet plan sets besides its rectangle. */
-static bool finish_packets(CopyPlan *p, Poly **as, Poly **ad, Poly *cd, int o, int ps)
-{
-  p->packets = true;
-  p->pk_o = o;
-  p->pk_sstride = as[o];
-  p->pk_base = cd;
-  p->pk_pstride = ad[ps];
-  return true;
-}
-
-/* A copy that does not transpose, its rows or columns written as several
- * digits (`[[GPUS][CHUNKS][PIECE]]` of a distribution by columns): digits
- * that lie one after another in both the source and the destination join
- * (k's strides are j's times j's extent), and where the digits of S left
- * make one unit run and one run of rows, what GPU p sends GPU q is one
- * rectangle again (pk_direct, pk_a and pk_b -1: pk_rows and pk_width say
- * its size). */
+/* A copy that does not transpose: the digits of S besides the owner's
+ * make one run of unit stride on both sides and at most one run of rows,
+ * after the digits that lie one after another in both the source and the
+ * destination join (k's strides are j's times j's extent: the rows or
+ * columns written as `[[GPUS][CHUNKS][PIECE]]`).  Then what GPU p sends
+ * GPU q is one rectangle of its block (pk_direct; pk_a and pk_b -1,
+ * pk_rows and pk_width its size). */
 static bool plan_rectangles(Ctx *ctx, CopyPlan *p, Poly **as, Poly **ad, int o)
 {
   CopySide *S = &p->side[0];
@@ -542,8 +530,7 @@ static bool plan_packets(Ctx *ctx, CopyPlan *p)
     return false;
   if (!poly_is_value(ad[o], 0) || !poly_is_value(cs, 0))
     return false;
-  int a = -1, b = -1, r = -1;
-  bool more = false; /* a fourth digit: more than one rectangle a pair, unless digits join */
+  int a = -1, b = -1, others = 0;
   for (int k = 0; k < S->n; k++) {
     if (S->dg[k].proc || k == o || poly_is_value(S->dg[k].extent, 1))
       continue;
@@ -551,24 +538,26 @@ static bool plan_packets(Ctx *ctx, CopyPlan *p)
       a = k;
     else if (poly_is_value(ad[k], 1) && b < 0)
       b = k;
-    else if (r < 0)
-      r = k;
     else
-      more = true;
+      others++;
   }
-  if (a < 0)
-    return false;
-  bool direct = b < 0 && !more && poly_is_value(ad[a], 1);
-  if (!direct && (b < 0 || r >= 0 || more))
-    return plan_rectangles(ctx, p, as, ad, o) && finish_packets(p, as, ad, cd, o, ps);
-  p->pk_direct = direct;
-  p->pk_a = direct ? r : a;
-  p->pk_b = direct ? a : b;
-  p->pk_rows = p->pk_a >= 0 ? S->dg[p->pk_a].extent : poly_const(ctx, 1);
-  p->pk_width = S->dg[p->pk_b].extent;
-  p->pk_pitch = direct ? (r >= 0 ? ad[r] : S->dg[a].extent) : ad[a];
-  p->pk_spitch = direct && r >= 0 ? as[r] : S->dg[a].extent;
-  return finish_packets(p, as, ad, cd, o, ps);
+  if (a >= 0 && b >= 0 && others == 0) { /* a transpose: packed */
+    p->pk_direct = false;
+    p->pk_a = a;
+    p->pk_b = b;
+    p->pk_rows = S->dg[a].extent;
+    p->pk_width = S->dg[b].extent;
+    p->pk_pitch = ad[a];
+    p->pk_spitch = S->dg[a].extent;
+  } else if (!plan_rectangles(ctx, p, as, ad, o)) {
+    return false; /* a third digit beside a transpose, or more than one rectangle a pair */
+  }
+  p->packets = true;
+  p->pk_o = o;
+  p->pk_sstride = as[o];
+  p->pk_base = cd;
+  p->pk_pstride = ad[ps];
+  return true;
 }
 
 /* GPU to GPU among the threads: the peer kernel (kernel_peer), in tiles

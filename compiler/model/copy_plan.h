@@ -92,8 +92,8 @@ typedef struct CopyPlan {
                          * destination's row pitch; the rectangle from GPU k lands at pk_base +
                          * k * pk_pstride in the destination block */
   bool pk_direct;       /* packets, no transpose: GPU q's rectangle is pk_rows rows pk_spitch apart at
-                         * q * pk_sstride of the source block, moved from there; pk_a and pk_b are -1
-                         * where it joined digits (plan_rectangles) */
+                         * q * pk_sstride of the source block, moved from there (plan_rectangles);
+                         * pk_a and pk_b are -1 */
   int pk_a, pk_b, pk_o;
   Poly *pk_rows, *pk_width; /* the rectangle a pair: its rows and the elements of a row */
   Poly *pk_pitch, *pk_base, *pk_pstride, *pk_spitch, *pk_sstride;
