@@ -819,6 +819,44 @@ extern "C" void pa_cuda_packets_sent(pa_cuda_packets *k, int s, const char *file
                       "cudaMemcpy2DAsync (a packet to another GPU)", file, line);
 }
 
+/* A rectangle of rows copied within one GPU by its multiprocessors: w
+ * bytes a row, as W words where the addresses and pitches allow. */
+template <typename W>
+__global__ void pa_rect_copy(char *to, size_t pitch, const char *from, size_t spitch, long long words, long long rows)
+{
+    for (long long r = blockIdx.y; r < rows; r += gridDim.y) {
+        const W *s = (const W *)(from + (size_t)r * spitch);
+        W *d = (W *)(to + (size_t)r * pitch);
+        for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words;
+             i += (long long)gridDim.x * blockDim.x)
+            d[i] = s[i];
+    }
+}
+
+template <typename W>
+static void rect_copy_as(char *to, size_t pitch, const char *from, size_t spitch, size_t w, long long rows,
+                         cudaStream_t s)
+{
+    long long words = (long long)(w / sizeof(W));
+    long long x = (words + 4 * 256 - 1) / (4 * 256); /* four words a thread */
+    dim3 grid((unsigned)(x < 1 ? 1 : x > 1024 ? 1024 : x), (unsigned)(rows < 65535 ? rows : 65535));
+    pa_rect_copy<W><<<grid, 256, 0, s>>>(to, pitch, from, spitch, words, rows);
+}
+
+static void rect_copy(char *to, size_t pitch, const char *from, size_t spitch, size_t w, long long rows,
+                      cudaStream_t s)
+{
+    uintptr_t all = (uintptr_t)to | (uintptr_t)from | pitch | spitch | w;
+    if (all % 16 == 0)
+        rect_copy_as<int4>(to, pitch, from, spitch, w, rows, s);
+    else if (all % 8 == 0)
+        rect_copy_as<long long>(to, pitch, from, spitch, w, rows, s);
+    else if (all % 4 == 0)
+        rect_copy_as<int>(to, pitch, from, spitch, w, rows, s);
+    else
+        rect_copy_as<char>(to, pitch, from, spitch, w, rows, s);
+}
+
 extern "C" void pa_cuda_packets_direct(long long n, long long me, long long rows, long long width, long long pitch,
                                        long long base, size_t elem, const pa_cuda_blocks *b, const void *src,
                                        long long spitch, long long sstride, const char *file, int line)
@@ -832,11 +870,16 @@ extern "C" void pa_cuda_packets_direct(long long n, long long me, long long rows
         char *to = (char *)b->p[q] + (size_t)base * elem;
         if (rows <= 0 || width <= 0)
             continue;
-        if (pitch >= width && spitch >= width)
+        if (q == me && pitch >= width) {
+            /* by the multiprocessors, not a copy engine: beside FFTs, the engine's copy within the GPU
+               was the last to end (2 H200s, N = 32768: the FFT's output by columns 11.75 ms against
+               13.09, bench/results/run40_own_rectangle.md) */
+            rect_copy(to, (size_t)pitch * elem, from, (size_t)spitch * elem, w, rows, s);
+            pa_cuda_check(cudaGetLastError(), "the copy kernel of this GPU's own rectangle", file, line);
+        } else if (pitch >= width && spitch >= width)
             pa_cuda_check(cudaMemcpy2DAsync(to, (size_t)pitch * elem, from, (size_t)spitch * elem, w, (size_t)rows,
                                             cudaMemcpyDefault, s),
-                          q == me ? "cudaMemcpy2DAsync (this GPU's own rectangle)"
-                                  : "cudaMemcpy2DAsync (a rectangle to another GPU)", file, line);
+                          "cudaMemcpy2DAsync (a rectangle to another GPU)", file, line);
         else /* rows that overlap (a view that reads an element twice): a pitched copy refuses them */
             for (long long r = 0; r < rows; r++)
                 pa_cuda_check(cudaMemcpyAsync(to + (size_t)(r * pitch) * elem, from + (size_t)(r * spitch) * elem, w,

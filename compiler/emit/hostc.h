@@ -65,6 +65,7 @@ const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, c
 void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
                    const char *me, const char *at, const char *in);
 /* The same without a transpose (CopyPlan.pk_direct): the one statement that
- * has the copy engines move each rectangle straight from the source. */
+ * has the copy engines move each rectangle straight from the source (the
+ * GPU's own by a copy kernel). */
 const char *hostc_packets_direct(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
 #endif

@@ -452,7 +452,8 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
  * unit stride on both sides: a distribution by rows to one by columns, and
  * back) the rectangle is already one in the source, pk_spitch apart its
  * rows and pk_sstride * q from the block's start for GPU q: the copy
- * engines move it from there (pk_direct, plan_rectangles).  False when
+ * engines move it from there, a kernel the GPU's own (pk_direct,
+ * plan_rectangles).  False when
  * the copy is neither (the peer kernel stays). */
 static int owner_digit(Ctx *ctx, CopySide *s);
 
