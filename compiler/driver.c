@@ -309,6 +309,16 @@ typedef struct Unit {
   DiagLog log;       /* -fdiagnostics-format=json/sarif: its diagnostics */
 } Unit;
 
+/* -O, -O0 .. -O3, -Os ... on the command line: then the default -O2 is
+ * left out (nvcc warns of two levels, and the user's is meant). */
+static bool sets_level(const Cli *cli)
+{
+  for (int i = 0; i < cli->cflags.n; i++)
+    if (!strncmp(cli->cflags.v[i], "-O", 2))
+      return true;
+  return false;
+}
+
 /* The compiler command for units (one with -c, all with --build):
  * compiler, flags, translations, the other inputs, runtime libraries. */
 static int compile(Cli *cli, Unit *units, int n, const char *out)
@@ -322,7 +332,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
   char inc[PATH_MAX], lib[PATH_MAX];
   runtime_dirs(inc, lib);
   Argv pre = {0}, post = {0}, a = {0}, mpi_libs = {0};
-  if (!split_flags("PARRAY_CFLAGS", env_or("PARRAY_CFLAGS", "-O2"), &pre, &post))
+  if (!split_flags("PARRAY_CFLAGS", env_or("PARRAY_CFLAGS", sets_level(cli) ? "" : "-O2"), &pre, &post))
     return 1;
   if (cuda) {
     driver_argv_add(&a, env_or("NVCC", *PARRAY_NVCC ? PARRAY_NVCC : "nvcc"));

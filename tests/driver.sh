@@ -73,6 +73,11 @@ NVCC=echo "$P" --build --arch=sm_80 "$gpu" -o g1 >arch.txt 2>&1 || fail "--arch=
 grep -q -- '-arch=sm_80' arch.txt || fail "--arch=sm_80 not passed to nvcc: $(cat arch.txt)"
 NVCC=echo "$P" --build -arch 75 "$gpu" -o g2 >arch.txt 2>&1 || fail "-arch 75"
 grep -q -- '-arch=sm_75' arch.txt || fail "-arch 75 not passed to nvcc as sm_75"
+# an -O level on the command line replaces the default -O2 (nvcc warns of two)
+NVCC=echo "$P" --build -O0 "$gpu" -o g3 >arch.txt 2>&1 || fail "-O0 with nvcc"
+grep -Eq -- '(^| )-O0( |$)' arch.txt && ! grep -Eq -- '(^| )-O2( |$)' arch.txt || fail "-O0 and the default -O2 both passed: $(cat arch.txt)"
+NVCC=echo "$P" --build "$gpu" -o g4 >arch.txt 2>&1 || fail "nvcc's default level"
+grep -Eq -- '(^| )-O2( |$)' arch.txt || fail "no default -O2: $(cat arch.txt)"
 
 # diagnostics colour
 printf '#mainhost {\n  int x = $dim(Nope)$;\n}\n' >bad.pa
