@@ -51,6 +51,10 @@ else
   grep -q 'macro_fit.pa:15: S: parrayc laid out its copies for 3 < M, true at the values it has' err.txt ||
     fail "macro_fit with -Xcompiler -DM=3: no static assertion naming the place: $(cat err.txt)"
 fi
+# a size macro #undef'd after its last use: the assertion is left out, the program builds
+{ cat macro_fit.pa; printf '#undef M\n'; } >macro_undef.pa
+out=$("$P" --run macro_undef.pa -o undef 2>err.txt) || fail "macro_fit with #undef M at its end: $(cat err.txt)"
+[ "$out" = "M = 6: ok" ] || fail "macro_fit with #undef M at its end printed '$out'"
 # a macro parrayc cannot evaluate (sizeof) is not taken for large enough
 cp "$T/offsets/macro_unknown.pa" . || exit 2
 out=$("$P" --run macro_unknown.pa -o unknown 2>err.txt) || fail "macro_unknown: $(cat err.txt)"

@@ -860,9 +860,27 @@ static void insert_hoist(Ctx *ctx, Out *whole, size_t cut, Out *hoist)
   whole->b = b;
 }
 
+/* "defined(A) && defined(B)" for the macros the texts name, or NULL */
+static const char *macros_defined(Ctx *ctx, const char *a, const char *b)
+{
+  Buf cond = {0};
+  for (const char *text = a; text; text = text == a ? b : NULL) {
+    CText c = ctext(text, NULL, 0);
+    for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+      char *name = t.kind == CT_IDENT ? ctx_strndup(ctx, t.s, t.n) : NULL;
+      if (name && macro_defined(ctx, name))
+        buf_printf(&cond, "%sdefined(%s)", cond.len ? " && " : "", name);
+    }
+  }
+  const char *r = cond.data ? ctx_strdup(ctx, cond.data) : NULL;
+  buf_free(&cond);
+  return r;
+}
+
 /* The comparisons of sizes parrayc decided at its macros' values, as
- * static assertions at the end of the output, where every macro is
- * defined: a C compiler given other values (-D) stops there. */
+ * static assertions at the end of the output: a C compiler given other
+ * values (-D) stops there.  Each under #if defined(...) of its macros:
+ * a program may #undef a size after its last use. */
 static void emit_size_facts(Ctx *ctx, Out *whole)
 {
   for (const SizeFact *f = ctx->facts; f; f = f->next) {
@@ -874,7 +892,12 @@ static void emit_size_facts(Ctx *ctx, Out *whole)
     char *why = ctx_printf(ctx, "%s:%d: %s: parrayc laid out its copies for %s < %s, true at the values it has for "
                            "the macros; give parrayc the values the C compiler gets (-D NAME=VALUE)",
                            file, line, t->name, less, than);
+    const char *guard = macros_defined(ctx, less, than);
+    if (guard)
+      out_gen(whole, loc, "#if %s\n", guard);
     out_gen(whole, loc, "PA_STATIC_ASSERT(%s < %s, %s);\n", less, than, text_c_string(ctx, why));
+    if (guard)
+      out_gen(whole, loc, "#endif\n");
   }
 }
 
