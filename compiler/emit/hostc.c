@@ -402,6 +402,12 @@ void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, co
   out_gen(e->out, n->loc, "%spa_cuda_packets_end(&pa_pk, \"%s\", %s);\n", in, kname, at);
 }
 
+const char *hostc_packets_how(const CopyPlan *p)
+{
+  return p->pk_direct ? "of rectangles as they lie, by the copy engines (this GPU's own by a kernel)"
+                      : "in packets: each GPU packs what it sends each GPU and the copy engines move it";
+}
+
 const char *hostc_packets_direct(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at)
 {
   Ctx *ctx = e->ctx;

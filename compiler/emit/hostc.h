@@ -64,6 +64,8 @@ void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, c
 const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
 void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
                    const char *me, const char *at, const char *in);
+/* How CopyPlan.packets moves the blocks, in words for the copy's comment */
+const char *hostc_packets_how(const CopyPlan *p);
 /* The same without a transpose (CopyPlan.pk_direct): the one statement that
  * has the copy engines move each rectangle straight from the source (the
  * GPU's own by a copy kernel). */

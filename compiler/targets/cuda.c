@@ -717,8 +717,9 @@ static const char *kind_name(CopyDir dir)
  * pa_cuda_team_blocks opens to it (peer access). */
 /* An all-to-all in packets (CopyPlan.packets): each thread's GPU packs
  * what it sends each GPU (unless the rectangles are the source's own:
- * pk_direct) and the copy engines move it into the destination's blocks
- * (pa_cuda_packets_begin, hostc_packets; pa_cuda_packets_direct). */
+ * pk_direct) and the copy engines move it into the destination's blocks,
+ * a kernel the GPU's own (pa_cuda_packets_begin, hostc_packets;
+ * pa_cuda_packets_direct). */
 static void team_packets(Emitter *e, Node *n, const CopyPlan *p, Type *team)
 {
   Ctx *ctx = e->ctx;
@@ -732,8 +733,7 @@ static void team_packets(Emitter *e, Node *n, const CopyPlan *p, Type *team)
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: all-to-all %s */\n", in,
           text_copy_title(ctx, n, p->sp, p->dp), team->name,
-          p->pk_direct ? "of rectangles the copy engines move" :
-          "in packets, each GPU packs what it sends each GPU and the copy engines move it");
+          hostc_packets_how(p));
   out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_tid", nt, at));
   out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
           in, p->dp, nt, at);

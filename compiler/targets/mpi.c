@@ -635,8 +635,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), at);
   out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs%s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
-          pack ? ", in packets: each GPU packs what it sends each GPU and the copy engines move it" :
-          p->packets ? ", of rectangles the copy engines move" : "");
+          p->packets ? ctx_printf(ctx, ", %s", hostc_packets_how(p)) : "");
   if (p->packets) {
     /* the destination's blocks, written by the others' copy engines */
     out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_rank", "pa_mpi_size()", at));
