@@ -55,6 +55,10 @@ fi
 { cat macro_fit.pa; printf '#undef M\n'; } >macro_undef.pa
 out=$("$P" --run macro_undef.pa -o undef 2>err.txt) || fail "macro_fit with #undef M at its end: $(cat err.txt)"
 [ "$out" = "M = 6: ok" ] || fail "macro_fit with #undef M at its end printed '$out'"
+# a macro named twice in a comparison is tested once
+sed 's/\[M #VB_2\]/[M * M - 30 #VB_2]/' macro_fit.pa >macro_twice.pa
+"$P" macro_twice.pa -o twice.c 2>err.txt || fail "macro_fit with M * M - 30: $(cat err.txt)"
+grep -qx '#if defined(M)' twice.c || fail "M * M - 30: the assertion's guard is not '#if defined(M)': $(grep -n '^#if' twice.c)"
 # a macro parrayc cannot evaluate (sizeof) is not taken for large enough
 cp "$T/offsets/macro_unknown.pa" . || exit 2
 out=$("$P" --run macro_unknown.pa -o unknown 2>err.txt) || fail "macro_unknown: $(cat err.txt)"

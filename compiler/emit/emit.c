@@ -860,7 +860,8 @@ static void insert_hoist(Ctx *ctx, Out *whole, size_t cut, Out *hoist)
   whole->b = b;
 }
 
-/* "defined(A) && defined(B)" for the macros the texts name, or NULL */
+/* "defined(A) && defined(B)" for the macros the texts name, each once,
+ * or NULL */
 static const char *macros_defined(Ctx *ctx, const char *a, const char *b)
 {
   Buf cond = {0};
@@ -868,8 +869,9 @@ static const char *macros_defined(Ctx *ctx, const char *a, const char *b)
     CText c = ctext(text, NULL, 0);
     for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
       char *name = t.kind == CT_IDENT ? ctx_strndup(ctx, t.s, t.n) : NULL;
-      if (name && macro_defined(ctx, name))
-        buf_printf(&cond, "%sdefined(%s)", cond.len ? " && " : "", name);
+      char *test = name ? ctx_printf(ctx, "defined(%s)", name) : NULL;
+      if (name && macro_defined(ctx, name) && !(cond.data && strstr(cond.data, test)))
+        buf_printf(&cond, "%s%s", cond.len ? " && " : "", test);
     }
   }
   const char *r = cond.data ? ctx_strdup(ctx, cond.data) : NULL;

@@ -453,8 +453,8 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
  * back) the rectangle is already one in the source, pk_spitch apart its
  * rows and pk_sstride * q from the block's start for GPU q: the copy
  * engines move it from there, a kernel the GPU's own (pk_direct,
- * plan_rectangles).  False when
- * the copy is neither (the peer kernel stays). */
+ * plan_rectangles).  False when the copy is neither (the peer kernel
+ * stays). */
 static int owner_digit(Ctx *ctx, CopySide *s);
 
 /* A copy that does not transpose: the digits of S besides the owner's
