@@ -701,6 +701,51 @@ static cudaStream_t pair_stream(const PacketState *st, long long me, long long q
     return q == me ? st->pack : st->to[q];
 }
 
+/* A rectangle of rows copied within one GPU by its multiprocessors: w
+ * bytes a row, as W words where the addresses and pitches allow; a block's
+ * threads along a row (a warp or more) and over rows (narrow rectangles) */
+template <typename W>
+__global__ void pa_rect_copy(char *to, size_t pitch, const char *from, size_t spitch, long long words, long long rows)
+{
+    for (long long r = blockIdx.y * (long long)blockDim.y + threadIdx.y; r < rows;
+         r += (long long)gridDim.y * blockDim.y) {
+        const W *s = (const W *)(from + (size_t)r * spitch);
+        W *d = (W *)(to + (size_t)r * pitch);
+        for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words;
+             i += (long long)gridDim.x * blockDim.x)
+            d[i] = s[i];
+    }
+}
+
+template <typename W>
+static void rect_copy_as(char *to, size_t pitch, const char *from, size_t spitch, size_t w, long long rows,
+                         cudaStream_t s)
+{
+    long long words = (long long)(w / sizeof(W));
+    unsigned bx = words >= 256 ? 256 : (unsigned)(words + 31) / 32 * 32, by = 256 / bx;
+    long long x = (words + 4 * bx - 1) / (4 * bx), y = (rows + by - 1) / by; /* four words a thread */
+    dim3 grid((unsigned)(x > 1024 ? 1024 : x), (unsigned)(y < 65535 ? y : 65535)), block(bx, by);
+    pa_rect_copy<W><<<grid, block, 0, s>>>(to, pitch, from, spitch, words, rows);
+}
+
+static void rect_copy(char *to, size_t pitch, const char *from, size_t spitch, size_t w, long long rows,
+                      cudaStream_t s)
+{
+    uintptr_t all = (uintptr_t)to | (uintptr_t)from | pitch | spitch | w;
+    if (all % 16 == 0)
+        rect_copy_as<int4>(to, pitch, from, spitch, w, rows, s);
+    else if (all % 8 == 0)
+        rect_copy_as<long long>(to, pitch, from, spitch, w, rows, s);
+    else if (all % 4 == 0)
+        rect_copy_as<int>(to, pitch, from, spitch, w, rows, s);
+    else
+        rect_copy_as<char>(to, pitch, from, spitch, w, rows, s);
+}
+
+/* the copy kernels, loaded when a distributed array is made (lazily otherwise: in the first copy) */
+static const void *const rect_copy_kernels[] = {(const void *)pa_rect_copy<int4>, (const void *)pa_rect_copy<long long>,
+                                                (const void *)pa_rect_copy<int>, (const void *)pa_rect_copy<char>};
+
 enum { PA_PRELOAD_MAX = 256 };
 static const void *preload_kernels[PA_PRELOAD_MAX];
 static int npreload;
@@ -713,9 +758,11 @@ extern "C" void pa_cuda_preload(const void *kernel)
 
 extern "C" void pa_cuda_packets_reserve(long long n, long long me, size_t bytes, int peers, const char *file, int line)
 {
-    for (int k = 0; k < npreload; k++) { /* loads the kernel on this GPU (lazy loading otherwise: at the first copy) */
+    int nrect = (int)(sizeof rect_copy_kernels / sizeof *rect_copy_kernels);
+    for (int k = 0; k < npreload + nrect; k++) { /* loads the kernel on this GPU (lazy loading otherwise: at the first copy) */
         cudaFuncAttributes a;
-        pa_cuda_check(cudaFuncGetAttributes(&a, preload_kernels[k]), "cudaFuncGetAttributes", file, line);
+        const void *kernel = k < npreload ? preload_kernels[k] : rect_copy_kernels[k - npreload];
+        pa_cuda_check(cudaFuncGetAttributes(&a, kernel), "cudaFuncGetAttributes", file, line);
     }
     if (n < 2)
         return;
@@ -817,44 +864,6 @@ extern "C" void pa_cuda_packets_sent(pa_cuda_packets *k, int s, const char *file
         pa_cuda_check(cudaMemcpy2DAsync(dst, (size_t)k->pitch * k->elem, src, w, w, (size_t)(hi - lo),
                                         cudaMemcpyDefault, st->to[q]),
                       "cudaMemcpy2DAsync (a packet to another GPU)", file, line);
-}
-
-/* A rectangle of rows copied within one GPU by its multiprocessors: w
- * bytes a row, as W words where the addresses and pitches allow. */
-template <typename W>
-__global__ void pa_rect_copy(char *to, size_t pitch, const char *from, size_t spitch, long long words, long long rows)
-{
-    for (long long r = blockIdx.y; r < rows; r += gridDim.y) {
-        const W *s = (const W *)(from + (size_t)r * spitch);
-        W *d = (W *)(to + (size_t)r * pitch);
-        for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words;
-             i += (long long)gridDim.x * blockDim.x)
-            d[i] = s[i];
-    }
-}
-
-template <typename W>
-static void rect_copy_as(char *to, size_t pitch, const char *from, size_t spitch, size_t w, long long rows,
-                         cudaStream_t s)
-{
-    long long words = (long long)(w / sizeof(W));
-    long long x = (words + 4 * 256 - 1) / (4 * 256); /* four words a thread */
-    dim3 grid((unsigned)(x < 1 ? 1 : x > 1024 ? 1024 : x), (unsigned)(rows < 65535 ? rows : 65535));
-    pa_rect_copy<W><<<grid, 256, 0, s>>>(to, pitch, from, spitch, words, rows);
-}
-
-static void rect_copy(char *to, size_t pitch, const char *from, size_t spitch, size_t w, long long rows,
-                      cudaStream_t s)
-{
-    uintptr_t all = (uintptr_t)to | (uintptr_t)from | pitch | spitch | w;
-    if (all % 16 == 0)
-        rect_copy_as<int4>(to, pitch, from, spitch, w, rows, s);
-    else if (all % 8 == 0)
-        rect_copy_as<long long>(to, pitch, from, spitch, w, rows, s);
-    else if (all % 4 == 0)
-        rect_copy_as<int>(to, pitch, from, spitch, w, rows, s);
-    else
-        rect_copy_as<char>(to, pitch, from, spitch, w, rows, s);
 }
 
 extern "C" void pa_cuda_packets_direct(long long n, long long me, long long rows, long long width, long long pitch,
