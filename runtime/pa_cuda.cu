@@ -669,7 +669,15 @@ static PacketState *packet_state(long long n, long long me, size_t bytes, const 
     }
     if (!s->made) {
         s->dev = dev;
-        pa_cuda_check(cudaStreamCreateWithFlags(&s->pack, cudaStreamNonBlocking), "cudaStreamCreate", file, line);
+        /* the greatest priority: the copy's kernels (packing, this GPU's own rectangle) are on the
+           critical path of the kernels queued beside it (2 H200s, N = 16384: the FFT's output by
+           columns 2.683 ms against 2.938 at the default, 2.584 against 2.629 on another machine;
+           bench/results/run41_priority.md) */
+        int least = 0, greatest = 0;
+        pa_cuda_check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange", file,
+                      line);
+        pa_cuda_check(cudaStreamCreateWithPriority(&s->pack, cudaStreamNonBlocking, greatest), "cudaStreamCreate", file,
+                      line);
         s->made = true;
     }
     for (; s->nq < n; s->nq++) {
