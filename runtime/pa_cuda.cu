@@ -767,7 +767,8 @@ extern "C" void pa_cuda_preload(const void *kernel)
 extern "C" void pa_cuda_packets_reserve(long long n, long long me, size_t bytes, int peers, const char *file, int line)
 {
     int nrect = (int)(sizeof rect_copy_kernels / sizeof *rect_copy_kernels);
-    for (int k = 0; k < npreload + nrect; k++) { /* loads the kernel on this GPU (lazy loading otherwise: at the first copy) */
+    /* each kernel loaded on this GPU now (lazily otherwise: in the first copy) */
+    for (int k = 0; k < npreload + nrect; k++) {
         cudaFuncAttributes a;
         const void *kernel = k < npreload ? preload_kernels[k] : rect_copy_kernels[k - npreload];
         pa_cuda_check(cudaFuncGetAttributes(&a, kernel), "cudaFuncGetAttributes", file, line);
