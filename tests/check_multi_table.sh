@@ -60,6 +60,9 @@ grep -q '^| SGEMM 3xTF32 (pthd) against cuBLAS on column blocks, data on the GPU
   "$wd/x3/multi.md" || { echo "no 3xTF32 ratio row (pthd)"; cat "$wd/x3/multi.md"; exit 1; }
 grep -q '^| SGEMM 3xTF32 (mpi) against cuBLAS on column blocks, data on the GPUs | >= 1.8 |  |  | 1.045 (42.84 ms / 41 ms, NOT MET) |$' \
   "$wd/x3/multi.md" || { echo "no 3xTF32 ratio row (mpi)"; grep 3xTF32 "$wd/x3/multi.md"; exit 1; }
+# from host (scatter + compute + gather) the target against tuned cuBLASXt (112.5 ms) is the 3xTF32 form's
+grep -q '^| SGEMM 3xTF32 (pthd) from host against tuned cuBLASXt from host | > 1 |  | 1.260 (112.5 ms / 89.29 ms, met) |  |$' \
+  "$wd/x3/multi.md" || { echo "no 3xTF32 from-host row"; grep 3xTF32 "$wd/x3/multi.md"; exit 1; }
 # the FFT's result line since run 39 names the output by chunks of columns too: its
 # row and its ratio to cuFFT Xt (2.669 ms on 2 GPUs in the kept run)
 fresh chunks
