@@ -764,6 +764,8 @@ extern "C" void pa_cuda_preload(const void *kernel)
         preload_kernels[npreload++] = kernel;
 }
 
+__global__ void pa_stream_warm(void) {}
+
 extern "C" void pa_cuda_packets_reserve(long long n, long long me, size_t bytes, int peers, const char *file, int line)
 {
     int nrect = (int)(sizeof rect_copy_kernels / sizeof *rect_copy_kernels);
@@ -773,16 +775,19 @@ extern "C" void pa_cuda_packets_reserve(long long n, long long me, size_t bytes,
         const void *kernel = k < npreload ? preload_kernels[k] : rect_copy_kernels[k - npreload];
         pa_cuda_check(cudaFuncGetAttributes(&a, kernel), "cudaFuncGetAttributes", file, line);
     }
-    if (n < 2)
-        return;
-    size_t packet = (bytes + n - 1) / n; /* a block's share for one GPU, at most */
+    size_t packet = n > 1 ? (bytes + n - 1) / n : 0; /* a block's share for one GPU, at most */
     PacketState *st = packet_state(n, me, packet * (size_t)(n - 1), file, line);
-    /* each stream's first work costs more than the next (the first all-to-all of 16384^2 floats on 2
-       H200s: 1.29-1.31x a later one; with this, 1.14-1.22x): a few bytes on each now */
-    for (long long q = 0; q < n && st->bytes > 0; q++) {
+    /* each stream's first work costs more than the next: its first kind of work now, a kernel on the
+       packing stream (the first transpose of 16384^2 floats on 1 H200: 1.33-1.39x a later one, with
+       this 1.08-1.10x, bench/results/run42_multi2.md), a few bytes copied on each other (2 H200s:
+       1.29-1.31x, with this 1.14-1.22x) */
+    pa_stream_warm<<<1, 32, 0, st->pack>>>();
+    pa_cuda_check(cudaGetLastError(), "the packing stream's first kernel", file, line);
+    for (long long q = 0; q < n; q++) {
         cudaStream_t s = pair_stream(st, me, q);
-        pa_cuda_check(cudaMemsetAsync(st->buf, 0, st->bytes < 4 ? st->bytes : 4, s),
-                      "cudaMemsetAsync (the all-to-all's streams)", file, line);
+        if (q != me && st->bytes > 0)
+            pa_cuda_check(cudaMemsetAsync(st->buf, 0, st->bytes < 4 ? st->bytes : 4, s),
+                          "cudaMemsetAsync (the all-to-all's streams)", file, line);
         pa_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (the all-to-all's streams)", file, line);
     }
     if (!peers)
