@@ -255,7 +255,7 @@ def main():
             return None
         return r / host, "%s / %s" % (ms(r), ms(host))
     # the FFMA form is the teaching one; the 3xTF32 form (FP32 accuracy too) is
-    # the one a user would set beside cuBLASXt, so the target is its
+    # the one a user would set beside cuBLASXt, so the target is set on it
     for form in FORMS:
         ratio_row("SGEMM (%s) against cuBLAS on column blocks, data on the GPUs" % form, None,
                   lambda g, form=form: cb(g, form, "sgemm"))

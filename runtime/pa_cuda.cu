@@ -779,7 +779,7 @@ extern "C" void pa_cuda_packets_reserve(long long n, long long me, size_t bytes,
     PacketState *st = packet_state(n, me, packet * (size_t)(n - 1), file, line);
     /* each stream's first work costs more than the next: its first kind of work now, a kernel on the
        packing stream (the first transpose of 16384^2 floats on 1 H200: 1.33-1.39x a later one, with
-       this 1.08-1.10x, bench/results/run42_multi2.md), a few bytes copied on each other (2 H200s:
+       this 1.08-1.10x, bench/results/run42_multi2.md), a few bytes set on each of the others (2 H200s:
        1.29-1.31x, with this 1.14-1.22x) */
     pa_stream_warm<<<1, 32, 0, st->pack>>>();
     pa_cuda_check(cudaGetLastError(), "the packing stream's first kernel", file, line);
