@@ -739,6 +739,8 @@ static void rect_copy_as(char *to, size_t pitch, const char *from, size_t spitch
 static void rect_copy(char *to, size_t pitch, const char *from, size_t spitch, size_t w, long long rows,
                       cudaStream_t s)
 {
+    if (w == 0 || rows <= 0) /* nothing to copy (rect_copy_as's block shape divides by the words) */
+        return;
     uintptr_t all = (uintptr_t)to | (uintptr_t)from | pitch | spitch | w;
     if (all % 16 == 0)
         rect_copy_as<int4>(to, pitch, from, spitch, w, rows, s);
