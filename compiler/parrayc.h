@@ -41,6 +41,7 @@ typedef struct Loc {
 
 /* ---- util.c: arena, strings, growable buffers ---- */
 void *ctx_alloc(Ctx *ctx, size_t size);          /* zeroed, freed with the ctx */
+void *util_realloc(void *p, size_t n);            /* realloc, or the end of parrayc */
 char *ctx_strdup(Ctx *ctx, const char *s);
 char *ctx_strndup(Ctx *ctx, const char *s, size_t n);
 char *ctx_printf(Ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -451,7 +452,7 @@ typedef struct Options {
   bool line_directives;
   const char *explain;    /* --explain TYPE */
   const char *explain_format; /* --format=text|svg|html; NULL: text */
-  const char *const *defines; /* -D NAME=VALUE, for --explain's sizes */
+  const char *const *defines; /* -D NAME=VALUE, -U NAME as "-NAME", in order */
   int ndefines;
   int error_limit;        /* stop after this many errors; 0: no limit */
   bool no_warnings;       /* -w */

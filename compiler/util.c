@@ -31,6 +31,11 @@ static void *xrealloc(void *p, size_t n)
   return p;
 }
 
+void *util_realloc(void *p, size_t n)
+{
+  return xrealloc(p, n);
+}
+
 /* Blocks come zeroed from calloc (fresh pages, not written twice) and
  * are never reused, so neither is what is carved from them. */
 void *ctx_alloc(Ctx *ctx, size_t size)

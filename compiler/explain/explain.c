@@ -60,31 +60,36 @@ static void note_name(Env *env, char ***list, int *n, const char *s)
   *list = nl;
 }
 
-/* The value of a name in a size or index text: a thread index of the
- * lane, else a macro (-D, then the program's #define), else 0 for the
- * access explainer's loop variables; names without one are noted. */
-static bool name_value(void *arg, const char *name, long long *v)
+/* The meaning of a name in a size or index text: a thread index of the
+ * lane, else a macro (-D, then the program's #define, expanded by the
+ * evaluator), else 0 for the access explainer's loop variables; names
+ * without one are noted. */
+static bool name_value(void *arg, const char *name, CevalMeaning *m)
 {
   Env *env = arg;
   for (int i = 0; i < env->nbind; i++)
     if (!strcmp(env->bind[i].name, name)) {
-      *v = env->bind[i].value;
+      m->valued = true;
+      m->value = env->bind[i].value;
       return true;
     }
   const char *from;
   const char *text = macro_text(env->ctx, name, &from);
+  long long v;
   if (text && env->depth < MAX_DEPTH) {
     env->depth++;
-    bool ok = eval_text(env, text, v);
+    bool ok = eval_text(env, text, &v);
     env->depth--;
     if (ok) {
-      note_name(env, &env->used, &env->nused, ctx_printf(env->ctx, "%s = %lld", name, *v));
+      note_name(env, &env->used, &env->nused, ctx_printf(env->ctx, "%s = %lld", name, v));
+      m->text = text;
       return true;
     }
   }
   if (env->unknown_is_zero) {
     note_name(env, &env->zeroed, &env->nzeroed, name);
-    *v = 0;
+    m->valued = true;
+    m->value = 0;
     return true;
   }
   note_name(env, &env->missing, &env->nmissing, name);
@@ -94,7 +99,7 @@ static bool name_value(void *arg, const char *name, long long *v)
 /* a size or index text, evaluated (model/ceval.c) */
 static bool eval_text(Env *env, const char *text, long long *out)
 {
-  return ceval(text, name_value, env, out, NULL);
+  return ceval(text, CEVAL_SIZE, name_value, env, out, NULL);
 }
 
 static bool eval_poly(Env *env, const Poly *p, long long *out);

@@ -150,7 +150,7 @@ Poly *poly_size(Ctx *ctx, const char *text)
     a->runtime = names_variable(ctx, text);
     /* macros: the value they have now bounds the offsets (a value given
      * the C compiler alone is caught at #create: pa_check_int_span) */
-    a->known = !a->runtime && macro_value(ctx, text, &a->value) && a->value > 0;
+    a->known = !a->runtime && macro_value(ctx, text, CEVAL_SIZE, &a->value) && a->value > 0;
   }
   return p;
 }

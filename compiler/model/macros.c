@@ -18,10 +18,10 @@ static bool macro_is(const void *item, const void *key)
   return !strcmp(((const Macro *)item)->name, key);
 }
 
-/* The body of a #define after its name: continuations joined, a comment
- * and the blanks around it dropped. */
-static const char *define_body(Ctx *ctx, const char *s, const char *end)
+const char *macro_body(Ctx *ctx, const char *s, const char *end)
 {
+  if (*s == '(')
+    return NULL;
   Buf b = {0};
   for (; s < end; s++) {
     if (s[0] == '/' && s + 1 < end && (s[1] == '/' || s[1] == '*'))
@@ -50,7 +50,7 @@ static void read_macros(Ctx *ctx)
       continue;
     char *s = ctx_strndup(ctx, name.s, name.n);
     const char *after = name.s + name.n;
-    const char *text = *after == '(' ? NULL : define_body(ctx, after, t.s + t.n);
+    const char *text = macro_body(ctx, after, t.s + t.n);
     unsigned long h = util_hash_str(s, HASH_SEED);
     Macro *m = map_get(&ctx->macros, h, macro_is, s);
     if (!m) {
@@ -64,16 +64,30 @@ static void read_macros(Ctx *ctx)
   }
 }
 
-/* The -D value of name, or NULL */
-static const char *defined_on_command_line(Ctx *ctx, const char *name)
+/* The command line's word on name: -D and -U in their order, the last
+ * of them counting (a -U entry is "-NAME").  NULL: neither names it;
+ * else *text is the -D value, or NULL after a -U. */
+static const char *const *on_command_line(Ctx *ctx, const char *name, const char **text)
 {
   size_t n = strlen(name);
+  const char *const *last = NULL;
   for (int i = 0; i < ctx->opt.ndefines; i++) {
     const char *d = ctx->opt.defines[i];
-    if (!strncmp(d, name, n) && (d[n] == '=' || !d[n]))
-      return d[n] ? d + n + 1 : "1";
+    bool undef = d[0] == '-';
+    const char *s = d + undef;
+    if (!strncmp(s, name, n) && (undef ? !s[n] : s[n] == '=' || !s[n])) {
+      last = &ctx->opt.defines[i];
+      *text = undef ? NULL : s[n] ? s + n + 1 : "1";
+    }
   }
-  return NULL;
+  return last;
+}
+
+/* The -D value of name, or NULL (never given, or -U'd after) */
+static const char *defined_on_command_line(Ctx *ctx, const char *name)
+{
+  const char *text = NULL;
+  return on_command_line(ctx, name, &text) ? text : NULL;
 }
 
 static Macro *program_macro(Ctx *ctx, const char *name)
@@ -117,26 +131,15 @@ bool macro_any_function_like(Ctx *ctx)
   return ctx->function_macros;
 }
 
-typedef struct Lookup {
-  Ctx *ctx;
-  int depth;
-} Lookup;
-
-static bool name_value(void *arg, const char *name, long long *value)
+/* a name in a size or index: its macro's text */
+static bool name_meaning(void *arg, const char *name, CevalMeaning *m)
 {
-  Lookup *l = arg;
   const char *from;
-  const char *text = macro_text(l->ctx, name, &from);
-  if (!text || l->depth >= MAX_MACRO_DEPTH)
-    return false;
-  l->depth++;
-  bool ok = ceval(text, name_value, l, value, NULL);
-  l->depth--;
-  return ok;
+  m->text = macro_text(arg, name, &from);
+  return m->text != NULL;
 }
 
-bool macro_value(Ctx *ctx, const char *text, long long *value)
+bool macro_value(Ctx *ctx, const char *text, CevalMode mode, long long *value)
 {
-  Lookup l = {ctx, 0};
-  return ceval(text, name_value, &l, value, NULL);
+  return ceval(text, mode, name_meaning, ctx, value, NULL);
 }

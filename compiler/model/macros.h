@@ -1,7 +1,9 @@
 /* macros.h: the program's macros as the model sees them: which names are
  * macros (a size naming only macros is a compile-time constant) and the
  * value of a size or index text written with them (-D first, then the
- * program's last #define), for the reach of offsets and for --explain. */
+ * program's last #define), for the reach of offsets and for --explain.
+ * ctx->opt.defines holds -D NAME[=VALUE] and -U NAME ("-NAME") in
+ * command-line order; the last naming a macro counts. */
 #ifndef PARRAYC_MACROS_H
 #define PARRAYC_MACROS_H
 
@@ -10,18 +12,23 @@
 
 /* Is name a macro: -D'd, or #define'd anywhere in the input? */
 bool macro_defined(Ctx *ctx, const char *name);
-/* Is it -D'd? */
+/* Is it -D'd (the last of -D and -U naming it a -D)? */
 bool macro_given(Ctx *ctx, const char *name);
 /* The replacement text of object-like macro name: the -D value ("1" for
  * -D NAME), else that of the program's last #define of it; NULL for
  * neither or a function-like macro.  *from says which: "-D", "#define". */
 const char *macro_text(Ctx *ctx, const char *name, const char **from);
+/* The replacement text of a #define whose name ends at s (its line ends
+ * at end): continuations joined, comments and the blanks around dropped;
+ * NULL for a function-like macro. */
+const char *macro_body(Ctx *ctx, const char *s, const char *end);
 /* Does the program #define name with parameters (any of its #defines)? */
 bool macro_function_like(Ctx *ctx, const char *name);
 /* Does it #define any name with parameters? */
 bool macro_any_function_like(Ctx *ctx);
-/* The value of text, a C integer expression whose names are macros with
- * values (model/ceval.c): false when it has none. */
-bool macro_value(Ctx *ctx, const char *text, long long *value);
+/* The value of text, a C integer expression in mode whose names are
+ * macros (expanded as the preprocessor does, model/ceval.c): false when
+ * it has none. */
+bool macro_value(Ctx *ctx, const char *text, CevalMode mode, long long *value);
 
 #endif

@@ -153,25 +153,32 @@ static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
 {
   long long v;
   const char *bad;
-  if (ceval(text, NULL, NULL, &v, &bad))
+  if (ceval(text, CEVAL_SIZE, NULL, NULL, &v, &bad))
     return poly_const(ctx, v);
-  if (bad) {
+  bool number = bad && (strstr(bad, "floating") || strstr(bad, "number")); /* said below, of the number */
+  if (bad && !number) {
     diag_error(ctx, loc, "size '%s' %s", util_str_trim(ctx, text), bad);
     return NULL;
   }
-  /* "[1.5]", "[0x]", "[1e3]": a number that is not an integer literal */
+  /* "[n * 1.5]", "[0x]": a number that is not an integer constant (a
+   * floating one is, as the operand of a cast: "(int)2.5", "(int)-2.5") */
   CText c = ctext(text, NULL, 0);
+  const char *cast_end = NULL; /* the ')' that (, + and - since it follow */
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
-    if (t.kind != CT_NUMBER)
+    bool sign_or_paren = ctok_is(t, '(') || ctok_is(t, '-') || ctok_is(t, '+');
+    if (t.kind != CT_NUMBER || ceval(ctx_strndup(ctx, t.s, t.n), CEVAL_SIZE, NULL, NULL, &v, &bad) || !bad) {
+      cast_end = ctok_is(t, ')') ? t.s : sign_or_paren ? cast_end : NULL;
       continue;
-    char *num = ctx_strndup(ctx, t.s, t.n), *end;
-    errno = 0;
-    (void)strtoull(num, &end, 0);
-    end += strspn(end, "uUlL");
-    if (*end || errno || (end > num + 1 && (end[-1] == 'x' || end[-1] == 'X') && num[0] == '0')) {
-      diag_error(ctx, loc, "size '%s': '%s' is not an integer; sizes count elements", util_str_trim(ctx, text), num);
+    }
+    if (!cast_end || !strstr(bad, "floating")) {
+      diag_error(ctx, loc, "size '%s': '%.*s' is not an integer; sizes count elements", util_str_trim(ctx, text),
+                 (int)t.n, t.s);
       return NULL;
     }
+  }
+  if (number) {
+    diag_error(ctx, loc, "size '%s' %s", util_str_trim(ctx, text), bad);
+    return NULL;
   }
   return poly_size(ctx, util_str_trim(ctx, text));
 }
@@ -776,7 +783,7 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
    * second pair */
   char *text = ctext_strip_parens(ctx, util_str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
   long long v, e;
-  bool known = ceval(text, NULL, NULL, &v, NULL);
+  bool known = ceval(text, CEVAL_C, NULL, NULL, &v, NULL);
   if (known && (v < 0 || (poly_is_const(d->extent, &e) && v >= e))) {
     /* a constant index outside a known extent would read or write past it in silence */
     if (v < 0)
