@@ -31,7 +31,7 @@ typedef struct Cli {
   const char *explain;
   const char *arch;  /* --arch: nvcc's -arch */
   const char *format;  /* --format for --explain */
-  const char *defines[64]; /* -D NAME=VALUE, also sizes for --explain */
+  const char *defines[64]; /* -D NAME=VALUE and -U NAME ("-NAME"), in order */
   int ndefines;
   const char *access_file; /* --explain-access FILE:LINE */
   int access_line;

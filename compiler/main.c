@@ -281,12 +281,20 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
     driver_argv_add(&cli->incdirs, v);
     /* fall through */
   case 'D': case 'U': case 'O': case 'g': case 'f': case 'W':
-    if (c == 'D') {
+    if (c == 'D' || c == 'U') { /* in their order: -DX -UX leaves X undefined */
       if (!util_is_ident_start((unsigned char)*v) || cli->ndefines == 64)
-        return cli_error("'-D%s': expected NAME or NAME=VALUE (at most 64)%s", v, "");
+        return cli_error("'%s%s': expected NAME or NAME=VALUE (at most 64 -D and -U)", c == 'D' ? "-D" : "-U", v);
+      if (c == 'U') {
+        char *u = malloc(strlen(v) + 2);
+        if (!u)
+          return cli_error("'-U%s': out of memory%s", v, "");
+        u[0] = '-';
+        strcpy(u + 1, v);
+        v = u;
+      }
       cli->defines[cli->ndefines++] = v;
     }
-    snprintf(buf, sizeof buf, "-%c%s", c, v ? v : "");
+    snprintf(buf, sizeof buf, "-%c%s", c, v ? v + (c == 'U') : "");
     if (c == 'W' && !strncmp(v, "l,", 2))
       driver_argv_add(&cli->link, buf); /* -Wl,...: a linker option, in its place among the inputs */
     else

@@ -11,10 +11,14 @@
  * _OPENMP: the compiler's), a function-like macro or a macro parrayc
  * cannot evaluate is not decided: that branch and the ones after it are
  * translated, unguarded (the branches left out before it keep their
- * #error).  Conditions of constants (#if 0) need no guard.
+ * #error).  Conditions of constants (#if 0, #if -1 < 0u) are guarded
+ * too: the guard is what makes a difference between parrayc's reading
+ * and the C compiler's (another target's char, say) an error.
  * A group that declares nothing is translated whole, every branch, and
  * the C compiler chooses: one translation serves every value of its
- * macros. */
+ * macros; its conditions are still evaluated, for the #define and #undef
+ * lines in its branches (one in a branch not decided leaves its name
+ * unknown: a condition naming it is not decided). */
 #include "model/branches.h"
 #include "ctext.h"
 #include "model/macros.h"
@@ -26,21 +30,25 @@ typedef enum Truth { BR_FALSE, BR_TRUE, BR_UNKNOWN } Truth;
 typedef struct Group {
   Node *live;          /* the branch taken, or NULL */
   Truth now;           /* of the branch open now */
+  bool declares;       /* a branch declares something: parrayc decides */
   bool inert;          /* inside a branch not taken: nothing is decided */
   bool taken;          /* a branch so far was taken */
   bool unknown;        /* a condition was not decided */
-  bool constant;       /* every condition so far names no macro */
   bool has_else;
   Node **dead;         /* the lines of the branches not taken */
   int ndead, cap;
   struct Group *up;
 } Group;
 
-/* A name's state as the walk has come to it: #define'd or #undef'd in a
- * branch taken (a name neither is -D'd or not) */
+/* A name's state as the walk has come to it: #define'd (with its text,
+ * NULL for a function-like macro) or #undef'd in a branch taken, or
+ * either in a branch parrayc cannot decide (a name none of these is -D'd
+ * or not) */
+typedef enum DefState { DEF_NO, DEF_YES, DEF_MAYBE } DefState;
 typedef struct Def {
   const char *name;
-  bool defined;
+  DefState state;
+  const char *text;
 } Def;
 
 typedef struct Walk {
@@ -56,14 +64,15 @@ static bool def_is(const void *item, const void *key)
   return !strcmp(((const Def *)item)->name, key);
 }
 
-static bool defined_now(Walk *w, const char *name)
+static DefState defined_now(Walk *w, const char *name)
 {
   Def *d = map_get(&w->defs, util_hash_str(name, HASH_SEED), def_is, name);
-  return d ? d->defined : macro_given(w->ctx, name);
+  return d ? d->state : macro_given(w->ctx, name) ? DEF_YES : DEF_NO;
 }
 
-/* #define NAME or #undef NAME in a branch taken */
-static void define(Walk *w, CTok name, bool defined)
+/* #define NAME (its line ending at end) or #undef NAME in a branch taken
+ * (maybe: in one parrayc cannot decide) */
+static void define(Walk *w, CTok name, bool defined, bool maybe, const char *end)
 {
   if (name.kind != CT_IDENT)
     return;
@@ -75,7 +84,22 @@ static void define(Walk *w, CTok name, bool defined)
     d->name = s;
     map_put(&w->defs, h, d);
   }
-  d->defined = defined;
+  d->state = maybe ? DEF_MAYBE : defined ? DEF_YES : DEF_NO;
+  d->text = defined ? macro_body(w->ctx, name.s + name.n, end) : NULL;
+}
+
+/* A name in an #if condition: the text of its macro where the walk
+ * stands (the program's #define met last, else -D); none is 0; one
+ * parrayc cannot know makes the condition undecided */
+static bool meaning_now(void *arg, const char *name, CevalMeaning *m)
+{
+  Walk *w = arg;
+  Def *d = map_get(&w->defs, util_hash_str(name, HASH_SEED), def_is, name);
+  const char *from;
+  if (d && d->state == DEF_MAYBE)
+    return true;
+  m->text = d ? d->text : macro_given(w->ctx, name) ? macro_text(w->ctx, name, &from) : NULL;
+  return m->text != NULL || (d && d->state == DEF_YES); /* a function-like one */
 }
 
 /* the C compiler's and the system's names, which parrayc cannot know */
@@ -84,67 +108,93 @@ static bool reserved_name(const char *s, size_t n)
   return n >= 2 && s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z'));
 }
 
-static Truth defined_name(Walk *w, CTok t, bool *constant)
+static Truth defined_name(Walk *w, CTok t)
 {
   if (t.kind != CT_IDENT || reserved_name(t.s, t.n))
     return BR_UNKNOWN;
-  *constant = false;
-  return defined_now(w, ctx_strndup(w->ctx, t.s, t.n)) ? BR_TRUE : BR_FALSE;
+  DefState d = defined_now(w, ctx_strndup(w->ctx, t.s, t.n));
+  return d == DEF_MAYBE ? BR_UNKNOWN : d == DEF_YES ? BR_TRUE : BR_FALSE;
 }
 
-/* #if EXPR: defined(NAME) and undefined names as 0 or 1, the rest at the
- * macros' values */
-static Truth expr_truth(Walk *w, CText *c, bool *constant)
+/* The next token of a condition: a continued line goes on */
+static CTok condition_token(CText *c)
+{
+  CTok t = ctext_code(c);
+  while (ctok_is(t, '\\'))
+    t = ctext_code(c);
+  return t;
+}
+
+/* #if EXPR: defined(NAME) as 0 or 1, the rest at the macros' values as
+ * the walk has come to them, evaluated as the preprocessor does */
+static Truth expr_truth(Walk *w, CText *c)
 {
   Ctx *ctx = w->ctx;
   Buf b = {0};
   Truth r = BR_UNKNOWN;
   const char *after = NULL; /* the end of the last token */
-  for (CTok t = ctext_code(c); t.kind != CT_END; t = ctext_code(c)) {
+  for (CTok t = condition_token(c); t.kind != CT_END; t = condition_token(c)) {
     if (ctok_word(t, "defined")) {
-      CTok name = ctext_code(c);
+      CTok name = condition_token(c);
       bool paren = ctok_is(name, '(');
       if (paren)
-        name = ctext_code(c);
-      Truth d = defined_name(w, name, constant);
-      if (d == BR_UNKNOWN || (paren && !ctok_is(ctext_code(c), ')')))
+        name = condition_token(c);
+      Truth d = defined_name(w, name);
+      if (d == BR_UNKNOWN || (paren && !ctok_is(condition_token(c), ')')))
         goto out;
       buf_puts(&b, d == BR_TRUE ? " 1" : " 0");
+    } else if (t.kind == CT_IDENT && t.n <= 2 && t.s + t.n == c->p && *c->p == '\'' &&
+               (ctok_word(t, "L") || ctok_word(t, "u") || ctok_word(t, "U"))) {
+      buf_printf(&b, " %.*s", (int)t.n, t.s); /* the prefix of a character constant */
+      after = t.s + t.n;
+      continue;
     } else if (t.kind == CT_IDENT) {
       char *name = ctx_strndup(ctx, t.s, t.n);
       if (reserved_name(t.s, t.n) || macro_function_like(ctx, name))
         goto out;
-      *constant = false;
-      buf_printf(&b, " %s", defined_now(w, name) ? name : "0");
+      DefState d = defined_now(w, name);
+      if (d == DEF_MAYBE)
+        goto out;
+      buf_printf(&b, " %s", d == DEF_YES ? name : "0");
     } else { /* "||" is two tokens: apart only where they were */
       buf_printf(&b, "%s%.*s", t.s == after ? "" : " ", (int)t.n, t.s);
     }
     after = t.s + t.n;
   }
-  long long v;
-  if (b.data && macro_value(ctx, b.data, &v))
-    r = v ? BR_TRUE : BR_FALSE;
+  CevalValue v;
+  if (b.data && ceval_value(b.data, CEVAL_IF, meaning_now, w, &v, NULL))
+    r = v.bits ? BR_TRUE : BR_FALSE;
 out:
   buf_free(&b);
   return r;
 }
 
 /* The truth of a conditional line's condition after its word k */
-static Truth condition(Walk *w, CTok k, CText *c, bool *constant)
+static Truth condition(Walk *w, CTok k, CText *c)
 {
   if (ctok_word(k, "ifdef") || ctok_word(k, "elifdef"))
-    return defined_name(w, ctext_code(c), constant);
+    return defined_name(w, condition_token(c));
   if (ctok_word(k, "ifndef") || ctok_word(k, "elifndef")) {
-    Truth t = defined_name(w, ctext_code(c), constant);
+    Truth t = defined_name(w, condition_token(c));
     return t == BR_UNKNOWN ? t : t == BR_TRUE ? BR_FALSE : BR_TRUE;
   }
-  return expr_truth(w, c, constant);
+  return expr_truth(w, c);
 }
 
-static bool region_dead(const Group *g)
+/* Is the region of g in a branch not taken (of a group that declares
+ * something only: what parrayc leaves out; or of any group)? */
+static bool region_dead(const Group *g, bool declaring)
 {
   for (; g; g = g->up)
-    if (g->now == BR_FALSE)
+    if (g->now == BR_FALSE && (g->declares || !declaring))
+      return true;
+  return false;
+}
+
+static bool region_undecided(const Group *g)
+{
+  for (; g; g = g->up)
+    if (g->now == BR_UNKNOWN)
       return true;
   return false;
 }
@@ -185,7 +235,7 @@ static void open_branch(Ctx *ctx, Group *g, Node *line, Truth t)
  * condition parrayc could not decide too: the C compiler may take them) */
 static void close_group(Group *g, Node *endif)
 {
-  if (g->inert || g->constant)
+  if (g->inert || !g->declares)
     return;
   for (int i = 0; i < g->ndead; i++) {
     g->dead[i]->guard = GUARD_DEAD;
@@ -253,10 +303,9 @@ static void conditional(Walk *w, Node *n, CTok k, CText *c)
   if (opens_group(k)) {
     Group *in = ctx_alloc(w->ctx, sizeof *in);
     in->up = g;
-    in->inert = region_dead(g);
-    in->constant = true;
-    in->unknown = !n->declares; /* every branch translated, as the C compiler will choose */
-    open_branch(w->ctx, in, n, in->inert ? BR_FALSE : condition(w, k, c, &in->constant));
+    in->inert = region_dead(g, false);
+    in->declares = n->declares; /* else every branch is translated, as the C compiler will choose */
+    open_branch(w->ctx, in, n, in->inert ? BR_FALSE : condition(w, k, c));
     w->top = in;
   } else if (g && ctok_word(k, "else")) {
     g->has_else = true;
@@ -265,7 +314,7 @@ static void conditional(Walk *w, Node *n, CTok k, CText *c)
     close_group(g, n);
     w->top = g->up;
   } else if (g) { /* #elif, #elifdef, #elifndef */
-    open_branch(w->ctx, g, n, g->inert || g->taken ? BR_FALSE : condition(w, k, c, &g->constant));
+    open_branch(w->ctx, g, n, g->inert || g->taken ? BR_FALSE : condition(w, k, c));
   }
 }
 
@@ -277,8 +326,8 @@ static bool preprocessor_line(Walk *w, Node *n)
   CTok k = directive_word(n, &c);
   if (conditional_word(k))
     conditional(w, n, k, &c);
-  else if ((ctok_word(k, "define") || ctok_word(k, "undef")) && !region_dead(w->top))
-    define(w, ctext_code(&c), ctok_word(k, "define"));
+  else if ((ctok_word(k, "define") || ctok_word(k, "undef")) && !region_dead(w->top, false))
+    define(w, ctext_code(&c), ctok_word(k, "define"), region_undecided(w->top), n->text + strlen(n->text));
   else
     return false;
   return true;
@@ -291,7 +340,7 @@ static void mark(Walk *w, Node *list)
       continue;
     bool construct = n->kind != N_TEXT && n->kind != N_BLOCK;
     if (construct || (n->kind == N_TEXT && n->text && ctext_parray_pragma(n->text)))
-      n->dead = region_dead(w->top);
+      n->dead = region_dead(w->top, true);
     if (n->body)
       mark(w, n->body);
   }
