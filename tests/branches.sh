@@ -49,5 +49,11 @@ else
   grep -q 'undecided.pa:13: parrayc left out the Parray constructs of this branch' err.txt ||
     fail "undecided, DOUBLE given the C compiler alone: no #error naming the branch: $(cat err.txt)"
 fi
+# C's meaning: #if in intmax_t/uintmax_t, character constants, continued
+# lines, -D -U in order, casts in sizes and indices (cmeaning.pa)
+cp "$T/branches/cmeaning.pa" . || exit 2
+out=$("$P" --run -w -DGONE -UGONE cmeaning.pa -o cmeaning 2>err.txt) || fail "cmeaning: $(cat err.txt)"
+[ "$out" = "6 7 3 2
+5 5 29 2" ] || fail "cmeaning printed '$out'"
 [ $fails -eq 0 ] && echo "branches: ok"
 exit $((fails > 0))
