@@ -7,8 +7,9 @@
 #include "explain/explain.h"
 #include "parray_config.h"
 
+#include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -54,16 +55,65 @@ bool driver_is_compiler_input(const char *path)
   return has_ext(path, exts);
 }
 
-/* Writes all of text or nothing: a temporary file renamed into place;
- * "-" is standard output. */
-static bool write_file(const char *path, const char *text)
+/* Writes text to fd; false, errno set, when it cannot. */
+static bool write_all(int fd, const char *text)
 {
-  if (!strcmp(path, "-")) {
-    if (fputs(text, stdout) >= 0 && fflush(stdout) == 0)
-      return true;
-    fprintf(stderr, "parrayc: error: cannot write to standard output: %s\n", strerror(errno));
-    return false;
+  size_t len = strlen(text), done = 0;
+  while (done < len) {
+    ssize_t w = write(fd, text + done, len - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    done += (size_t)w;
   }
+  return true;
+}
+
+/* A device, a FIFO or a dangling symlink is written through, as gcc does
+ * (never replaced by a regular file); the signals are let through while
+ * open or write waits on a reader. */
+static bool write_through(Cli *cli, const char *path, const char *text)
+{
+  sigset_t held;
+  sigprocmask(SIG_SETMASK, &cli->unheld, &held);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  bool ok = fd >= 0 && write_all(fd, text);
+  int err = errno;
+  if (fd >= 0 && close(fd) != 0 && ok)
+    ok = false, err = errno;
+  sigprocmask(SIG_SETMASK, &held, NULL);
+  if (!ok)
+    fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(err));
+  return ok;
+}
+
+/* Writes all of text or nothing, as gcc writes its outputs: a regular or
+ * absent file through a temporary renamed into place (signals are held
+ * meanwhile: no half-written file); a symlink's target the same way (the
+ * link stays); a device or a FIFO through; "-" is standard output. */
+static bool write_file(Cli *cli, const char *path, const char *text)
+{
+  struct stat st;
+  if (!strcmp(path, "-")) {
+    sigset_t held;
+    sigprocmask(SIG_SETMASK, &cli->unheld, &held);
+    bool ok = fputs(text, stdout) >= 0 && fflush(stdout) == 0;
+    sigprocmask(SIG_SETMASK, &held, NULL);
+    if (!ok)
+      fprintf(stderr, "parrayc: error: cannot write to standard output: %s\n", strerror(errno));
+    return ok;
+  }
+  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+    char *target = realpath(path, NULL);
+    if (!target) /* dangling: the link makes the file */
+      return write_through(cli, path, text);
+    bool ok = write_file(cli, target, text);
+    free(target);
+    return ok;
+  }
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    return write_through(cli, path, text);
   size_t n = strlen(path) + 16;
   char *tmp = malloc(n);
   snprintf(tmp, n, "%s.tmpXXXXXX", path);
@@ -73,15 +123,11 @@ static bool write_file(const char *path, const char *text)
     free(tmp);
     return false;
   }
-  size_t len = strlen(text), done = 0;
-  while (done < len) {
-    ssize_t w = write(fd, text + done, len - done);
-    if (w <= 0)
-      break;
-    done += (size_t)w;
-  }
-  fchmod(fd, 0644);
-  bool ok = done == len && close(fd) == 0;
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  bool ok = write_all(fd, text);
+  ok = close(fd) == 0 && ok;
   if (ok && rename(tmp, path) != 0)
     ok = false;
   if (!ok) {
@@ -192,9 +238,51 @@ static bool split_flags(const char *name, const char *flags, Argv *before, Argv 
   return true;
 }
 
-static int spawn(Argv *a, bool verbose)
+/* The signals that end parrayc (those not ignored): held while it works,
+ * so that an interrupted run removes its temporaries, then ends by the
+ * signal; a child runs with the mask parrayc was started with. */
+static void ending_signals(sigset_t *set)
 {
-  if (verbose) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  sigemptyset(set);
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    struct sigaction sa;
+    if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+      sigaddset(set, sigs[i]);
+  }
+}
+
+static void hold_signals(Cli *cli)
+{
+  sigset_t set;
+  ending_signals(&set);
+  sigaddset(&set, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &set, &cli->unheld);
+}
+
+/* After the cleanup: a signal that came meanwhile ends parrayc now. */
+static int release_signals(Cli *cli, int rc)
+{
+  sigset_t ending, pending;
+  ending_signals(&ending);
+  sigpending(&pending);
+  for (int sig = 1; sig < NSIG && !cli->signal; sig++)
+    if (sigismember(&ending, sig) && sigismember(&pending, sig))
+      cli->signal = sig;
+  sigprocmask(SIG_SETMASK, &cli->unheld, NULL);
+  if (cli->signal) {
+    signal(cli->signal, SIG_DFL);
+    raise(cli->signal);
+    return 128 + cli->signal;
+  }
+  return rc;
+}
+
+/* Runs a and waits for it; an ending signal sent to parrayc alone (kill,
+ * not the terminal's, which the child has too) is passed on to it. */
+static int spawn(Cli *cli, Argv *a)
+{
+  if (cli->verbose) {
     for (int i = 0; i < a->n; i++)
       fprintf(stderr, "%s%s", i ? " " : "", a->v[i]);
     fputc('\n', stderr);
@@ -207,17 +295,34 @@ static int spawn(Argv *a, bool verbose)
     return 127;
   }
   if (pid == 0) {
+    sigprocmask(SIG_SETMASK, &cli->unheld, NULL);
     execvp(a->v[0], a->v);
     fprintf(stderr, "parrayc: error: cannot run '%s': %s\n", a->v[0], strerror(errno));
     _exit(127);
   }
+  sigset_t wait_for;
+  ending_signals(&wait_for);
+  sigaddset(&wait_for, SIGCHLD);
   int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
+  for (;;) {
+    pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid)
+      break;
+    if (got < 0 && errno != EINTR)
       return 127;
+    siginfo_t si;
+    int sig = sigwaitinfo(&wait_for, &si);
+    if (sig <= 0 || sig == SIGCHLD)
+      continue;
+    if (!cli->signal)
+      cli->signal = sig;
+    if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
+      kill(pid, sig);
+  }
   if (WIFSIGNALED(status)) {
-    fprintf(stderr, "parrayc: '%s' was killed by signal %d (%s)\n", a->v[0], WTERMSIG(status),
-            strsignal(WTERMSIG(status)));
+    if (WTERMSIG(status) != cli->signal)
+      fprintf(stderr, "parrayc: '%s' was killed by signal %d (%s)\n", a->v[0], WTERMSIG(status),
+              strsignal(WTERMSIG(status)));
     return 128 + WTERMSIG(status);
   }
   return WEXITSTATUS(status);
@@ -443,7 +548,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
     driver_argv_add(&a, "-lpthread");
     driver_argv_add(&a, "-lm");
   }
-  int rc = spawn(&a, cli->verbose);
+  int rc = spawn(cli, &a);
   driver_argv_free(&a);
   driver_argv_free(&pre);
   driver_argv_free(&post);
@@ -486,27 +591,32 @@ static void put_rule(Cli *cli, Unit *u, const char *target, FILE *f)
     }
 }
 
-/* -M / -MD: the rule of unit u into -MF, standard output or OUT.d. */
-static bool write_deps(Cli *cli, Unit *u, const char *target, bool first)
+/* -M / -MD: the units' rules into -MF (all of them), standard output
+ * (-M) or OUT.d (each its own, OUT its target), each file whole. */
+static bool write_deps(Cli *cli, Unit *units, int n, const char *exe)
 {
-  const char *path = cli->dep_file;
-  char *own = NULL;
-  if (!path && cli->deps_only)
-    path = "-";
-  if (!path) {
-    char *base = strip_ext(strcmp(target, "-") ? target : "stdin");
-    path = own = concat(base, ".d");
+  const char *shared = cli->dep_file ? cli->dep_file : cli->deps_only ? "-" : NULL;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = NULL;
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    Unit *u = &units[i];
+    const char *target = exe ? exe : u->object ? u->object : u->source;
+    if (!f)
+      f = open_memstream(&text, &len);
+    put_rule(cli, u, target, f);
+    if (shared && i < n - 1)
+      continue;
+    fclose(f);
+    f = NULL;
+    char *base = strip_ext(strcmp(target, "-") ? target : "stdin"), *own = concat(base, ".d");
+    ok = write_file(cli, shared ? shared : own, text);
     free(base);
-  }
-  FILE *f = !strcmp(path, "-") ? stdout : fopen(path, first || own ? "w" : "a");
-  if (!f) {
-    fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
     free(own);
-    return false;
+    free(text);
+    text = NULL;
   }
-  put_rule(cli, u, target, f);
-  bool ok = f == stdout ? fflush(f) == 0 : fclose(f) == 0;
-  free(own);
   return ok;
 }
 
@@ -622,7 +732,7 @@ static int run(Ctx *ctx, Cli *cli, const char *exe)
   free(path);
   for (int i = 0; i < cli->nrun_args; i++)
     driver_argv_add(&a, cli->run_args[i]);
-  int rc = spawn(&a, cli->verbose);
+  int rc = spawn(cli, &a);
   driver_argv_free(&a);
   return rc;
 }
@@ -633,42 +743,52 @@ static char *base_name(const char *path)
   return strip_ext(slash ? slash + 1 : path);
 }
 
-/* Where unit u's translation (and object) go; exe: the program built. */
-static void name_outputs(Cli *cli, Unit *u, int n, const char *exe)
+/* Where an intermediate file goes: the private folder (as NAME.EXT), or
+ * with -save-temps as STEM.EXT (=obj: next to the output STEM names) or
+ * in the current directory (=cwd). */
+static char *temp_path(Cli *cli, const char *stem, const char *name, const char *ext)
+{
+  char *path;
+  if (cli->tmpdir) {
+    path = malloc(strlen(cli->tmpdir) + strlen(name) + strlen(ext) + 2);
+    sprintf(path, "%s/%s%s", cli->tmpdir, name, ext);
+  } else {
+    const char *slash = strrchr(stem, '/');
+    path = concat(!strcmp(cli->save_temps, "obj") || !slash ? stem : slash + 1, ext);
+  }
+  return path;
+}
+
+/* Where unit u (the i-th of n) is translated to, and compiled to with -c;
+ * exe: the program built.  The translation is the output itself only
+ * without -c, --build, --run; then it is an intermediate file. */
+static void name_outputs(Cli *cli, Unit *u, int i, int n, const char *exe)
 {
   const char *ext = u->cuda ? ".cu" : ".c";
   bool from_stdin = !strcmp(u->input, "-");
-  char *b;
+  char *base = base_name(from_stdin ? "stdin" : u->input), *stem;
+  char *name = malloc(strlen(base) + 16); /* two inputs of one name in two folders: 1-main, 2-main */
+  sprintf(name, cli->tmpdir && n > 1 ? "%2$d-%1$s" : "%s", base, i + 1);
   switch (cli->mode) {
   case MODE_TRANSLATE:
-    if (cli->output || from_stdin) {
-      u->source = strdup(cli->output ? cli->output : "-");
-      return;
-    }
-    b = strip_ext(u->input);
+    stem = strip_ext(u->input);
+    u->source = cli->output || from_stdin ? strdup(cli->output ? cli->output : "-") : concat(stem, ext);
     break;
   case MODE_COMPILE:
-    if (cli->output) {
-      u->object = strdup(cli->output);
-    } else {
-      b = base_name(from_stdin ? "stdin" : u->input);
-      u->object = concat(b, ".o");
-      free(b);
-    }
-    b = strip_ext(u->object);
+    u->object = cli->output ? strdup(cli->output) : concat(base, ".o");
+    stem = strip_ext(u->object);
+    u->source = temp_path(cli, stem, name, ext);
     break;
-  default:
-    if (n == 1) {
-      b = strdup(exe);
-    } else {
-      char *name = base_name(from_stdin ? "stdin" : u->input), *dot = concat(exe, ".");
-      b = concat(dot, name);
-      free(dot);
-      free(name);
-    }
+  default: { /* -save-temps: EXE.c, or EXE.NAME.c for one of several */
+    char *dot = concat(exe, ".");
+    stem = n == 1 ? strdup(exe) : concat(dot, name);
+    free(dot);
+    u->source = temp_path(cli, stem, name, ext);
   }
-  u->source = concat(b, ext);
-  free(b);
+  }
+  free(stem);
+  free(name);
+  free(base);
 }
 
 /* `parrayc FILE.c`, `-o self.pa self.pa`: never write over an input. */
@@ -694,18 +814,17 @@ static bool overwrites_input(Cli *cli, const char *out)
  * next to helper.pa): its first line is not the banner.  --force does. */
 static bool replaces_foreign(Cli *cli, const char *path)
 {
-  if (!path || !strcmp(path, "-") || cli->force || cli->deps_only)
-    return false;
+  struct stat st;
+  if (!path || !strcmp(path, "-") || cli->force || cli->deps_only || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return false; /* a device or a FIFO is written through, never read */
   FILE *f = fopen(path, "r");
   if (!f)
     return false;
   char head[sizeof BANNER] = "";
   size_t got = fread(head, 1, sizeof BANNER - 1, f);
-  struct stat st;
-  bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
   fclose(f);
   head[got] = 0;
-  if (!regular || got == 0 || !strcmp(head, BANNER))
+  if (got == 0 || !strcmp(head, BANNER))
     return false;
   fprintf(stderr, "parrayc: error: '%s' exists and parrayc did not write it (it does not begin with '%s...'); "
           "not replacing it: move it, name another output with -o, or pass --force\n", path, BANNER);
@@ -732,6 +851,59 @@ static int explain(Unit *u, const char *name)
   return d && explain_type(u->ctx, d, stdout) ? 0 : 1;
 }
 
+/* The private folder of the intermediate files (-c, --build, --run). */
+static bool make_tmpdir(Cli *cli)
+{
+  const char *dir = env_or("TMPDIR", "/tmp");
+  cli->tmpdir = concat(dir, "/parrayc-XXXXXX");
+  if (mkdtemp(cli->tmpdir))
+    return true;
+  fprintf(stderr, "parrayc: error: cannot make a temporary folder in '%s': %s\n", dir, strerror(errno));
+  free(cli->tmpdir);
+  cli->tmpdir = NULL;
+  return false;
+}
+
+/* Removes the private folder and what the run left in it. */
+static void remove_tmpdir(Cli *cli)
+{
+  DIR *d = cli->tmpdir ? opendir(cli->tmpdir) : NULL;
+  if (!d)
+    return;
+  for (struct dirent *e; (e = readdir(d));)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      char *slash = concat(cli->tmpdir, "/"), *path = concat(slash, e->d_name);
+      unlink(path);
+      free(slash);
+      free(path);
+    }
+  closedir(d);
+  rmdir(cli->tmpdir);
+  free(cli->tmpdir);
+  cli->tmpdir = NULL;
+}
+
+/* The program --build and --run make: -o; else the first input's name in
+ * the current directory (a.out from standard input), never next to the
+ * input (which may be read-only).  --run keeps a program in the private
+ * folder, but an mpi program in the current directory, which the
+ * launcher's other nodes share. */
+static char *program_name(Cli *cli, Unit *units, int n)
+{
+  if (cli->output)
+    return strdup(cli->output);
+  char *name = !n || !strcmp(units[0].input, "-") ? strdup("a.out") : base_name(units[0].input);
+  bool mpi = false;
+  for (int i = 0; i < n; i++)
+    mpi |= units[i].ctx->uses_mpi;
+  if (cli->mode != MODE_RUN || !cli->tmpdir || mpi)
+    return name;
+  char *slash = concat(cli->tmpdir, "/"), *path = concat(slash, name);
+  free(slash);
+  free(name);
+  return path;
+}
+
 /* Names, checks, dependency rules, translations, compiler runs. */
 static int drive(Cli *cli, Unit *units, int n)
 {
@@ -744,27 +916,26 @@ static int drive(Cli *cli, Unit *units, int n)
       print_backends(units[i].ctx, units[i].cuda);
     return 0;
   }
+  if (cli->mode != MODE_TRANSLATE && !cli->save_temps && !make_tmpdir(cli))
+    return 1;
   char *exe = NULL;
   if (cli->mode == MODE_BUILD || cli->mode == MODE_RUN)
-    exe = cli->output ? strdup(cli->output) : !n || !strcmp(units[0].input, "-") ? strdup("a.out") : strip_ext(units[0].input);
+    exe = program_name(cli, units, n);
   int rc = overwrites_input(cli, exe);
   for (int i = 0; i < n && !rc; i++) {
-    name_outputs(cli, &units[i], n, exe);
+    name_outputs(cli, &units[i], i, n, exe);
     rc = overwrites_input(cli, units[i].source) || overwrites_input(cli, units[i].object);
   }
   for (int i = 0; i < n && !rc; i++)
     rc = wrong_kind(cli, &units[i]) || replaces_foreign(cli, units[i].source);
-  for (int i = 0; i < n && !rc && (cli->deps || cli->deps_only); i++) {
-    Unit *u = &units[i];
-    if (!write_deps(cli, u, exe ? exe : u->object ? u->object : u->source, i == 0))
-      rc = 1;
-  }
+  if (!rc && (cli->deps || cli->deps_only) && !write_deps(cli, units, n, exe))
+    rc = 1;
   if (rc || cli->deps_only) {
     free(exe);
     return rc;
   }
   for (int i = 0; i < n && !rc; i++)
-    if (!write_file(units[i].source, units[i].text))
+    if (!write_file(cli, units[i].source, units[i].text))
       rc = 1;
   if (!rc && cli->mode == MODE_COMPILE)
     for (int i = 0; i < n && !rc; i++)
@@ -791,28 +962,24 @@ static bool write_diag_logs(Cli *cli, Unit *units, int n)
   for (int i = 0; i < n; i++) {
     const char *in = strcmp(units[i].input, "-") ? units[i].input : "<stdin>";
     const DiagLog *log = &units[i].log;
+    char *path = NULL, *text = NULL;
+    size_t len = 0;
     FILE *f = stderr;
-    char *path = NULL;
     if (!strcmp(fmt, "json-file") || !strcmp(fmt, "sarif-file")) {
       const char *slash = strrchr(units[i].input, '/');
       const char *name = strcmp(units[i].input, "-") ? slash ? slash + 1 : units[i].input : "stdin";
       path = concat(name, !strcmp(fmt, "json-file") ? ".gcc.json" : ".sarif");
-      f = fopen(path, "w");
-      if (!f) {
-        fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
-        free(path);
-        ok = false;
-        continue;
-      }
+      f = open_memstream(&text, &len);
     }
     if (!strncmp(fmt, "json", 4))
       diag_log_json(log, f);
     else
       diag_log_sarif(&log, &in, 1, PARRAY_VERSION, f);
-    if (f != stderr && fclose(f) != 0) {
-      fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
-      ok = false;
+    if (f != stderr) {
+      fclose(f);
+      ok = write_file(cli, path, text) && ok;
     }
+    free(text);
     free(path);
   }
   return ok;
@@ -824,6 +991,7 @@ int driver_run(Cli *cli)
 {
   int n = cli->inputs.n, rc = 0;
   Unit *units = calloc((size_t)n + 1, sizeof *units);
+  hold_signals(cli);
   for (int i = 0; i < n; i++) {
     units[i].input = cli->inputs.v[i];
     if (!translate(cli, &units[i]))
@@ -841,5 +1009,6 @@ int driver_run(Cli *cli)
     ctx_free(units[i].ctx);
   }
   free(units);
-  return rc;
+  remove_tmpdir(cli);
+  return release_signals(cli, rc);
 }

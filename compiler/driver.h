@@ -4,6 +4,7 @@
 #ifndef PARRAYC_DRIVER_H
 #define PARRAYC_DRIVER_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 typedef enum Mode { MODE_TRANSLATE, MODE_COMPILE, MODE_BUILD, MODE_RUN } Mode;
@@ -47,8 +48,13 @@ typedef struct Cli {
   bool no_warnings;  /* -w */
   bool werror;       /* -Werror */
   int nprocs;        /* --np for mpi programs, 0: from the program */
+  const char *save_temps; /* -save-temps[=cwd|obj]: NULL, "cwd" or "obj" */
   char **run_args;
   int nrun_args;
+  /* the driver's own, while it runs */
+  char *tmpdir;      /* the private folder of the intermediate files */
+  sigset_t unheld;   /* the signal mask parrayc was started with */
+  int signal;        /* a signal that ended the run (0: none) */
 } Cli;
 
 /* Inputs the C compiler takes as they are when parrayc builds. */

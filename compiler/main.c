@@ -49,8 +49,17 @@ static void usage(FILE *f)
         "\n"
         "options:\n"
         "  -o OUT           the output: the translation (- for standard output), the\n"
-        "                   object with -c, or the executable with --build/--run (the\n"
-        "                   translation is then OUT.c or OUT.cu)\n"
+        "                   object with -c, or the executable with --build/--run.  A\n"
+        "                   file is written whole, then renamed into place; a device,\n"
+        "                   a FIFO or a symlink is written through.  Without -o:\n"
+        "                   FILE.c next to FILE.pa; FILE.o and (--build) FILE in the\n"
+        "                   current directory; --run's program is removed after the\n"
+        "                   run (an mpi program's stays in the current directory)\n"
+        "  -save-temps[=cwd|obj]\n"
+        "                   keep the translations of -c, --build and --run (else\n"
+        "                   written to a private temporary folder, then removed) as\n"
+        "                   OUT.c or OUT.cu in the current directory (cwd) or next\n"
+        "                   to OUT (obj)\n"
         "  -I DIR           search DIR for #include \"NAME.pah\"; passed to the compiler\n"
         "  -D NAME[=V], -U NAME, -O[N], -g, -fFLAG, -WFLAG\n"
         "                   passed to the C compiler (-c, --build, --run); -D also\n"
@@ -122,6 +131,7 @@ enum {
   OPT_VERBOSE, OPT_ARCH, OPT_M, OPT_MD, OPT_MF, OPT_MT, OPT_MP, OPT_WALL, OPT_WERROR, OPT_NOWARN,
   OPT_COLOR, OPT_ERROR_LIMIT, OPT_DIAG_FORMAT, OPT_PRINT_BACKENDS, OPT_FORMAT, OPT_EXPLAIN_ACCESS,
   OPT_FORCE, OPT_THREAD_MAP, OPT_NVCC, OPT_XCOMPILER, OPT_XPTXAS, OPT_MAXRREG, OPT_STD, OPT_PTHREAD,
+  OPT_SAVE_TEMPS,
 };
 
 /* How an option takes its value: none; VALUE (--name V, --name=V); EQ
@@ -138,7 +148,8 @@ static const struct Opt {
   {"build", OPT_BUILD, NONE}, {"run", OPT_RUN, NONE}, {"c", OPT_COMPILE, NONE},
   {"explain", OPT_EXPLAIN, VALUE}, {"explain-access", OPT_EXPLAIN_ACCESS, VALUE},
   {"format", OPT_FORMAT, VALUE}, {"print-backends", OPT_PRINT_BACKENDS, NONE},
-  {"thread-map", OPT_THREAD_MAP, NONE}, {"no-line", OPT_NO_LINE, NONE}, {"np", OPT_NP, VALUE}, {"force", OPT_FORCE, NONE},
+  {"thread-map", OPT_THREAD_MAP, NONE}, {"no-line", OPT_NO_LINE, NONE},
+  {"save-temps", OPT_SAVE_TEMPS, OPTEQ}, {"np", OPT_NP, VALUE}, {"force", OPT_FORCE, NONE},
   {"v", OPT_VERBOSE, NONE}, {"verbose", OPT_VERBOSE, NONE},
   {"h", OPT_HELP, NONE}, {"help", OPT_HELP, NONE}, {"version", OPT_VERSION, NONE},
   {"arch", OPT_ARCH, VALUE},
@@ -230,6 +241,11 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
     cli->access_file = file;
     break;
   }
+  case OPT_SAVE_TEMPS:
+    if (v && strcmp(v, "cwd") && strcmp(v, "obj"))
+      return cli_error("'-save-temps=%s': expected cwd or obj%s", v, "");
+    cli->save_temps = v ? v : "cwd";
+    break;
   case OPT_NP:
     if (!parse_count(v, &cli->nprocs) || cli->nprocs == 0)
       return cli_error("'--np %s': expected a positive number%s", v, "");

@@ -88,6 +88,54 @@ grep -q $'\033\\[01;31merror' err.txt || fail "-fdiagnostics-color=always: no co
 "$P" bad.pa 2>err.txt   # auto, not a terminal
 ! grep -q $'\033' err.txt || fail "-fdiagnostics-color=auto: colour on a file"
 
+# outputs as gcc writes them (made here, never the system's /dev/null): a
+# device node and a FIFO are written through, a symlink's target is written
+# and the link stays; nothing is written next to them
+mkdir -p outs && cd outs || exit 2
+if mknod devnull c 1 3 2>/dev/null; then
+  "$P" ../fig1.pa -o devnull 2>err.txt || fail "-o DEVICE: $(cat err.txt)"
+  [ -c devnull ] || fail "-o DEVICE replaced the device node"
+  "$P" --build ../fig1.pa -o devnull 2>err.txt || fail "--build -o DEVICE: $(cat err.txt)"
+  "$P" -c ../fig1.pa -o devnull 2>err.txt || fail "-c -o DEVICE: $(cat err.txt)"
+  [ -c devnull ] && [ ! -e devnull.c ] || fail "--build/-c -o DEVICE: $(ls -l)"
+  rm -f devnull
+else
+  echo "note: mknod not permitted: the device node test is skipped"
+fi
+mkfifo fifo || exit 2
+cat fifo >fifo.out &
+"$P" ../fig1.pa -o fifo 2>err.txt || fail "-o FIFO: $(cat err.txt)"
+wait
+[ -p fifo ] && grep -q pa_main fifo.out || fail "-o FIFO not written through: $(ls -l fifo)"
+echo old >real.c && ln -s real.c link.c
+"$P" --force ../fig1.pa -o link.c 2>err.txt || fail "-o SYMLINK: $(cat err.txt)"
+[ -L link.c ] && grep -q pa_main real.c || fail "-o SYMLINK: the link was replaced or its target not written"
+# an error leaves the old output whole, and no temporary beside it
+cp real.c before.c && "$P" ../bad.pa -o real.c 2>/dev/null && fail "bad.pa translated"
+cmp -s real.c before.c && [ "$(ls | grep -c tmp)" = 0 ] || fail "a failed translation touched the output: $(ls)"
+# --build and --run keep their intermediates in a private folder (TMPDIR),
+# unless -save-temps; --run works on a read-only input
+mkdir -p tmp ro && cp ../fig1.pa ro/ && chmod 555 ro
+TMPDIR=$PWD/tmp "$P" --run ro/fig1.pa >run.txt 2>err.txt || fail "--run on a read-only input: $(cat err.txt)"
+grep -q 'fig1: ok' run.txt || fail "--run read-only: $(cat run.txt)"
+[ -z "$(ls tmp)" ] && [ "$(ls ro)" = fig1.pa ] && [ ! -e fig1 ] || fail "--run left files: $(ls tmp ro .)"
+TMPDIR=$PWD/tmp "$P" --build ro/fig1.pa -o prog 2>err.txt || fail "--build: $(cat err.txt)"
+[ -x prog ] && [ ! -e prog.c ] && [ -z "$(ls tmp)" ] || fail "--build left intermediates: $(ls . tmp)"
+"$P" --build -save-temps ro/fig1.pa -o sub.prog 2>err.txt && [ -e sub.prog.c ] ||
+  fail "--build -save-temps: no sub.prog.c: $(cat err.txt)"
+"$P" -c -save-temps=obj ro/fig1.pa -o ../objs.o 2>err.txt && [ -e ../objs.c ] ||
+  fail "-c -save-temps=obj: no ../objs.c: $(cat err.txt)"
+# a signal during the run: the intermediates go, parrayc ends by the signal
+printf '#include <unistd.h>\n#mainhost {\n  sleep(30);\n  return 0;\n}\n' >sleep.pa
+TMPDIR=$PWD/tmp "$P" --run sleep.pa &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -n "$(ls tmp)" ] && [ -e tmp/*/sleep ] && break; sleep 1; done
+kill -TERM $pid
+wait $pid
+st=$?
+[ $st -eq 143 ] && [ -z "$(ls tmp)" ] || fail "SIGTERM during --run: status $st, left $(ls -R tmp)"
+chmod 755 ro && cd .. || exit 2
+
 # make: objects with -MD dependencies; editing the header rebuilds both
 rm -f main.o trace.o main.d trace.d prog
 cat >Makefile <<EOF
