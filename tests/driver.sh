@@ -110,9 +110,12 @@ wait
 echo old >real.c && ln -s real.c link.c
 "$P" --force ../fig1.pa -o link.c 2>err.txt || fail "-o SYMLINK: $(cat err.txt)"
 [ -L link.c ] && grep -q pa_main real.c || fail "-o SYMLINK: the link was replaced or its target not written"
-# an error leaves the old output whole, and no temporary beside it
-cp real.c before.c && "$P" ../bad.pa -o real.c 2>/dev/null && fail "bad.pa translated"
-cmp -s real.c before.c && [ "$(ls | grep -c tmp)" = 0 ] || fail "a failed translation touched the output: $(ls)"
+# an error removes the old translation as gcc -S does (no stale output), but
+# never a file parrayc did not write; no temporary is left beside it
+"$P" ../bad.pa -o real.c 2>/dev/null && fail "bad.pa translated"
+[ -L link.c ] && [ ! -e real.c ] && [ "$(ls | grep -c tmp)" = 0 ] || fail "a failed translation left: $(ls)"
+echo 'int mine;' >mine.c && "$P" ../bad.pa -o mine.c 2>/dev/null
+[ "$(cat mine.c)" = 'int mine;' ] || fail "a failed translation removed a hand-written file"
 # --build and --run keep their intermediates in a private folder (TMPDIR),
 # unless -save-temps; --run works on a read-only input
 mkdir -p tmp ro && cp ../fig1.pa ro/ && chmod 555 ro
