@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,6 +36,50 @@ void driver_argv_free(Argv *a)
   for (int i = 0; i < a->n; i++)
     free(a->v[i]);
   free(a->v);
+}
+
+bool driver_for_tool(const Cli *cli)
+{
+  return cli->diag_format && strcmp(cli->diag_format, "text");
+}
+
+static void say(Cli *cli, const char *kind, const char *option, const char *fmt, va_list ap)
+{
+  if (driver_for_tool(cli)) {
+    char msg[PATH_MAX + 1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_log_add(&cli->log, kind, NULL, 0, 0, msg, option);
+    return;
+  }
+  fprintf(stderr, "parrayc: %s: ", kind);
+  vfprintf(stderr, fmt, ap);
+  if (option)
+    fprintf(stderr, " [%s]", option);
+  fputc('\n', stderr);
+}
+
+void driver_say(Cli *cli, const char *kind, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  say(cli, kind, NULL, fmt, ap);
+  va_end(ap);
+}
+
+/* A warning of parrayc's own, of kind w; true when it is an error
+ * (-Werror). */
+static bool driver_warn(Cli *cli, Warn w, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool driver_warn(Cli *cli, Warn w, const char *fmt, ...)
+{
+  char option[64];
+  const char *kind = diag_warn_kind(cli->no_warnings, cli->werror, cli->warn, w, option);
+  if (!kind)
+    return false;
+  va_list ap;
+  va_start(ap, fmt);
+  say(cli, kind, option, fmt, ap);
+  va_end(ap);
+  return kind[0] == 'e';
 }
 
 static bool has_ext(const char *path, const char *const *exts)
@@ -84,7 +129,7 @@ static bool write_through(Cli *cli, const char *path, const char *text)
     ok = false, err = errno;
   sigprocmask(SIG_SETMASK, &held, NULL);
   if (!ok)
-    fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(err));
+    driver_say(cli, "error", "cannot write '%s': %s", path, strerror(err));
   return ok;
 }
 
@@ -101,7 +146,7 @@ static bool write_file(Cli *cli, const char *path, const char *text)
     bool ok = fputs(text, stdout) >= 0 && fflush(stdout) == 0;
     sigprocmask(SIG_SETMASK, &held, NULL);
     if (!ok)
-      fprintf(stderr, "parrayc: error: cannot write to standard output: %s\n", strerror(errno));
+      driver_say(cli, "error", "cannot write to standard output: %s", strerror(errno));
     return ok;
   }
   if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -119,7 +164,7 @@ static bool write_file(Cli *cli, const char *path, const char *text)
   snprintf(tmp, n, "%s.tmpXXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
+    driver_say(cli, "error", "cannot write '%s': %s", path, strerror(errno));
     free(tmp);
     return false;
   }
@@ -131,7 +176,7 @@ static bool write_file(Cli *cli, const char *path, const char *text)
   if (ok && rename(tmp, path) != 0)
     ok = false;
   if (!ok) {
-    fprintf(stderr, "parrayc: error: cannot write '%s': %s\n", path, strerror(errno));
+    driver_say(cli, "error", "cannot write '%s': %s", path, strerror(errno));
     unlink(tmp);
   }
   free(tmp);
@@ -218,12 +263,12 @@ static void runtime_dirs(char *inc, char *lib)
 
 /* Splits flags as the shell would (quotes, backslashes, $VAR; no command
  * substitution); false, with a message, when it cannot. */
-static bool split_flags(const char *name, const char *flags, Argv *before, Argv *after)
+static bool split_flags(Cli *cli, const char *name, const char *flags, Argv *before, Argv *after)
 {
   wordexp_t w;
   int rc = wordexp(flags, &w, WRDE_NOCMD);
   if (rc) {
-    fprintf(stderr, "parrayc: error: cannot split %s '%s' into words%s\n", name, flags,
+    driver_say(cli, "error", "cannot split %s '%s' into words%s", name, flags,
             rc == WRDE_BADCHAR ? " (quote | & ; < > ( ) { } and newlines)"
             : rc == WRDE_CMDSUB ? " (no command substitution)" : "");
     if (rc == WRDE_NOSPACE)
@@ -279,27 +324,54 @@ static int release_signals(Cli *cli, int rc)
 }
 
 /* Runs a and waits for it; an ending signal sent to parrayc alone (kill,
- * not the terminal's, which the child has too) is passed on to it. */
-static int spawn(Cli *cli, Argv *a)
+ * not the terminal's, which the child has too) is passed on to it.  said:
+ * NULL, or where the child's standard error is kept (for a tool reading
+ * the diagnostics, which the compiler's text would break). */
+static int spawn(Cli *cli, Argv *a, char **said)
 {
-  if (cli->verbose) {
+  if (cli->verbose) { /* -v: the command, as a note for a tool */
+    char *line = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&line, &len);
     for (int i = 0; i < a->n; i++)
-      fprintf(stderr, "%s%s", i ? " " : "", a->v[i]);
-    fputc('\n', stderr);
+      fprintf(f, "%s%s", i ? " " : "", a->v[i]);
+    fclose(f);
+    if (driver_for_tool(cli))
+      driver_say(cli, "note", "%s", line);
+    else
+      fprintf(stderr, "%s\n", line);
+    free(line);
   }
   fflush(stdout);
   fflush(stderr);
+  FILE *err = said ? tmpfile() : NULL;
+  int failed[2]; /* the child's errno when it cannot exec */
+  if (pipe(failed) != 0 || fcntl(failed[1], F_SETFD, FD_CLOEXEC) != 0) {
+    driver_say(cli, "error", "cannot start '%s': %s", a->v[0], strerror(errno));
+    return 127;
+  }
   pid_t pid = fork();
   if (pid < 0) {
-    fprintf(stderr, "parrayc: error: cannot start '%s': %s\n", a->v[0], strerror(errno));
+    driver_say(cli, "error", "cannot start '%s': %s", a->v[0], strerror(errno));
+    close(failed[0]);
+    close(failed[1]);
     return 127;
   }
   if (pid == 0) {
     sigprocmask(SIG_SETMASK, &cli->unheld, NULL);
+    if (err)
+      dup2(fileno(err), 2);
     execvp(a->v[0], a->v);
-    fprintf(stderr, "parrayc: error: cannot run '%s': %s\n", a->v[0], strerror(errno));
+    int e = errno;
+    if (write(failed[1], &e, sizeof e) < 0)
+      _exit(127);
     _exit(127);
   }
+  close(failed[1]);
+  int exec_errno = 0;
+  if (read(failed[0], &exec_errno, sizeof exec_errno) != sizeof exec_errno)
+    exec_errno = 0;
+  close(failed[0]);
   sigset_t wait_for;
   ending_signals(&wait_for);
   sigaddset(&wait_for, SIGCHLD);
@@ -319,10 +391,24 @@ static int spawn(Cli *cli, Argv *a)
     if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
       kill(pid, sig);
   }
+  if (err) {
+    long len = ftell(err);
+    *said = NULL;
+    if (len > 0 && (*said = calloc(1, (size_t)len + 1))) {
+      rewind(err);
+      if (fread(*said, 1, (size_t)len, err) != (size_t)len)
+        (*said)[0] = 0;
+    }
+    fclose(err);
+  }
+  if (exec_errno) {
+    driver_say(cli, "error", "cannot run '%s': %s", a->v[0], strerror(exec_errno));
+    return 127;
+  }
   if (WIFSIGNALED(status)) {
     if (WTERMSIG(status) != cli->signal)
-      fprintf(stderr, "parrayc: '%s' was killed by signal %d (%s)\n", a->v[0], WTERMSIG(status),
-              strsignal(WTERMSIG(status)));
+      driver_say(cli, "error", "'%s' was killed by signal %d (%s)", a->v[0], WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
     return 128 + WTERMSIG(status);
   }
   return WEXITSTATUS(status);
@@ -358,11 +444,11 @@ static const char *env_or(const char *name, const char *fallback)
 
 /* The words `MPICC --showme:WHAT` prints (Open MPI's wrapper), or the
  * environment variable that overrides them, into a. */
-static bool mpi_wrapper_words(const char *what, const char *env, Argv *a)
+static bool mpi_wrapper_words(Cli *cli, const char *what, const char *env, Argv *a)
 {
   const char *set = getenv(env);
   if (set)
-    return split_flags(env, set, a, a);
+    return split_flags(cli, env, set, a, a);
   const char *mpicc = env_or("MPICC", *PARRAY_MPICC ? PARRAY_MPICC : "mpicc");
   char cmd[PATH_MAX + 64], line[8192] = "";
   snprintf(cmd, sizeof cmd, "%s --showme:%s 2>/dev/null", mpicc, what);
@@ -371,12 +457,12 @@ static bool mpi_wrapper_words(const char *what, const char *env, Argv *a)
   int rc = f ? pclose(f) : -1;
   line[got] = 0;
   if (rc != 0 || got == 0) {
-    fprintf(stderr, "parrayc: error: cannot ask '%s' for the MPI %s flags (an mpi x cuda program is built by nvcc "
-            "with them); set %s to them\n", mpicc, what, env);
+    driver_say(cli, "error", "cannot ask '%s' for the MPI %s flags (an mpi x cuda program is built by nvcc "
+               "with them); set %s to them", mpicc, what, env);
     return false;
   }
   line[strcspn(line, "\n")] = 0;
-  return split_flags(env, line, a, a);
+  return split_flags(cli, env, line, a, a);
 }
 
 /* nvcc takes -I, -D, -L and -l itself; anything else the MPI wrapper adds
@@ -396,11 +482,11 @@ static void nvcc_mpi_flags(Argv *a, Argv *words)
   }
 }
 
-/* An option that the compiler of this program does not take: said, once. */
-static void note_dropped(Cli *cli, const char *flag, const char *why)
+/* An option that the compiler of this program does not take: said, once;
+ * true when -Werror makes that an error. */
+static bool note_dropped(Cli *cli, const char *flag, const char *why)
 {
-  if (!cli->no_warnings)
-    fprintf(stderr, "parrayc: warning: '%s' is not passed on: it is %s\n", flag, why);
+  return driver_warn(cli, WARN_UNUSED_ARGUMENT, "'%s' is not passed on: it is %s", flag, why);
 }
 
 /* One translated input. */
@@ -428,7 +514,7 @@ static bool sets_level(const Cli *cli)
  * compiler, flags, translations, the other inputs, runtime libraries. */
 static int compile(Cli *cli, Unit *units, int n, const char *out)
 {
-  bool cuda = false, mpi = false, omp = false;
+  bool cuda = false, mpi = false, omp = false, refused = false;
   for (int i = 0; i < n; i++) {
     cuda |= units[i].cuda;
     mpi |= units[i].ctx->uses_mpi;
@@ -437,7 +523,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
   char inc[PATH_MAX], lib[PATH_MAX];
   runtime_dirs(inc, lib);
   Argv pre = {0}, post = {0}, a = {0}, mpi_libs = {0};
-  if (!split_flags("PARRAY_CFLAGS", env_or("PARRAY_CFLAGS", sets_level(cli) ? "" : "-O2"), &pre, &post))
+  if (!split_flags(cli, "PARRAY_CFLAGS", env_or("PARRAY_CFLAGS", sets_level(cli) ? "" : "-O2"), &pre, &post))
     return 1;
   if (cuda) {
     driver_argv_add(&a, env_or("NVCC", *PARRAY_NVCC ? PARRAY_NVCC : "nvcc"));
@@ -454,9 +540,9 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
     if (mpi) {
       /* mpi x cuda: nvcc with the MPI wrapper's flags */
       Argv words = {0}, libs = {0};
-      bool ok = mpi_wrapper_words("compile", "PARRAY_MPI_CFLAGS", &words);
+      bool ok = mpi_wrapper_words(cli, "compile", "PARRAY_MPI_CFLAGS", &words);
       if (ok && cli->mode != MODE_COMPILE)
-        ok = mpi_wrapper_words("link", "PARRAY_MPI_LIBS", &libs);
+        ok = mpi_wrapper_words(cli, "link", "PARRAY_MPI_LIBS", &libs);
       nvcc_mpi_flags(&a, &words);
       nvcc_mpi_flags(&mpi_libs, &libs);
       driver_argv_free(&words);
@@ -480,7 +566,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
     for (int i = 0; i < cli->hostflags.n; i++) {
       const char *f = cli->hostflags.v[i];
       if (!strncmp(f, "-std=", 5)) {
-        note_dropped(cli, f, "cc's (a C standard), and this program is compiled by nvcc as CUDA C++");
+        refused |= note_dropped(cli, f, "cc's (a C standard), and this program is compiled by nvcc as CUDA C++");
         continue;
       }
       snprintf(buf, sizeof buf, "-Xcompiler=%s", f);
@@ -495,7 +581,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
       driver_argv_add(&a, pre.v[i]);
     driver_argv_add(&a, "-Wall");
     driver_argv_add(&a, "-Wextra");
-    split_flags("the sanitizer flags", PARRAY_SANITIZE_FLAGS, &a, &a);
+    split_flags(cli, "the sanitizer flags", PARRAY_SANITIZE_FLAGS, &a, &a);
     if (omp)
       driver_argv_add(&a, "-fopenmp");
     for (int i = 0; i < cli->cflags.n; i++)
@@ -509,7 +595,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
       free(copy);
     }
     for (int i = 0; i < cli->nvflags.n; i++)
-      note_dropped(cli, cli->nvflags.v[i], "nvcc's, and this program has no CUDA: cc compiles it");
+      refused |= note_dropped(cli, cli->nvflags.v[i], "nvcc's, and this program has no CUDA: cc compiles it");
   }
   /* #include "x.h" of a .pa file: next to it, wherever the translation is */
   for (int i = 0; i < n; i++) {
@@ -548,16 +634,18 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
     driver_argv_add(&a, "-lpthread");
     driver_argv_add(&a, "-lm");
   }
-  int rc = spawn(cli, &a);
+  char *said = NULL;
+  int rc = refused ? 1 : spawn(cli, &a, driver_for_tool(cli) ? &said : NULL);
   driver_argv_free(&a);
   driver_argv_free(&pre);
   driver_argv_free(&post);
   driver_argv_free(&mpi_libs);
-  if (rc != 0) {
-    fprintf(stderr, "parrayc: error: compiling '%s' failed\n", n == 1 ? units[0].source : out);
-    return 1;
-  }
-  return 0;
+  if (rc != 0 && !refused) /* the translation is in the private folder: name the input */
+    driver_say(cli, "error", "compiling '%s' failed", n != 1 ? out : cli->tmpdir ? units[0].input : units[0].source);
+  if (said && *said) /* the compiler's own text, kept whole */
+    driver_say(cli, "note", "the compiler said:\n%s", said);
+  free(said);
+  return rc != 0;
 }
 
 /* A make rule: target, the input and every file it includes. */
@@ -643,9 +731,9 @@ static bool translate(Cli *cli, Unit *u)
     char msg[PATH_MAX + 128];
     snprintf(msg, sizeof msg, "cannot read '%s': %s", u->input, strerror(errno));
     if (cli->diag_format && strcmp(cli->diag_format, "text")) /* a tool reads it, with the rest */
-      diag_log_add(&u->log, "error", u->input, 0, 0, msg);
+      diag_log_add(&u->log, "error", u->input, 0, 0, msg, NULL);
     else
-      fprintf(stderr, "parrayc: error: %s\n", msg);
+      driver_say(cli, "error", "%s", msg);
     return false;
   }
   bool from_stdin = !strcmp(u->input, "-");
@@ -654,7 +742,7 @@ static bool translate(Cli *cli, Unit *u)
     .line_directives = cli->line_directives, .explain = cli->explain,
     .explain_format = cli->format, .defines = cli->defines, .ndefines = cli->ndefines,
     .access_line = cli->access_line, .thread_map = cli->thread_map,
-    .error_limit = cli->error_limit, .no_warnings = cli->no_warnings, .werror = cli->werror,
+    .error_limit = cli->error_limit, .no_warnings = cli->no_warnings, .werror = cli->werror, .warn = cli->warn,
     .color = use_color(cli->color),
     .include_dirs = (const char **)cli->incdirs.v, .ninclude_dirs = cli->incdirs.n,
     .log = cli->diag_format && strcmp(cli->diag_format, "text") ? &u->log : NULL,
@@ -705,12 +793,12 @@ static int run(Ctx *ctx, Cli *cli, const char *exe)
     /* a cluster's launcher with its own options (srun ..., mpirun
      * --hostfile ...): used as it is, the process count its own */
     if (cli->nprocs) {
-      fprintf(stderr, "parrayc: error: --np with PARRAY_LAUNCH='%s': give the number of processes in "
-              "PARRAY_LAUNCH\n", launch);
+      driver_say(cli, "error", "--np with PARRAY_LAUNCH='%s': give the number of processes in "
+              "PARRAY_LAUNCH", launch);
       free(path);
       return 1;
     }
-    if (!split_flags("PARRAY_LAUNCH", launch, &a, &a)) {
+    if (!split_flags(cli, "PARRAY_LAUNCH", launch, &a, &a)) {
       free(path);
       driver_argv_free(&a);
       return 1;
@@ -732,7 +820,8 @@ static int run(Ctx *ctx, Cli *cli, const char *exe)
   free(path);
   for (int i = 0; i < cli->nrun_args; i++)
     driver_argv_add(&a, cli->run_args[i]);
-  int rc = spawn(cli, &a);
+  cli->ran = true;
+  int rc = spawn(cli, &a, NULL);
   driver_argv_free(&a);
   return rc;
 }
@@ -804,12 +893,12 @@ static bool overwrites_input(Cli *cli, const char *out)
 {
   for (int i = 0; i < cli->inputs.n; i++)
     if (out && same_file(out, cli->inputs.v[i])) {
-      fprintf(stderr, "parrayc: error: the output '%s' would overwrite the input '%s'\n", out, cli->inputs.v[i]);
+      driver_say(cli, "error", "the output '%s' would overwrite the input '%s'", out, cli->inputs.v[i]);
       return true;
     }
   for (int i = 0; i < cli->link.n; i++)
     if (out && cli->link.v[i][0] != '-' && same_file(out, cli->link.v[i])) {
-      fprintf(stderr, "parrayc: error: the output '%s' would overwrite the input '%s'\n", out, cli->link.v[i]);
+      driver_say(cli, "error", "the output '%s' would overwrite the input '%s'", out, cli->link.v[i]);
       return true;
     }
   return false;
@@ -842,8 +931,8 @@ static bool replaces_foreign(Cli *cli, const char *path)
 {
   if (!path || !strcmp(path, "-") || cli->force || cli->deps_only || foreign(path) != 1)
     return false;
-  fprintf(stderr, "parrayc: error: '%s' exists and parrayc did not write it (it does not begin with '%s...'); "
-          "not replacing it: move it, name another output with -o, or pass --force\n", path, BANNER);
+  driver_say(cli, "error", "'%s' exists and parrayc did not write it (it does not begin with '%s...'); "
+             "not replacing it: move it, name another output with -o, or pass --force", path, BANNER);
   return true;
 }
 
@@ -855,8 +944,8 @@ static bool wrong_kind(Cli *cli, Unit *u)
   if (cli->mode != MODE_TRANSLATE || !u->cuda || !u->source || !has_ext(u->source, c_exts))
     return false;
   char *base = strip_ext(u->source);
-  fprintf(stderr, "parrayc: error: '%s' uses CUDA (cuda thread arrays or dmem/smem data), so its translation is "
-          "CUDA C++, not C: not writing it to '%s'; name the output '%s.cu'\n", u->input, u->source, base);
+  driver_say(cli, "error", "'%s' uses CUDA (cuda thread arrays or dmem/smem data), so its translation is "
+          "CUDA C++, not C: not writing it to '%s'; name the output '%s.cu'", u->input, u->source, base);
   free(base);
   return true;
 }
@@ -874,7 +963,7 @@ static bool make_tmpdir(Cli *cli)
   cli->tmpdir = concat(dir, "/parrayc-XXXXXX");
   if (mkdtemp(cli->tmpdir))
     return true;
-  fprintf(stderr, "parrayc: error: cannot make a temporary folder in '%s': %s\n", dir, strerror(errno));
+  driver_say(cli, "error", "cannot make a temporary folder in '%s': %s", dir, strerror(errno));
   free(cli->tmpdir);
   cli->tmpdir = NULL;
   return false;
@@ -966,39 +1055,59 @@ static int drive(Cli *cli, Unit *units, int n)
 }
 
 /* -fdiagnostics-format=json[-stderr|-file], sarif-stderr|sarif-file: the
- * diagnostics of each input, as gcc writes them (json-file: NAME.gcc.json,
- * sarif-file: NAME.sarif, NAME the input's file name, in the current
- * directory). */
-static bool write_diag_logs(Cli *cli, Unit *units, int n)
+ * diagnostics as gcc writes them, with parrayc's own messages: the
+ * -stderr forms one document for all the inputs; json-file NAME.gcc.json
+ * and sarif-file NAME.sarif (NAME the input's file name, in the current
+ * directory) one for each input, parrayc's messages in each (in
+ * parrayc.gcc.json or parrayc.sarif when there is no input). */
+static bool write_diag_logs(Cli *cli, Unit *units, int n, int rc)
 {
   const char *fmt = cli->diag_format;
-  bool ok = true;
-  if (!fmt || !strcmp(fmt, "text"))
+  if (!driver_for_tool(cli))
     return true;
+  bool ok = true, to_file = !strcmp(fmt, "json-file") || !strcmp(fmt, "sarif-file");
+  bool worked = !cli->signal && !diag_log_has_error(&cli->log) && (rc == 0 || cli->ran);
+  const char **inputs = calloc((size_t)n + 1, sizeof *inputs);
   for (int i = 0; i < n; i++) {
-    const char *in = strcmp(units[i].input, "-") ? units[i].input : "<stdin>";
-    const DiagLog *log = &units[i].log;
-    char *path = NULL, *text = NULL;
-    size_t len = 0;
-    FILE *f = stderr;
-    if (!strcmp(fmt, "json-file") || !strcmp(fmt, "sarif-file")) {
-      const char *slash = strrchr(units[i].input, '/');
-      const char *name = strcmp(units[i].input, "-") ? slash ? slash + 1 : units[i].input : "stdin";
-      path = concat(name, !strcmp(fmt, "json-file") ? ".gcc.json" : ".sarif");
-      f = open_memstream(&text, &len);
-    }
-    if (!strncmp(fmt, "json", 4))
-      diag_log_json(log, f);
-    else
-      diag_log_sarif(&log, &in, 1, PARRAY_VERSION, f);
-    if (f != stderr) {
-      fclose(f);
-      ok = write_file(cli, path, text) && ok;
-    }
-    free(text);
-    free(path);
+    inputs[i] = strcmp(units[i].input, "-") ? units[i].input : "<stdin>";
+    worked &= !diag_log_has_error(&units[i].log);
   }
+  for (int i = 0; i < (to_file ? (n ? n : 1) : 1); i++) {
+    DiagLog all = {0};
+    for (int k = to_file ? i : 0; k < (to_file ? i + 1 : n); k++)
+      if (k < n)
+        diag_log_append(&all, &units[k].log);
+    diag_log_append(&all, &cli->log);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = to_file ? open_memstream(&text, &len) : stderr;
+    if (!strncmp(fmt, "json", 4))
+      diag_log_json(&all, f);
+    else
+      diag_log_sarif(&all, to_file ? inputs + i : inputs, to_file ? (n > 0) : n, PARRAY_VERSION, worked, f);
+    diag_log_free(&all);
+    if (to_file) {
+      const char *in = n ? units[i].input : "parrayc", *slash = strrchr(in, '/');
+      const char *name = strcmp(in, "-") ? slash ? slash + 1 : in : "stdin";
+      char *path = concat(name, !strcmp(fmt, "json-file") ? ".gcc.json" : ".sarif");
+      fclose(f);
+      Cli text_mode = *cli; /* a failure to write it is said on stderr */
+      text_mode.diag_format = NULL;
+      ok = write_file(&text_mode, path, text) && ok;
+      free(path);
+      free(text);
+    }
+  }
+  free(inputs);
   return ok;
+}
+
+int driver_refuse(Cli *cli, int rc)
+{
+  hold_signals(cli);
+  write_diag_logs(cli, NULL, 0, rc);
+  diag_log_free(&cli->log);
+  return release_signals(cli, rc);
 }
 
 /* After a failed translation, as gcc -S: the old translation of each
@@ -1034,12 +1143,12 @@ int driver_run(Cli *cli)
     if (!translate(cli, &units[i]))
       rc = 1;
   }
-  if (!write_diag_logs(cli, units, n))
-    rc = 1;
   if (rc)
     remove_stale(cli, units, n);
   if (!rc && (n || cli->link.n))
     rc = drive(cli, units, n);
+  if (!write_diag_logs(cli, units, n, rc) && !rc)
+    rc = 1;
   for (int i = 0; i < n; i++) {
     diag_log_free(&units[i].log);
     free(units[i].text);
@@ -1048,6 +1157,7 @@ int driver_run(Cli *cli)
     ctx_free(units[i].ctx);
   }
   free(units);
+  diag_log_free(&cli->log);
   remove_tmpdir(cli);
   return release_signals(cli, rc);
 }

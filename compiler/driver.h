@@ -4,6 +4,8 @@
 #ifndef PARRAYC_DRIVER_H
 #define PARRAYC_DRIVER_H
 
+#include "parrayc.h"
+
 #include <signal.h>
 #include <stdbool.h>
 
@@ -47,6 +49,7 @@ typedef struct Cli {
   int error_limit;   /* -ferror-limit=N */
   bool no_warnings;  /* -w */
   bool werror;       /* -Werror */
+  WarnFlags warn;    /* -Wno-NAME, -Werror=NAME, -Wno-error=NAME */
   int nprocs;        /* --np for mpi programs, 0: from the program */
   const char *save_temps; /* -save-temps[=cwd|obj]: NULL, "cwd" or "obj" */
   char **run_args;
@@ -55,8 +58,19 @@ typedef struct Cli {
   char *tmpdir;      /* the private folder of the intermediate files */
   sigset_t unheld;   /* the signal mask parrayc was started with */
   int signal;        /* a signal that ended the run (0: none) */
+  DiagLog log;       /* parrayc's own messages, for -fdiagnostics-format=json/sarif */
+  bool ran;          /* --run started the program (its status is not parrayc's) */
 } Cli;
 
+/* -fdiagnostics-format=json or sarif: a tool reads the messages. */
+bool driver_for_tool(const Cli *cli);
+/* parrayc's own message (not about a place in a program), KIND error,
+ * warning or note: on stderr as "parrayc: KIND: ...", or for a tool into
+ * cli->log. */
+void driver_say(Cli *cli, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Writes the messages of a command line refused (for a tool, the
+ * document); returns rc. */
+int driver_refuse(Cli *cli, int rc);
 /* Inputs the C compiler takes as they are when parrayc builds. */
 bool driver_is_compiler_input(const char *path);
 /* Translates every input, then writes, compiles, builds or runs as cli

@@ -84,11 +84,19 @@ static void usage(FILE *f)
         "  --np N           processes for an mpi program run (default: its mpi array)\n"
         "  -w               no warnings\n"
         "  -Wall            accepted (warnings are on by default)\n"
-        "  -Werror          warnings are errors\n"
+        "  -Werror          warnings are errors (-Wno-error: not)\n"
+        "  -WNAME, -Wno-NAME, -Werror=NAME, -Wno-error=NAME\n"
+        "                   one kind of warning on, off, an error, not an error; the\n"
+        "                   kinds (named in each warning, [-WNAME]): misplaced-directive,\n"
+        "                   size-reference, thread-extent, reshape,\n"
+        "                   unused-command-line-argument; other -W options are the\n"
+        "                   C compiler's\n"
         "  -ferror-limit=N  stop after N errors (default 20; 0: no limit)\n"
         "  -fdiagnostics-format=F\n"
         "                   text (default), json (gcc's JSON on stderr), json-file\n"
-        "                   (NAME.gcc.json), sarif-stderr, sarif-file (NAME.sarif, SARIF 2.1.0)\n"
+        "                   (NAME.gcc.json), sarif-stderr, sarif-file (NAME.sarif, SARIF\n"
+        "                   2.1.0); every message is in it, parrayc's own and the\n"
+        "                   C compiler's included\n"
         "  -fdiagnostics-color[=auto|always|never]\n"
         "                   colours in messages (default auto: on a terminal)\n"
         "  -v, --verbose    print the compiler and run commands\n"
@@ -118,11 +126,13 @@ static void version(void)
          PARRAY_HAVE_CUDA_LIB ? " cuda (sm_" PARRAY_CUDA_ARCH ")" : "", PARRAY_HAVE_MPI_LIB ? " mpi" : "");
 }
 
-static int cli_error(const char *fmt, const char *a, const char *b)
+/* A usage error (for a tool, into the diagnostics document); returns 1,
+ * the exit status. */
+static int cli_error(Cli *cli, const char *fmt, const char *a, const char *b)
 {
-  fputs("parrayc: error: ", stderr);
-  fprintf(stderr, fmt, a, b);
-  fputc('\n', stderr);
+  char msg[PATH_MAX + 512];
+  snprintf(msg, sizeof msg, fmt, a, b);
+  driver_say(cli, "error", "%s", msg);
   return 1;
 }
 
@@ -177,17 +187,51 @@ static bool parse_count(const char *s, int *out)
   return true;
 }
 
+static bool diag_format_known(const char *v)
+{
+  static const char *const formats[] = {"text", "json", "json-stderr", "json-file", "sarif-stderr", "sarif-file", NULL};
+  for (int i = 0; formats[i]; i++)
+    if (!strcmp(v, formats[i]))
+      return true;
+  return false;
+}
+
 /* -c, --build, --run and the modes that only look (--explain,
  * --explain-access, --print-backends, -M) exclude each other. */
-static int set_mode(const char **seen, const char *spelled)
+static int set_mode(Cli *cli, const char **seen, const char *spelled)
 {
-  if (*seen && strcmp(*seen, spelled)) {
-    fprintf(stderr, "parrayc: error: '%s' and '%s' cannot be used together (one of -c, --build, --run, "
-            "--explain, --explain-access, --print-backends, -M)\n", *seen, spelled);
-    return 1;
-  }
+  if (*seen && strcmp(*seen, spelled))
+    return cli_error(cli, "'%s' and '%s' cannot be used together (one of -c, --build, --run, --explain, "
+                     "--explain-access, --print-backends, -M)", *seen, spelled);
   *seen = spelled;
   return 0;
+}
+
+/* -WNAME, -Wno-NAME, -Werror=NAME, -Wno-error=NAME and -Wno-error for
+ * the warnings parrayc gives (parrayc --help names them): parrayc's own,
+ * not passed on.  Other -W options are the C compiler's. */
+static bool own_warning(Cli *cli, const char *v)
+{
+  if (!strcmp(v, "no-error")) {
+    cli->werror = false;
+    return true;
+  }
+  bool no = !strncmp(v, "no-", 3);
+  const char *name = v + (no ? 3 : 0);
+  bool error = !strncmp(name, "error=", 6);
+  int w = diag_warn_find(name + (error ? 6 : 0));
+  if (w < 0)
+    return false;
+  unsigned bit = 1u << w;
+  if (error) { /* -Werror=NAME also turns the warning on; -Wno-error=NAME does not */
+    cli->warn.error = no ? cli->warn.error & ~bit : cli->warn.error | bit;
+    cli->warn.noerror = no ? cli->warn.noerror | bit : cli->warn.noerror & ~bit;
+    if (!no)
+      cli->warn.off &= ~bit;
+  } else {
+    cli->warn.off = no ? cli->warn.off | bit : cli->warn.off & ~bit;
+  }
+  return true;
 }
 
 /* One option; returns non-zero (the exit status) on a bad one. */
@@ -197,12 +241,12 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
   switch (c) {
   case OPT_HELP: usage(stdout); exit(0);
   case OPT_VERSION: version(); exit(0);
-  case OPT_BUILD: cli->mode = MODE_BUILD; return set_mode(mode, "--build");
-  case OPT_RUN: cli->mode = MODE_RUN; return set_mode(mode, "--run");
-  case OPT_COMPILE: cli->mode = MODE_COMPILE; return set_mode(mode, "-c");
-  case OPT_EXPLAIN: cli->explain = v; return set_mode(mode, "--explain");
-  case OPT_M: cli->deps_only = true; return set_mode(mode, "-M");
-  case OPT_PRINT_BACKENDS: cli->print_backends = true; return set_mode(mode, "--print-backends");
+  case OPT_BUILD: cli->mode = MODE_BUILD; return set_mode(cli, mode, "--build");
+  case OPT_RUN: cli->mode = MODE_RUN; return set_mode(cli, mode, "--run");
+  case OPT_COMPILE: cli->mode = MODE_COMPILE; return set_mode(cli, mode, "-c");
+  case OPT_EXPLAIN: cli->explain = v; return set_mode(cli, mode, "--explain");
+  case OPT_M: cli->deps_only = true; return set_mode(cli, mode, "-M");
+  case OPT_PRINT_BACKENDS: cli->print_backends = true; return set_mode(cli, mode, "--print-backends");
   case OPT_NO_LINE: cli->line_directives = false; break;
   case OPT_VERBOSE: cli->verbose = true; break;
   case OPT_FORCE: cli->force = true; break;
@@ -219,22 +263,21 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
   case OPT_FORMAT:
     cli->format = v;
     if (explain_format(v) == FMT_BAD)
-      return cli_error("'--format=%s': the format is text, svg, html or tex%s", v, "");
+      return cli_error(cli, "'--format=%s': the format is text, svg, html or tex%s", v, "");
     break;
   case OPT_DIAG_FORMAT:
-    if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "json-stderr") && strcmp(v, "json-file") &&
-        strcmp(v, "sarif-stderr") && strcmp(v, "sarif-file"))
-      return cli_error("'-fdiagnostics-format=%s': expected text, json, json-stderr, json-file, sarif-stderr "
+    if (!diag_format_known(v))
+      return cli_error(cli, "'-fdiagnostics-format=%s': expected text, json, json-stderr, json-file, sarif-stderr "
                        "or sarif-file%s", v, "");
     cli->diag_format = v;
     break;
   case OPT_EXPLAIN_ACCESS: {
-    if (set_mode(mode, "--explain-access"))
+    if (set_mode(cli, mode, "--explain-access"))
       return 1;
     char *file = strdup(v), *colon = strrchr(file, ':');
     if (!colon || (cli->access_line = atoi(colon + 1)) <= 0) {
       free(file);
-      return cli_error("'--explain-access %s': expected FILE.pa:LINE%s", v, "");
+      return cli_error(cli, "'--explain-access %s': expected FILE.pa:LINE%s", v, "");
     }
     *colon = 0;
     free((char *)cli->access_file);
@@ -243,16 +286,16 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
   }
   case OPT_SAVE_TEMPS:
     if (v && strcmp(v, "cwd") && strcmp(v, "obj"))
-      return cli_error("'-save-temps=%s': expected cwd or obj%s", v, "");
+      return cli_error(cli, "'-save-temps=%s': expected cwd or obj%s", v, "");
     cli->save_temps = v ? v : "cwd";
     break;
   case OPT_NP:
     if (!parse_count(v, &cli->nprocs) || cli->nprocs == 0)
-      return cli_error("'--np %s': expected a positive number%s", v, "");
+      return cli_error(cli, "'--np %s': expected a positive number%s", v, "");
     break;
   case OPT_ERROR_LIMIT:
     if (!parse_count(v, &cli->error_limit))
-      return cli_error("'-ferror-limit=%s': expected a number >= 0%s", v, "");
+      return cli_error(cli, "'-ferror-limit=%s': expected a number >= 0%s", v, "");
     break;
   case OPT_COLOR:
     if (!v || !strcmp(v, "always"))
@@ -262,7 +305,7 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
     else if (!strcmp(v, "auto"))
       cli->color = -1;
     else
-      return cli_error("'-fdiagnostics-color=%s': expected auto, always or never%s", v, "");
+      return cli_error(cli, "'-fdiagnostics-color=%s': expected auto, always or never%s", v, "");
     break;
   case OPT_NVCC: { /* -G, -lineinfo, --use_fast_math, as nvcc spells them */
     const char *name = spelled + 1 + (spelled[1] == '-');
@@ -277,7 +320,7 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
   case OPT_MAXRREG: {
     int n;
     if (!parse_count(v, &n) || n == 0)
-      return cli_error("'-maxrregcount %s': expected a positive number%s", v, "");
+      return cli_error(cli, "'-maxrregcount %s': expected a positive number%s", v, "");
     snprintf(buf, sizeof buf, "-maxrregcount=%d", n);
     driver_argv_add(&cli->nvflags, buf);
     break;
@@ -297,9 +340,11 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
     driver_argv_add(&cli->incdirs, v);
     /* fall through */
   case 'D': case 'U': case 'O': case 'g': case 'f': case 'W':
+    if (c == 'W' && own_warning(cli, v))
+      break;
     if (c == 'D') {
       if (!util_is_ident_start((unsigned char)*v) || cli->ndefines == 64)
-        return cli_error("'-D%s': expected NAME or NAME=VALUE (at most 64)%s", v, "");
+        return cli_error(cli, "'-D%s': expected NAME or NAME=VALUE (at most 64)%s", v, "");
       cli->defines[cli->ndefines++] = v;
     }
     snprintf(buf, sizeof buf, "-%c%s", c, v ? v : "");
@@ -318,20 +363,20 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
 
 /* The value of the option at argv[*i] spelled `word` (its name `name`,
  * `eq` what follows '=' or NULL): from eq or the next word. */
-static const char *value_of(int argc, char **argv, int *i, const struct Opt *o, const char *eq, int *rc)
+static const char *value_of(Cli *cli, int argc, char **argv, int *i, const struct Opt *o, const char *eq, int *rc)
 {
   *rc = 0;
   switch (o->arg) {
   case NONE:
     if (eq)
-      *rc = cli_error("'%s' takes no value (see parrayc --help)%s", argv[*i], "");
+      *rc = cli_error(cli, "'%s' takes no value (see parrayc --help)%s", argv[*i], "");
     return NULL;
   case EQ:
     if (!eq || !*eq) {
       char *word = strdup(argv[*i]), *at = strchr(word, '=');
       if (at)
         *at = 0;
-      *rc = cli_error("'%s' needs a value: %s=VALUE (see parrayc --help)", argv[*i], word);
+      *rc = cli_error(cli, "'%s' needs a value: %s=VALUE (see parrayc --help)", argv[*i], word);
       free(word);
     }
     return eq;
@@ -341,7 +386,7 @@ static const char *value_of(int argc, char **argv, int *i, const struct Opt *o, 
     if (eq)
       return eq;
     if (*i + 1 >= argc) {
-      *rc = cli_error("'%s' needs an argument (see parrayc --help)%s", argv[*i], "");
+      *rc = cli_error(cli, "'%s' needs an argument (see parrayc --help)%s", argv[*i], "");
       return NULL;
     }
     return argv[++*i];
@@ -358,6 +403,12 @@ static int parse_cli(int argc, char **argv, Cli *cli)
   cli->line_directives = true;
   cli->error_limit = 20;
   cli->color = -1;
+  /* the diagnostics' format first: an error in any option goes into it */
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+    const char *v = argv[i] + 1 + (argv[i][1] == '-');
+    if (argv[i][0] == '-' && !strncmp(v, "fdiagnostics-format=", 20) && diag_format_known(v + 20))
+      cli->diag_format = v + 20;
+  }
   const char *mode = NULL;
   Argv operands = {0}; /* inputs and link words, in order; link words marked by a leading \1 */
   int rc = 0;
@@ -381,27 +432,29 @@ static int parse_cli(int argc, char **argv, Cli *cli)
         o = &options[k];
         break;
       }
+    if (o && o->code == OPT_WERROR && eq)
+      o = NULL; /* -Werror=NAME: a -W option */
     if (o) {
-      const char *v = value_of(argc, argv, &i, o, eq ? eq + 1 : NULL, &rc);
+      const char *v = value_of(cli, argc, argv, &i, o, eq ? eq + 1 : NULL, &rc);
       if (!rc)
         rc = take_option(cli, o->code, v, a, &mode);
       continue;
     }
     char c = a[1];
     if (a[1] == '-' || !strchr("oIDULlOgfW", c)) {
-      rc = cli_error("unrecognized command-line option '%s' (see parrayc --help)%s", a, "");
+      rc = cli_error(cli, "unrecognized command-line option '%s' (see parrayc --help)%s", a, "");
       break;
     }
     const char *v = a[2] ? a + 2 : NULL;
     if (!v && strchr("oIDULl", c)) {
       if (i + 1 >= argc) {
-        rc = cli_error("'%s' needs an argument (see parrayc --help)%s", a, "");
+        rc = cli_error(cli, "'%s' needs an argument (see parrayc --help)%s", a, "");
         break;
       }
       v = argv[++i];
     }
     if (!v && (c == 'f' || c == 'W')) {
-      rc = cli_error("unrecognized command-line option '%s' (see parrayc --help)%s", a, "");
+      rc = cli_error(cli, "unrecognized command-line option '%s' (see parrayc --help)%s", a, "");
       break;
     }
     if (c == 'l' || c == 'L' || (c == 'W' && !strncmp(v, "l,", 2))) {
@@ -425,21 +478,21 @@ static int parse_cli(int argc, char **argv, Cli *cli)
   if (rc)
     return rc;
   if (cli->thread_map && !cli->access_file)
-    return cli_error("'--thread-map' draws the threads of --explain-access: give --explain-access FILE.pa:LINE%s%s",
+    return cli_error(cli, "'--thread-map' draws the threads of --explain-access: give --explain-access FILE.pa:LINE%s%s",
                      "", "");
   if (cli->access_file) {
     /* the file of --explain-access is the input */
     if (cli->inputs.n > 1 || (cli->inputs.n == 1 && strcmp(cli->inputs.v[0], cli->access_file)))
-      return cli_error("'--explain-access' names '%s'; no other input file is taken%s", cli->access_file, "");
+      return cli_error(cli, "'--explain-access' names '%s'; no other input file is taken%s", cli->access_file, "");
     if (!cli->inputs.n)
       driver_argv_add(&cli->inputs, cli->access_file);
   }
   if (!cli->inputs.n && !(cli->mode == MODE_BUILD && cli->link.n))
-    return cli_error("no Parray input file (see parrayc --help)%s%s", "", "");
+    return cli_error(cli, "no Parray input file (see parrayc --help)%s%s", "", "");
   if (cli->output && cli->inputs.n > 1 && (cli->mode == MODE_TRANSLATE || cli->mode == MODE_COMPILE))
-    return cli_error("cannot specify '-o %s' with several input files%s", cli->output, "");
+    return cli_error(cli, "cannot specify '-o %s' with several input files%s", cli->output, "");
   if (cli->output && !strcmp(cli->output, "-") && cli->mode != MODE_TRANSLATE)
-    return cli_error("'-o -' writes the translation only: not with -c, --build or --run%s%s", "", "");
+    return cli_error(cli, "'-o -' writes the translation only: not with -c, --build or --run%s%s", "", "");
   return 0;
 }
 
@@ -447,8 +500,7 @@ int main(int argc, char **argv)
 {
   Cli cli = {0};
   int rc = parse_cli(argc, argv, &cli);
-  if (!rc)
-    rc = driver_run(&cli);
+  rc = rc ? driver_refuse(&cli, rc) : driver_run(&cli);
   driver_argv_free(&cli.inputs);
   driver_argv_free(&cli.link);
   driver_argv_free(&cli.cflags);
