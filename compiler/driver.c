@@ -510,6 +510,30 @@ static bool sets_level(const Cli *cli)
   return false;
 }
 
+/* cc's options for nvcc: -isystem, -include, -m64 and -m32 are nvcc's
+ * too; the others go to its host compiler (-Xcompiler splits at commas:
+ * -iquote and its folder are two words). */
+static void nvcc_cc_options(Cli *cli, Argv *a)
+{
+  char buf[PATH_MAX + 32];
+  for (int i = 0; i < cli->ccopts.n; i++) {
+    const char *f = cli->ccopts.v[i];
+    bool valued = !strcmp(f, "-isystem") || !strcmp(f, "-iquote") || !strcmp(f, "-include");
+    if (valued && strcmp(f, "-iquote")) {
+      driver_argv_add(a, f);
+      driver_argv_add(a, cli->ccopts.v[++i]);
+      continue;
+    }
+    if (!strcmp(f, "-m64") || !strcmp(f, "-m32")) {
+      driver_argv_add(a, f);
+      continue;
+    }
+    snprintf(buf, sizeof buf, "-Xcompiler=%s%s%s", f, valued ? "," : "", valued ? cli->ccopts.v[i + 1] : "");
+    i += valued;
+    driver_argv_add(a, buf);
+  }
+}
+
 /* The compiler command for units (one with -c, all with --build):
  * compiler, flags, translations, the other inputs, runtime libraries. */
 static int compile(Cli *cli, Unit *units, int n, const char *out)
@@ -532,7 +556,8 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
     const char *arch = cli->arch ? cli->arch : env_or("PARRAY_CUDA_ARCH", PARRAY_CUDA_ARCH);
     char buf[PATH_MAX + 32];
     snprintf(buf, sizeof buf, "-arch=%s%s", strchr(arch, '_') || !strcmp(arch, "native") || !strcmp(arch, "all") ? "" : "sm_", arch);
-    driver_argv_add(&a, buf);
+    if (cli->arch || !cli->gencode) /* -gencode alone: its architectures only, as nvcc */
+      driver_argv_add(&a, buf);
     driver_argv_add(&a, "-Xcompiler=-Wall,-Wextra");
     nvcc_host_flags(&a, PARRAY_SANITIZE_FLAGS);
     if (omp)
@@ -572,6 +597,7 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
       snprintf(buf, sizeof buf, "-Xcompiler=%s", f);
       driver_argv_add(&a, buf);
     }
+    nvcc_cc_options(cli, &a);
     for (int i = 0; i < cli->nvflags.n; i++)
       driver_argv_add(&a, cli->nvflags.v[i]);
   } else {
@@ -586,6 +612,8 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
       driver_argv_add(&a, "-fopenmp");
     for (int i = 0; i < cli->cflags.n; i++)
       driver_argv_add(&a, cli->cflags.v[i]);
+    for (int i = 0; i < cli->ccopts.n; i++)
+      driver_argv_add(&a, cli->ccopts.v[i]);
     /* -Xcompiler A,B: the host compiler is cc itself */
     for (int i = 0; i < cli->hostflags.n; i++) {
       char *copy = strdup(cli->hostflags.v[i]), *save = NULL;
@@ -662,7 +690,17 @@ static void put_path(FILE *f, const char *p)
 
 static void put_rule(Cli *cli, Unit *u, const char *target, FILE *f)
 {
-  put_path(f, cli->dep_target ? cli->dep_target : target);
+  /* -MT as it is, -MQ quoted, as gcc: all of them, in order */
+  for (int i = 0; i < cli->dep_targets.n; i++) {
+    const char *t = cli->dep_targets.v[i];
+    fputs(i ? " " : "", f);
+    if (t[0] == 'Q')
+      put_path(f, t + 1);
+    else
+      fputs(t + 1, f);
+  }
+  if (!cli->dep_targets.n)
+    put_path(f, target);
   fputc(':', f);
   for (int i = 0; i < u->ctx->ndeps; i++) {
     if (strcmp(u->ctx->deps[i], "<stdin>")) {
@@ -714,12 +752,37 @@ static void print_backends(Ctx *ctx, bool cuda)
          ctx->uses_pthd ? "pthd" : "");
 }
 
+/* -fdiagnostics-color=auto (the default): on a terminal, unless NO_COLOR
+ * is set (no-color.org); always and never as they say. */
 static bool use_color(int color)
 {
   if (color >= 0)
     return color;
+  const char *no = getenv("NO_COLOR");
+  if (no && *no)
+    return false;
   const char *term = getenv("TERM");
   return isatty(2) && term && strcmp(term, "dumb");
+}
+
+/* The -D macros in effect after the command line's -D and -U, in order, as
+ * gcc's: a -U drops every -D of its name before it, a -D replaces one
+ * before it.  Each is NAME or NAME=VALUE, for the model (Options.defines). */
+static void macros_in_effect(const Argv *macros, Argv *out)
+{
+  for (int i = 0; i < macros->n; i++) {
+    const char *m = macros->v[i] + 2; /* -DNAME=V, -UNAME */
+    size_t len = strcspn(m, "=");
+    for (int k = 0; k < out->n; k++)
+      if (!strncmp(out->v[k], m, len) && (out->v[k][len] == '=' || !out->v[k][len])) {
+        free(out->v[k]);
+        memmove(out->v + k, out->v + k + 1, sizeof *out->v * (size_t)(out->n - k));
+        out->n--;
+        break;
+      }
+    if (macros->v[i][1] == 'D')
+      driver_argv_add(out, m);
+  }
 }
 
 /* Reads, splices headers, parses and translates one input. */
@@ -740,7 +803,8 @@ static bool translate(Cli *cli, Unit *u)
   Options opt = {
     .input = u->input, .display = from_stdin ? "<stdin>" : u->input,
     .line_directives = cli->line_directives, .explain = cli->explain,
-    .explain_format = cli->format, .defines = cli->defines, .ndefines = cli->ndefines,
+    .explain_format = cli->format, .defines = (const char **)cli->defines.v, .ndefines = cli->defines.n,
+    .deps_missing = cli->deps_missing,
     .access_line = cli->access_line, .thread_map = cli->thread_map,
     .error_limit = cli->error_limit, .no_warnings = cli->no_warnings, .werror = cli->werror, .warn = cli->warn,
     .color = use_color(cli->color),
@@ -1138,6 +1202,7 @@ int driver_run(Cli *cli)
   int n = cli->inputs.n, rc = 0;
   Unit *units = calloc((size_t)n + 1, sizeof *units);
   hold_signals(cli);
+  macros_in_effect(&cli->macros, &cli->defines);
   for (int i = 0; i < n; i++) {
     units[i].input = cli->inputs.v[i];
     if (!translate(cli, &units[i]))
@@ -1158,6 +1223,7 @@ int driver_run(Cli *cli)
   }
   free(units);
   diag_log_free(&cli->log);
+  driver_argv_free(&cli->defines);
   remove_tmpdir(cli);
   return release_signals(cli, rc);
 }

@@ -479,8 +479,11 @@ typedef struct Options {
   bool line_directives;
   const char *explain;    /* --explain TYPE */
   const char *explain_format; /* --format=text|svg|html; NULL: text */
-  const char *const *defines; /* -D NAME=VALUE, for --explain's sizes */
+  /* -D NAME or NAME=VALUE: those in effect after the command line's -D
+   * and -U in order (-DX -UX: none; -DX=1 -DX=2: X=2), in that order */
+  const char *const *defines;
   int ndefines;
+  bool deps_missing;      /* -MG: a C header not found is listed for -M all the same */
   int error_limit;        /* stop after this many errors; 0: no limit */
   bool no_warnings;       /* -w */
   bool werror;            /* -Werror: warnings count as errors */

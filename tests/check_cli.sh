@@ -150,6 +150,54 @@ else
   echo "note: no mpicc: the PARRAY_LAUNCH test is skipped"
 fi
 
+# ---- issue 51: the option surface of gcc, clang and nvcc ---------------------
+args=$here/cli/args.pa
+# colours: gcc's and clang's switches, NO_COLOR
+bad=$tmp/bad.pa
+printf '#mainhost {\n  int x = $dim(Nope)$;\n}\n' >"$bad"
+colours() { "$parrayc" "$@" "$bad" 2>&1 | grep -c "$(printf '\033')"; }
+[ "$(colours -fdiagnostics-color)" -gt 0 ] && [ "$(colours -fdiagnostics-color -fno-diagnostics-color)" = 0 ] &&
+  [ "$(colours -fcolor-diagnostics)" -gt 0 ] && [ "$(colours -fcolor-diagnostics -fno-color-diagnostics)" = 0 ] &&
+  [ "$(NO_COLOR=1 colours)" = 0 ] && [ "$(NO_COLOR=1 colours -fdiagnostics-color=always)" -gt 0 ] ||
+  { echo "FAIL: the colour switches or NO_COLOR" >&2; failed=1; }
+# @file (nested, quotes, backslashes) and nvcc's --options-file / -optf
+printf '%s\n' "-DA='one two' @$tmp/inner.rsp" >"$tmp/outer.rsp"
+printf '%s\n' "\"-DB=x y\" -DC=back\\ slash -O1" >"$tmp/inner.rsp"
+expect 0 "-DA=one two -DB=x y -DC=back slash -O1" --build -v @"$tmp/outer.rsp" "$args" -o "$tmp/args"
+printf '%s\n' '-pedantic' '-isystem /opt/sys' >"$tmp/cc.opt"
+expect 0 "-pedantic -isystem /opt/sys" --build -v --options-file "$tmp/cc.opt" "$args" -o "$tmp/args"
+expect 0 "-pedantic -isystem /opt/sys" --build -v -optf "$tmp/cc.opt" "$args" -o "$tmp/args"
+expect 1 "cannot read the options file '$tmp/none.opt'" --options-file "$tmp/none.opt" "$args"
+printf '@%s\n' "$tmp/loop.rsp" >"$tmp/loop.rsp"
+expect 1 "nested more than 16 deep" @"$tmp/loop.rsp"
+# cc's options reach cc (and through nvcc its host compiler)
+expect 0 "-march=native -pedantic-errors -pipe -isystem $tmp -iquote $tmp -include stdio.h" --build -v \
+  -march=native -pedantic-errors -pipe -isystem "$tmp" -iquote "$tmp" -include stdio.h "$args" -o "$tmp/args"
+NVCC=true expect 0 "-Xcompiler=-march=native -Xcompiler=-pedantic -isystem /s -Xcompiler=-iquote,/q -include x.h" \
+  --build -v -march=native -pedantic -isystem /s -iquote /q -include x.h "$cu" -o "$tmp/cu"
+# nvcc's: -gencode in both forms, repeated (and then no default -arch), -ccbin, --expt-*, -Xcudafe, -Xnvlink
+NVCC=true expect 0 "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 -ccbin=/usr/bin/g++ --expt-relaxed-constexpr --expt-extended-lambda -Xcudafe=--diag_suppress=177 -Xnvlink=-v" \
+  --build -v -gencode arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 --compiler-bindir /usr/bin/g++ \
+  --expt-relaxed-constexpr -expt-extended-lambda -Xcudafe --diag_suppress=177 -Xnvlink -v "$cu" -o "$tmp/cu"
+NVCC=true "$parrayc" --build -v -gencode arch=compute_80,code=sm_80 "$cu" -o "$tmp/cu" 2>&1 | grep -q -- ' -arch=' &&
+  { echo "FAIL: -gencode alone still gets a default -arch" >&2; failed=1; }
+NVCC=true expect 0 "-arch=sm_70" --build -v --gpu-architecture sm_70 "$cu" -o "$tmp/cu"
+NVCC=true expect 0 "-ccbin=/x" --build -v -ccbin /x "$cu" -o "$tmp/cu"
+expect 0 "'-gencode=arch=compute_80,code=sm_80' is not passed on: it is nvcc's, and this program has no CUDA: cc compiles it [-Wunused-command-line-argument]" \
+  --build -gencode arch=compute_80,code=sm_80 "$args" -o "$tmp/args"
+expect 1 "[-Werror=unused-command-line-argument]" --build -Werror -G "$args" -o "$tmp/args"
+# -MT repeated, -MQ quoted for make, -MG: a generated header is a dependency
+expect 0 'a.o b$x.o c\ $$y.o:' -M -MT a.o -MT 'b$x.o' -MQ 'c $y.o' "$pa"
+printf '#include "gen_later.h"\n' >"$tmp/gen.pa" && cat "$pa" >>"$tmp/gen.pa"
+expect 0 "gen_later.h" -M -MG "$tmp/gen.pa"
+"$parrayc" -M "$tmp/gen.pa" 2>&1 | grep -q gen_later.h && { echo "FAIL: a missing header listed without -MG" >&2; failed=1; }
+# -D and -U in order, and more than 64 of them
+printf '#parray {paged float [N]} V\n#mainhost {\n}\n' >"$tmp/dn.pa"
+expect 0 "extent N (= 8)" --explain V -DN=4 -UN -DN=8 "$tmp/dn.pa"
+"$parrayc" --explain V -DN=4 -UN "$tmp/dn.pa" 2>&1 | grep -q '(= 4)' && { echo "FAIL: -DN=4 -UN: N still 4" >&2; failed=1; }
+expect 0 "extent N (= 3)" --explain V $(i=0; while [ $i -lt 100 ]; do echo "-DM$i=$i"; i=$((i + 1)); done) -DN=3 "$tmp/dn.pa"
+expect 1 "'-U1X': expected NAME" -U1X "$pa"
+
 for t in A AT SP PV P BIG; do
   echo "\$ parrayc --explain $t"
   "$parrayc" --explain "$t" "$pa" || echo "(status $?)"
