@@ -344,17 +344,19 @@ static int spawn(Cli *cli, Argv *a, char **said)
   }
   fflush(stdout);
   fflush(stderr);
-  FILE *err = said ? tmpfile() : NULL;
   int failed[2]; /* the child's errno when it cannot exec */
-  if (pipe(failed) != 0 || fcntl(failed[1], F_SETFD, FD_CLOEXEC) != 0) {
+  if (pipe(failed) != 0) {
     driver_say(cli, "error", "cannot start '%s': %s", a->v[0], strerror(errno));
     return 127;
   }
-  pid_t pid = fork();
+  FILE *err = said ? tmpfile() : NULL;
+  pid_t pid = fcntl(failed[1], F_SETFD, FD_CLOEXEC) == 0 ? fork() : -1;
   if (pid < 0) {
     driver_say(cli, "error", "cannot start '%s': %s", a->v[0], strerror(errno));
     close(failed[0]);
     close(failed[1]);
+    if (err)
+      fclose(err);
     return 127;
   }
   if (pid == 0) {
