@@ -41,8 +41,29 @@ def fail(msg):
     print("FAIL: " + msg, file=sys.stderr)
 
 
+URI_REF = re.compile(r"^(?:[A-Za-z0-9\-._~!$&'()*+,;=@/]|%[0-9A-F]{2})(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-F]{2})*$")
+
+
+def uris(node):
+    """Every artifactLocation uri in a SARIF log."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "artifactLocation" or (k == "location" and "uri" in v):
+                yield v["uri"]
+            else:
+                yield from uris(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from uris(v)
+
+
 def validate_sarif(log, what):
-    """Checks a SARIF log against every schema at hand; a failure names what."""
+    """Checks a SARIF log against every schema at hand, and its uris against
+    RFC 3986's relative-ref (which jsonschema checks only with rfc3987
+    installed); a failure names what."""
+    for u in uris(log):
+        if not URI_REF.match(u) or (":" in u.split("/")[0]):
+            fail(f"{what}: sarif uri {u!r} is no relative reference (RFC 3986)")
     for schema in sarif_schemas:
         try:
             jsonschema.Draft7Validator(schema, format_checker=checker).validate(log)
