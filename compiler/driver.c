@@ -600,6 +600,8 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
       driver_argv_add(&a, buf);
     }
     nvcc_cc_options(cli, &a);
+    if (cli->color >= 0) /* the host compiler's messages coloured as parrayc's */
+      driver_argv_add(&a, cli->color ? "-Xcompiler=-fdiagnostics-color=always" : "-Xcompiler=-fdiagnostics-color=never");
     for (int i = 0; i < cli->nvflags.n; i++)
       driver_argv_add(&a, cli->nvflags.v[i]);
   } else {
@@ -616,6 +618,8 @@ static int compile(Cli *cli, Unit *units, int n, const char *out)
       driver_argv_add(&a, cli->cflags.v[i]);
     for (int i = 0; i < cli->ccopts.n; i++)
       driver_argv_add(&a, cli->ccopts.v[i]);
+    if (cli->color >= 0) /* cc's messages coloured as parrayc's (gcc's and clang's spelling) */
+      driver_argv_add(&a, cli->color ? "-fdiagnostics-color=always" : "-fdiagnostics-color=never");
     /* -Xcompiler A,B: the host compiler is cc itself */
     for (int i = 0; i < cli->hostflags.n; i++) {
       char *copy = strdup(cli->hostflags.v[i]), *save = NULL;

@@ -115,7 +115,7 @@ static void usage(FILE *f)
         "  -fdiagnostics-color[=auto|always|never], -fno-diagnostics-color,\n"
         "  -f[no-]color-diagnostics\n"
         "                   colours in messages (default auto: on a terminal, unless\n"
-        "                   NO_COLOR is set)\n"
+        "                   NO_COLOR is set); always or never also to the C compiler\n"
         "  @FILE, --options-file FILE[,FILE...] (-optf)\n"
         "                   more options and inputs, read from FILE as gcc and nvcc\n"
         "                   do (blanks separate words; quotes and backslashes as in\n"

@@ -160,6 +160,7 @@ colours() { "$parrayc" "$@" "$bad" 2>&1 | grep -c "$(printf '\033')"; }
   [ "$(colours -fcolor-diagnostics)" -gt 0 ] && [ "$(colours -fcolor-diagnostics -fno-color-diagnostics)" = 0 ] &&
   [ "$(NO_COLOR=1 colours)" = 0 ] && [ "$(NO_COLOR=1 colours -fdiagnostics-color=always)" -gt 0 ] ||
   { echo "FAIL: the colour switches or NO_COLOR" >&2; failed=1; }
+expect 0 "-fdiagnostics-color=never" --build -v -fno-color-diagnostics "$args" -o "$tmp/args"
 # @file (nested, quotes, backslashes) and nvcc's --options-file / -optf
 printf '%s\n' "-DA='one two' @$tmp/inner.rsp" >"$tmp/outer.rsp"
 printf '%s\n' "\"-DB=x y\" -DC=back\\ slash -O1" >"$tmp/inner.rsp"
