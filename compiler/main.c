@@ -405,9 +405,9 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
   case 'D': case 'U': case 'O': case 'g': case 'f': case 'W':
     if (c == 'W' && own_warning(cli, v))
       break;
-    if ((c == 'D' || c == 'U') && (!util_is_ident_start((unsigned char)*v) || (c == 'U' && strchr(v, '='))))
-      return cli_error(cli, "'-%s%s': expected NAME or NAME=VALUE after -D, NAME after -U", (char[]){(char)c, 0}, v);
     snprintf(buf, sizeof buf, "-%c%s", c, v ? v : "");
+    if ((c == 'D' || c == 'U') && (!util_is_ident_start((unsigned char)*v) || (c == 'U' && strchr(v, '='))))
+      return cli_error(cli, "'%s': expected NAME or NAME=VALUE after -D, NAME after -U%s", buf, "");
     if (c == 'D' || c == 'U') /* parrayc's macros too, in order (-DX -UX: X undefined) */
       driver_argv_add(&cli->macros, buf);
     if (c == 'W' && !strncmp(v, "l,", 2))
@@ -580,8 +580,10 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 static void find_diag_format(Cli *cli, int argc, char **argv)
 {
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+    if (argv[i][0] != '-')
+      continue;
     const char *v = argv[i] + 1 + (argv[i][1] == '-');
-    if (argv[i][0] == '-' && !strncmp(v, "fdiagnostics-format=", 20) && diag_format_known(v + 20))
+    if (!strncmp(v, "fdiagnostics-format=", 20) && diag_format_known(v + 20))
       cli->diag_format = v + 20;
   }
 }
