@@ -1129,7 +1129,7 @@ static int drive(Cli *cli, Unit *units, int n)
  * -stderr forms one document for all the inputs; json-file NAME.gcc.json
  * and sarif-file NAME.sarif (NAME the input's file name, in the current
  * directory) one for each input, parrayc's messages in each (in
- * parrayc.gcc.json or parrayc.sarif when there is no input). */
+ * parrayc.gcc.json or parrayc.sarif when no input is read). */
 static bool write_diag_logs(Cli *cli, Unit *units, int n, int rc)
 {
   const char *fmt = cli->diag_format;
