@@ -129,6 +129,20 @@ TMPDIR=$PWD/tmp "$P" --build ro/fig1.pa -o prog 2>err.txt || fail "--build: $(ca
   fail "--build -save-temps: no sub.prog.c: $(cat err.txt)"
 "$P" -c -save-temps=obj ro/fig1.pa -o ../objs.o 2>err.txt && [ -e ../objs.c ] ||
   fail "-c -save-temps=obj: no ../objs.c: $(cat err.txt)"
+# truly read-only for a user who is not root: --run works, -o into a writable
+# file of a read-only folder writes it in place, a new file there is refused
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  nb=$(mktemp -d) && chmod 755 "$nb" && cp ../fig1.pa "$nb/" && : >"$nb/out.c" && chmod 666 "$nb/out.c" || exit 2
+  as_nobody() { (cd "$nb" && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+  as_nobody "$P" --run fig1.pa >run.txt 2>err.txt && grep -q 'fig1: ok' run.txt ||
+    fail "--run in a read-only folder, as nobody: $(cat err.txt)"
+  as_nobody "$P" --force fig1.pa -o out.c 2>err.txt && grep -q pa_main "$nb/out.c" ||
+    fail "-o a writable file in a read-only folder: $(cat err.txt)"
+  as_nobody "$P" fig1.pa -o new.c 2>err.txt; grep -q "cannot write 'new.c': Permission denied" err.txt ||
+    fail "-o a new file in a read-only folder: $(cat err.txt)"
+  [ "$(ls "$nb" | sort | tr '\n' ' ')" = "fig1.pa out.c " ] || fail "as nobody, files were left: $(ls "$nb")"
+  rm -rf "$nb"
+fi
 # a signal during the run: the intermediates go, parrayc ends by the signal
 printf '#include <unistd.h>\n#mainhost {\n  sleep(30);\n  return 0;\n}\n' >sleep.pa
 TMPDIR=$PWD/tmp "$P" --run sleep.pa &
