@@ -66,7 +66,7 @@ static void usage(FILE *f)
         "                   also give parrayc its macros, in order (-DX -UX: X is not\n"
         "                   defined; no limit on their number; the program's own\n"
         "                   #define is read too): sizes, --explain, the #if branches\n"
-        "                   that declare\n"
+        "                   that declare types\n"
         "  -l LIB, -L DIR   libraries, after the translation (--build, --run), in the\n"
         "                   command line's order among the objects and other inputs\n"
         "  -m..., -pedantic, -pedantic-errors, -pipe, -isystem DIR, -iquote DIR,\n"
