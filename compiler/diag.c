@@ -2,6 +2,8 @@
  * line and puts a caret under the column. */
 #include "parrayc.h"
 
+#include <string.h>
+
 static void show_line(Ctx *ctx, Loc loc)
 {
   if (loc.line < 1 || loc.line > ctx->nlines)
@@ -19,7 +21,37 @@ static void show_line(Ctx *ctx, Loc loc)
   fputs("^\n", stderr);
 }
 
-static void report(Ctx *ctx, Loc loc, const char *kind, const char *fmt, va_list ap)
+/* The names of the kinds of warning, in Warn's order. */
+static const char *const warn_names[NWARN] = {
+  "misplaced-directive", "size-reference", "thread-extent", "reshape", "unused-command-line-argument",
+};
+
+const char *diag_warn_name(Warn w)
+{
+  return warn_names[w];
+}
+
+int diag_warn_find(const char *name)
+{
+  for (int w = 0; w < NWARN; w++)
+    if (!strcmp(warn_names[w], name))
+      return w;
+  return -1;
+}
+
+/* As gcc: -w silences all; -Wno-NAME its kind; -Werror=NAME and
+ * -Wno-error=NAME decide over -Werror. */
+const char *diag_warn_kind(bool none, bool all_errors, WarnFlags f, Warn w, char option[64])
+{
+  unsigned bit = 1u << w;
+  if (none || (f.off & bit))
+    return NULL;
+  bool error = f.error & bit ? true : f.noerror & bit ? false : all_errors;
+  snprintf(option, 64, "-W%s%s", error ? "error=" : "", warn_names[w]);
+  return error ? "error" : "warning";
+}
+
+static void report(Ctx *ctx, Loc loc, const char *kind, const char *option, const char *fmt, va_list ap)
 {
   /* gcc's colours: bold location, red errors, magenta warnings, cyan notes */
   if (ctx->opt.log) {
@@ -27,7 +59,7 @@ static void report(Ctx *ctx, Loc loc, const char *kind, const char *fmt, va_list
     int line = 0;
     const char *file = diag_src_file(ctx, loc.line, &line);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    diag_log_add(ctx->opt.log, kind, file, loc.line > 0 ? line : 0, loc.line > 0 ? loc.col : 0, msg);
+    diag_log_add(ctx->opt.log, kind, file, loc.line > 0 ? line : 0, loc.line > 0 ? loc.col : 0, msg, option);
     return;
   }
   bool c = ctx->opt.color;
@@ -40,6 +72,8 @@ static void report(Ctx *ctx, Loc loc, const char *kind, const char *fmt, va_list
     fprintf(stderr, "%s%s:%s ", c ? "\033[01m" : "", file, c ? "\033[m" : "");
   fprintf(stderr, "%s%s:%s ", c ? hue : "", kind, c ? "\033[m" : "");
   vfprintf(stderr, fmt, ap);
+  if (option) /* gcc's [-Wname], coloured as the kind */
+    fprintf(stderr, " [%s%s%s]", c ? hue : "", option, c ? "\033[m" : "");
   fputc('\n', stderr);
   show_line(ctx, loc);
 }
@@ -84,7 +118,7 @@ void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
     return;
   /* inside a subprogram instance, the error is in the inserted text */
   va_start(ap, fmt);
-  report(ctx, loc, "error", fmt, ap);
+  report(ctx, loc, "error", NULL, fmt, ap);
   va_end(ap);
   for (Instance *in = ctx->instance; in; in = in->parent)
     diag_note(ctx, in->insert->loc, "in the subprogram inserted here");
@@ -97,20 +131,22 @@ void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
     return;
   va_list ap;
   va_start(ap, fmt);
-  report(ctx, loc, "note", fmt, ap);
+  report(ctx, loc, "note", NULL, fmt, ap);
   va_end(ap);
 }
 
-void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...)
+void diag_warning(Ctx *ctx, Warn w, Loc loc, const char *fmt, ...)
 {
-  if (ctx->opt.no_warnings || ctx->stopped)
+  char option[64];
+  const char *kind = diag_warn_kind(ctx->opt.no_warnings, ctx->opt.werror, ctx->opt.warn, w, option);
+  if (!kind || ctx->stopped)
     return;
   ctx->repeating = false;
   va_list ap;
   va_start(ap, fmt);
-  report(ctx, loc, ctx->opt.werror ? "error" : "warning", fmt, ap);
+  report(ctx, loc, kind, option, fmt, ap);
   va_end(ap);
-  if (ctx->opt.werror)
+  if (kind[0] == 'e')
     count_error(ctx);
   else
     ctx->warnings++;

@@ -88,27 +88,55 @@ int util_edit_distance(const char *a, const char *b, int limit); /* at most limi
 const char *util_nearest_word(const char *w, const char *const *words);
 
 /* ---- diag.c: every message goes through here ---- */
+/* The kinds of warning, each named as gcc names its own: -Wreshape,
+ * -Wno-reshape, -Werror=reshape; the name is in the text ([-Wreshape]),
+ * in the JSON (option) and in the SARIF (ruleId).  diag.c has the names. */
+typedef enum Warn {
+  WARN_MISPLACED_DIRECTIVE, /* '#copy' after other text on a line */
+  WARN_SIZE_REFERENCE,      /* [B_1]: a size that names a type path */
+  WARN_THREAD_EXTENT,       /* $tid$ takes more or fewer values than it indexes */
+  WARN_RESHAPE,             /* #copy between two shapes */
+  WARN_UNUSED_ARGUMENT,     /* an option the compiler of the program does not take */
+  NWARN
+} Warn;
+/* -Wno-NAME (off), -Werror=NAME (error), -Wno-error=NAME (noerror): one
+ * bit a kind; -w and -Werror are Options' no_warnings and werror. */
+typedef struct WarnFlags {
+  unsigned off, error, noerror;
+} WarnFlags;
+const char *diag_warn_name(Warn w);       /* "reshape" */
+int diag_warn_find(const char *name);      /* the Warn named, -1: none */
+/* How a warning of kind w is reported: NULL (not at all), "warning" or
+ * "error"; *option its option as gcc writes it (-Wreshape, -Werror=reshape). */
+const char *diag_warn_kind(bool none, bool all_errors, WarnFlags f, Warn w, char option[64]);
+
 /* Diagnostics kept for -fdiagnostics-format=json/sarif instead of printed
- * (Options.log): each with its file, line and column (0: none); a note
- * belongs to the last error or warning before it (parent, -1: none). */
+ * (Options.log): each with its file, line and column (0: none) and the
+ * option that names it (NULL: none); a note belongs to the last error or
+ * warning before it (parent, -1: none). */
 typedef struct DiagRec {
   char kind[16];          /* error, warning, note */
-  char *file, *msg;
+  char *file, *msg, *option;
   int line, col, parent;
 } DiagRec;
 typedef struct DiagLog {
   DiagRec *v;
   int n, cap;
 } DiagLog;
-void diag_log_add(DiagLog *log, const char *kind, const char *file, int line, int col, const char *msg);
+void diag_log_add(DiagLog *log, const char *kind, const char *file, int line, int col, const char *msg,
+                  const char *option);
+void diag_log_append(DiagLog *to, const DiagLog *from); /* copies of from's records */
+bool diag_log_has_error(const DiagLog *log);
 void diag_log_json(const DiagLog *log, FILE *f);   /* gcc's -fdiagnostics-format=json */
-/* SARIF 2.1.0, one run per log (tool parrayc VERSION; artifacts: files) */
-void diag_log_sarif(const DiagLog *const *logs, const char *const *inputs, int n, const char *version, FILE *f);
+/* SARIF 2.1.0: one run of the tool parrayc VERSION over the inputs, its
+ * executionSuccessful `ok`; artifacts: the inputs, then the files named */
+void diag_log_sarif(const DiagLog *log, const char *const *inputs, int n, const char *version, bool ok, FILE *f);
 void diag_log_free(DiagLog *log);
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* A warning: nothing when opt.no_warnings, an error when opt.werror. */
-void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A warning of kind w: nothing when it is off (-w, -Wno-NAME), an error
+ * when -Werror or -Werror=NAME makes it one. */
+void diag_warning(Ctx *ctx, Warn w, Loc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* ---- the syntax tree ---- */
 typedef enum NodeKind {
@@ -452,11 +480,15 @@ typedef struct Options {
   bool line_directives;
   const char *explain;    /* --explain TYPE */
   const char *explain_format; /* --format=text|svg|html; NULL: text */
-  const char *const *defines; /* -D NAME=VALUE, -U NAME as "-NAME", in order */
+  /* -D NAME or NAME=VALUE: those in effect after the command line's -D
+   * and -U in order (-DX -UX: none; -DX=1 -DX=2: X=2), in that order */
+  const char *const *defines;
   int ndefines;
+  bool deps_missing;      /* -MG: a C header not found is listed for -M all the same */
   int error_limit;        /* stop after this many errors; 0: no limit */
   bool no_warnings;       /* -w */
   bool werror;            /* -Werror: warnings count as errors */
+  WarnFlags warn;         /* -Wno-NAME, -Werror=NAME, -Wno-error=NAME */
   bool color;             /* -fdiagnostics-color: ANSI colours in messages */
   const char **include_dirs; /* -I: where #include "NAME.pah" is searched */
   int ninclude_dirs;

@@ -61,7 +61,7 @@ for c in "$tmp"/check*.txt; do
     k=${cmd%.cmd}
     # shellcheck disable=SC2046
     eval "set -- $(cat "$cmd")"
-    # --run builds next to the source: build in the scratch directory instead
+    # --run: an mpi program is built in the current directory: build in the scratch one
     case " $* " in *" --run "*) set -- "$@" -o "$k.exe" ;; esac
     "$parrayc" "$@" >"$k.got" 2>&1
     if ! diff -u "$k.expected" "$k.got" >&2; then

@@ -88,6 +88,72 @@ grep -q $'\033\\[01;31merror' err.txt || fail "-fdiagnostics-color=always: no co
 "$P" bad.pa 2>err.txt   # auto, not a terminal
 ! grep -q $'\033' err.txt || fail "-fdiagnostics-color=auto: colour on a file"
 
+# outputs as gcc writes them (made here, never the system's /dev/null): a
+# device node and a FIFO are written through, a symlink's target is written
+# and the link stays; nothing is written next to them
+mkdir -p outs && cd outs || exit 2
+if mknod devnull c 1 3 2>/dev/null; then
+  "$P" ../fig1.pa -o devnull 2>err.txt || fail "-o DEVICE: $(cat err.txt)"
+  [ -c devnull ] || fail "-o DEVICE replaced the device node"
+  "$P" --build ../fig1.pa -o devnull 2>err.txt || fail "--build -o DEVICE: $(cat err.txt)"
+  "$P" -c ../fig1.pa -o devnull 2>err.txt || fail "-c -o DEVICE: $(cat err.txt)"
+  [ -c devnull ] && [ ! -e devnull.c ] || fail "--build/-c -o DEVICE: $(ls -l)"
+  rm -f devnull
+else
+  echo "note: mknod not permitted: the device node test is skipped"
+fi
+mkfifo fifo || exit 2
+timeout 20 cat fifo >fifo.out &   # (timeouts: a failure must not hang the test)
+timeout 20 "$P" ../fig1.pa -o fifo 2>err.txt || fail "-o FIFO: $(cat err.txt)"
+wait
+[ -p fifo ] && grep -q pa_main fifo.out || fail "-o FIFO not written through: $(ls -l fifo)"
+echo old >real.c && ln -s real.c link.c
+"$P" --force ../fig1.pa -o link.c 2>err.txt || fail "-o SYMLINK: $(cat err.txt)"
+[ -L link.c ] && grep -q pa_main real.c || fail "-o SYMLINK: the link was replaced or its target not written"
+# an error removes the old translation as gcc -S does (no stale output), but
+# never a file parrayc did not write; no temporary is left beside it
+"$P" ../bad.pa -o real.c 2>/dev/null && fail "bad.pa translated"
+[ -L link.c ] && [ ! -e real.c ] && [ "$(ls | grep -c tmp)" = 0 ] || fail "a failed translation left: $(ls)"
+echo 'int mine;' >mine.c && "$P" ../bad.pa -o mine.c 2>/dev/null
+[ "$(cat mine.c)" = 'int mine;' ] || fail "a failed translation removed a hand-written file"
+# --build and --run keep their intermediates in a private folder (TMPDIR),
+# unless -save-temps; --run works on a read-only input (root may write there
+# all the same: the test checks that nothing is written next to the input)
+mkdir -p tmp ro && cp ../fig1.pa ro/ && chmod 555 ro
+TMPDIR=$PWD/tmp "$P" --run ro/fig1.pa >run.txt 2>err.txt || fail "--run on a read-only input: $(cat err.txt)"
+grep -q 'fig1: ok' run.txt || fail "--run read-only: $(cat run.txt)"
+[ -z "$(ls tmp)" ] && [ "$(ls ro)" = fig1.pa ] && [ ! -e fig1 ] || fail "--run left files: $(ls tmp ro .)"
+TMPDIR=$PWD/tmp "$P" --build ro/fig1.pa -o prog 2>err.txt || fail "--build: $(cat err.txt)"
+[ -x prog ] && [ ! -e prog.c ] && [ -z "$(ls tmp)" ] || fail "--build left intermediates: $(ls . tmp)"
+"$P" --build -save-temps ro/fig1.pa -o sub.prog 2>err.txt && [ -e sub.prog.c ] ||
+  fail "--build -save-temps: no sub.prog.c: $(cat err.txt)"
+"$P" -c -save-temps=obj ro/fig1.pa -o ../objs.o 2>err.txt && [ -e ../objs.c ] ||
+  fail "-c -save-temps=obj: no ../objs.c: $(cat err.txt)"
+# truly read-only for a user who is not root: --run works, -o into a writable
+# file of a read-only folder writes it in place, a new file there is refused
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  nb=$(mktemp -d) && chmod 755 "$nb" && cp ../fig1.pa "$nb/" && : >"$nb/out.c" && chmod 666 "$nb/out.c" || exit 2
+  as_nobody() { (cd "$nb" && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+  as_nobody "$P" --run fig1.pa >run.txt 2>err.txt && grep -q 'fig1: ok' run.txt ||
+    fail "--run in a read-only folder, as nobody: $(cat err.txt)"
+  as_nobody "$P" --force fig1.pa -o out.c 2>err.txt && grep -q pa_main "$nb/out.c" ||
+    fail "-o a writable file in a read-only folder: $(cat err.txt)"
+  as_nobody "$P" fig1.pa -o new.c 2>err.txt; grep -q "cannot write 'new.c': Permission denied" err.txt ||
+    fail "-o a new file in a read-only folder: $(cat err.txt)"
+  [ "$(ls "$nb" | sort | tr '\n' ' ')" = "fig1.pa out.c " ] || fail "as nobody, files were left: $(ls "$nb")"
+  rm -rf "$nb"
+fi
+# a signal during the run: the intermediates go, parrayc ends by the signal
+printf '#include <unistd.h>\n#mainhost {\n  sleep(30);\n  return 0;\n}\n' >sleep.pa
+TMPDIR=$PWD/tmp "$P" --run sleep.pa &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -n "$(ls tmp)" ] && [ -e tmp/*/sleep ] && break; sleep 1; done
+kill -TERM $pid
+wait $pid
+st=$?
+[ $st -eq 143 ] && [ -z "$(ls tmp)" ] || fail "SIGTERM during --run: status $st, left $(ls -R tmp)"
+chmod 755 ro && cd .. || exit 2
+
 # make: objects with -MD dependencies; editing the header rebuilds both
 rm -f main.o trace.o main.d trace.d prog
 cat >Makefile <<EOF

@@ -310,7 +310,7 @@ static void check_reshape(Emitter *e, Node *n, Dim *s, Dim *d)
   Buf v = {0};
   for (int k = ns - 1; k >= 0; k--)
     buf_printf(&v, "[#%s_%d]", n->name, k);
-  diag_warning(e->ctx, n->loc, "#copy from '%s' %s to '%s' %s reshapes (elements go in order); for a transpose "
+  diag_warning(e->ctx, WARN_RESHAPE, n->loc, "#copy from '%s' %s to '%s' %s reshapes (elements go in order); for a transpose "
                "copy from a view '%s'", n->name, sh, n->name2, dh, v.data);
   buf_free(&v);
 }

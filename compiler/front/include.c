@@ -193,6 +193,8 @@ bool include_headers(Ctx *ctx)
     if (!parray) {
       if (path && !seen(ctx, path))
         scan_c_header(ctx, path);
+      else if (!path && ctx->opt.deps_missing) /* -MG: generated later, as written */
+        add_dep(ctx, ctx_strndup(ctx, at, strcspn(at, "\"")));
       continue;
     }
     if (!path) {

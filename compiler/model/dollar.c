@@ -252,11 +252,11 @@ static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
       (a < b && (m == MEM_SMEM || m == MEM_RMEM)))
     return;
   if (a < b)
-    diag_warning(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
+    diag_warning(ctx, WARN_THREAD_EXTENT, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
                  "has %lld: %lld of its elements are never reached this way", tid->dx->path, a, td->path, d->path, b,
                  b - a);
   else
-    diag_warning(ctx, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
+    diag_warning(ctx, WARN_THREAD_EXTENT, tid->dx->path_loc, "'$%s$' takes %lld values (the extent of '%s'), but it indexes '%s', which "
                  "has %lld: threads %lld and above index past its end unless a condition keeps them out",
                  tid->dx->path, a, td->path, d->path, b, b);
 }

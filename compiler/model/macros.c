@@ -64,30 +64,18 @@ static void read_macros(Ctx *ctx)
   }
 }
 
-/* The command line's word on name: -D and -U in their order, the last
- * of them counting (a -U entry is "-NAME").  NULL: neither names it;
- * else *text is the -D value, or NULL after a -U. */
-static const char *const *on_command_line(Ctx *ctx, const char *name, const char **text)
-{
-  size_t n = strlen(name);
-  const char *const *last = NULL;
-  for (int i = 0; i < ctx->opt.ndefines; i++) {
-    const char *d = ctx->opt.defines[i];
-    bool undef = d[0] == '-';
-    const char *s = d + undef;
-    if (!strncmp(s, name, n) && (undef ? !s[n] : s[n] == '=' || !s[n])) {
-      last = &ctx->opt.defines[i];
-      *text = undef ? NULL : s[n] ? s + n + 1 : "1";
-    }
-  }
-  return last;
-}
-
-/* The -D value of name, or NULL (never given, or -U'd after) */
+/* The -D value of name, or NULL (ctx->opt.defines: the -D in effect
+ * after the command line's -D and -U in their order) */
 static const char *defined_on_command_line(Ctx *ctx, const char *name)
 {
+  size_t n = strlen(name);
   const char *text = NULL;
-  return on_command_line(ctx, name, &text) ? text : NULL;
+  for (int i = 0; i < ctx->opt.ndefines; i++) {
+    const char *d = ctx->opt.defines[i];
+    if (!strncmp(d, name, n) && (d[n] == '=' || !d[n]))
+      text = d[n] ? d + n + 1 : "1";
+  }
+  return text;
 }
 
 static Macro *program_macro(Ctx *ctx, const char *name)

@@ -1,9 +1,7 @@
 /* macros.h: the program's macros as the model sees them: which names are
  * macros (a size naming only macros is a compile-time constant) and the
  * value of a size or index text written with them (-D first, then the
- * program's last #define), for the reach of offsets and for --explain.
- * ctx->opt.defines holds -D NAME[=VALUE] and -U NAME ("-NAME") in
- * command-line order; the last naming a macro counts. */
+ * program's last #define), for the reach of offsets and for --explain. */
 #ifndef PARRAYC_MACROS_H
 #define PARRAYC_MACROS_H
 
@@ -12,7 +10,7 @@
 
 /* Is name a macro: -D'd, or #define'd anywhere in the input? */
 bool macro_defined(Ctx *ctx, const char *name);
-/* Is it -D'd (the last of -D and -U naming it a -D)? */
+/* Is it -D'd (and not -U'd after)? */
 bool macro_given(Ctx *ctx, const char *name);
 /* The replacement text of object-like macro name: the -D value ("1" for
  * -D NAME), else that of the program's last #define of it; NULL for

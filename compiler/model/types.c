@@ -113,7 +113,7 @@ static void check_unmarked_ref(Ctx *ctx, const char *size, Loc loc)
   for (int k = 0; k < n && d; k++)
     d = digits[k] < dim_nkids(d) ? dim_kid(d, digits[k]) : NULL;
   if (d)
-    diag_warning(ctx, loc, "'%s' is taken as a size (a C expression); did you mean the reference '#%s'?", size, size);
+    diag_warning(ctx, WARN_SIZE_REFERENCE, loc, "'%s' is taken as a size (a C expression); did you mean the reference '#%s'?", size, size);
 }
 
 /* "A_1_0" -> "A", {1, 0}.  The base is the longest prefix that leaves only
