@@ -391,6 +391,11 @@ Type *dim_thread_type(Dim *d); /* the thread array a data node references, or NU
  * pthd or omp) that stores its elements?  (SPEC 6.3, 6.5) */
 bool dim_selects_process(const Dim *n);
 Dim *dim_process_selector(Dim *n);
+/* For such a selector: the thread array, the node of it whose offsets the
+ * selector's digits follow, and the process index a digit contributes. */
+Type *dim_process_array(const Dim *sel);
+Dim *dim_process_node(const Dim *sel);
+Poly *dim_process_index(Ctx *ctx, Dim *sel, Poly *digit);
 /* The thread array data node d is distributed over, or NULL. */
 Type *dim_distributed_over(Dim *d);
 /* An extent relation parrayc cannot decide, because sizes are symbols: a

@@ -700,14 +700,44 @@ static Poly *place_value(Ctx *ctx, Dim *d, int k)
 /* A data dimension that references an mpi array's dimension selects the
  * process that stores the element (SPEC 6.3), and one that references a
  * pthd or omp array's selects the thread that stores it: in host memory
- * the thread's own block (SPEC 6.3), in dmem its GPU's (SPEC 6.5).  It
- * takes no room in the local layout, so its offsets are 0 (stride 0). */
+ * the thread's own block (SPEC 6.3), in dmem its GPU's (SPEC 6.5).  So
+ * does a sub-dimension of a split one ('[[2][2] #P]'): its offsets, by
+ * rule 2, are the process array's.  It takes no room in the local layout,
+ * so its offsets are 0 (stride 0). */
 bool dim_selects_process(const Dim *n)
 {
-  if (!n->ref || n->type->kind != TK_NONE)
+  if (n->type->kind != TK_NONE)
     return false;
+  if (!n->ref) {
+    Dim *a = nearest_ref_ancestor((Dim *)n);
+    return a && dim_selects_process(a);
+  }
   ThreadKind k = n->ref->type->kind;
   return k == TK_MPI || k == TK_PTHD || k == TK_OMP;
+}
+
+/* The thread array whose processes (threads) selector sel picks among. */
+Type *dim_process_array(const Dim *sel)
+{
+  return sel->ref ? sel->ref->type : nearest_ref_ancestor((Dim *)sel)->ref->type;
+}
+
+/* The node of the thread array whose offsets sel's digits follow: the one
+ * it references, or for a part of a split, the split's. */
+Dim *dim_process_node(const Dim *sel)
+{
+  return sel->ref ? sel->ref : nearest_ref_ancestor((Dim *)sel)->ref;
+}
+
+/* The process index digit of selector sel contributes: off_R(digit) for
+ * '[#R]', and for a part of '[[a][b] #R]' (rule 2) off_R(digit * W), its
+ * weight W within the split. */
+Poly *dim_process_index(Ctx *ctx, Dim *sel, Poly *digit)
+{
+  if (sel->ref)
+    return dim_offset(ctx, sel->ref, digit);
+  Dim *a = nearest_ref_ancestor(sel);
+  return dim_offset(ctx, a->ref, poly_mul(ctx, digit, dim_weight(ctx, sel, a)));
 }
 
 /* The dimension that selects the process (or GPU) for n: n itself, or the
@@ -1139,7 +1169,7 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
 Type *dim_distributed_over(Dim *d)
 {
   if (dim_selects_process(d))
-    return d->ref->type;
+    return dim_process_array(d);
   if (d->ref)
     return d->ref->type->kind == TK_NONE ? dim_distributed_over(d->ref) : NULL;
   for (int k = 0; k < d->nkids; k++) {
