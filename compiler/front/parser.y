@@ -211,6 +211,8 @@ cfirst: IDENT { $$ = tok_text(ctx, $1); }
 
 citem_nc: cfirst { $$ = $1; }
   | '[' cany ']' { $$ = list_cat(list_cat(tok_text(ctx, $1), $2), tok_text(ctx, $3)); }
+  /* a braced initialiser: a compound literal's '(int[3]){1, 2, 3}' */
+  | LBRACE cany RBRACE { $$ = list_cat(list_cat(tok_text(ctx, $1), $2), tok_text(ctx, $3)); }
   ;
 
 citem: citem_nc { $$ = $1; }

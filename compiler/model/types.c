@@ -819,11 +819,12 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
   if (known)
     return poly_const(ctx, v);
   /* "1+[2][1]": an index list inside arithmetic would reach the C compiler
-   * as an array literal; a '[' is a subscript only after a name, ')' or ']' */
+   * as an array literal; a '[' is a subscript only after a name, ')', ']'
+   * or the '}' of a compound literal ('(int[2]){1, 2}[1]') */
   CText c = ctext(text, NULL, 0);
   CTok prev = {CT_END, "", 0, false};
   for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c))
-    if (ctok_is(t, '[') && !(prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']'))) {
+    if (ctok_is(t, '[') && !(prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']') || ctok_is(prev, '}'))) {
       diag_error(ctx, ix->loc, "index '%s' of '%s' has an index list inside arithmetic: a list '[...][...]' is an "
                  "index of its own, never part of an expression", text, d->path);
       return poly_const(ctx, 0);
