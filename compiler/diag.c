@@ -74,7 +74,7 @@ static bool repeated(Ctx *ctx, Loc loc, const char *fmt, va_list ap)
 
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
-  if (ctx->stopped)
+  if (ctx->stopped || ctx->muted)
     return;
   va_list ap;
   va_start(ap, fmt);
@@ -93,7 +93,7 @@ void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
 
 void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
-  if (ctx->stopped || ctx->repeating)
+  if (ctx->stopped || ctx->repeating || ctx->muted)
     return;
   va_list ap;
   va_start(ap, fmt);
@@ -103,7 +103,7 @@ void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
 
 void diag_warning(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
-  if (ctx->opt.no_warnings || ctx->stopped)
+  if (ctx->opt.no_warnings || ctx->stopped || ctx->muted)
     return;
   ctx->repeating = false;
   va_list ap;

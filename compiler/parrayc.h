@@ -192,7 +192,7 @@ struct Node {
   bool has_params;
   DimSyn **dims;
   int ndims;
-  bool failed;   /* a directive that did not parse (reported) */
+  bool failed;   /* a directive that did not parse, or misspelt (reported): its own checks say nothing more */
   /* #if groups (model/branches.c) */
   bool dead;     /* in a branch parrayc takes for not taken: a Parray construct is left out */
   BranchGuard guard; /* a conditional line: the #error the output puts with it */
@@ -491,6 +491,7 @@ struct Ctx {
   unsigned long recent[16];
   int nrecent;
   bool repeating;         /* the last error was such a repeat */
+  int muted;              /* > 0: the checks of a directive whose error was said (Node.failed): report nothing */
   Type *poisoned;         /* names whose declaration failed (or that are undefined):
                              their uses report nothing more */
   Node *tree;

@@ -243,7 +243,9 @@ Type *type_lookup(Ctx *ctx, const char *name)
 }
 
 /* A name whose declaration failed, or an undefined one once reported: its
- * uses resolve to nothing, silently (the first error said it all). */
+ * uses resolve to nothing, silently (the first error said it all).  ""
+ * stands for the lost name of a #parray that failed before its name: any
+ * undefined name may be it. */
 static void type_poison(Ctx *ctx, const char *name)
 {
   Type *t = ctx_alloc(ctx, sizeof *t);
@@ -259,7 +261,7 @@ static bool type_poisoned(Ctx *ctx, const char *name)
     bool visible = t->scope == 0;
     for (Instance *in = ctx->instance; in && !visible; in = in->parent)
       visible = t->scope == in->id;
-    if (visible && !strcmp(t->name, name))
+    if (visible && (!t->name[0] || !strcmp(t->name, name)))
       return true;
   }
   return false;
@@ -568,6 +570,8 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
   if (!type_path_split(t->name, &base, &digits, &n, ctx) || n > 0) {
     diag_error(ctx, decl->name_loc, "type name '%s' may not end in '_<digits>': that suffix names sub-dimensions",
                t->name);
+    if (n > 0 && !type_lookup(ctx, base))
+      type_poison(ctx, base); /* its uses ('A_1(x)') name base 'A' */
     return NULL;
   }
   if (reserved_name(t->name)) {
