@@ -290,6 +290,31 @@ directive: D_PARRAY LBRACE words dims RBRACE IDENT EOL {
       $$->name_loc = $2.loc;
       $$->body = $3.head;
     }
+  /* a syntax error in its name or arguments: the block is still its body
+     (emit_detour says nothing more about the detour itself) */
+  | D_DETOUR error block_items {
+      $$ = directive(ctx, N_DETOUR, $1);
+      $$->name = "";
+      $$->name_loc = $1.loc;
+      $$->failed = true;
+      $$->body = $3.head;
+      yyerrok;
+    }
+  | D_DETOUR IDENT error block_items {
+      $$ = directive(ctx, N_DETOUR, $1);
+      $$->name = $2.text;
+      $$->name_loc = $2.loc;
+      $$->failed = true;
+      $$->body = $4.head;
+      yyerrok;
+    }
+  | D_DETOUR IDENT error EOL {
+      $$ = directive(ctx, N_DETOUR, $1);
+      $$->name = $2.text;
+      $$->name_loc = $2.loc;
+      $$->failed = true;
+      yyerrok;
+    }
   | D_DETOUR IDENT '(' arglist ')' block_items {
       $$ = directive(ctx, N_DETOUR, $1);
       $$->name = $2.text;
