@@ -108,7 +108,7 @@ static bool repeated(Ctx *ctx, Loc loc, const char *fmt, va_list ap)
 
 void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
-  if (ctx->stopped)
+  if (ctx->stopped || ctx->muted)
     return;
   va_list ap;
   va_start(ap, fmt);
@@ -127,7 +127,7 @@ void diag_error(Ctx *ctx, Loc loc, const char *fmt, ...)
 
 void diag_note(Ctx *ctx, Loc loc, const char *fmt, ...)
 {
-  if (ctx->stopped || ctx->repeating)
+  if (ctx->stopped || ctx->repeating || ctx->muted)
     return;
   va_list ap;
   va_start(ap, fmt);
@@ -139,7 +139,7 @@ void diag_warning(Ctx *ctx, Warn w, Loc loc, const char *fmt, ...)
 {
   char option[64];
   const char *kind = diag_warn_kind(ctx->opt.no_warnings, ctx->opt.werror, ctx->opt.warn, w, option);
-  if (!kind || ctx->stopped)
+  if (!kind || ctx->stopped || ctx->muted)
     return;
   ctx->repeating = false;
   va_list ap;

@@ -221,7 +221,7 @@ struct Node {
   bool has_params;
   DimSyn **dims;
   int ndims;
-  bool failed;   /* a directive that did not parse (reported) */
+  bool failed;   /* a directive that did not parse, or misspelt (reported): its own checks say nothing more */
   /* #if groups (model/branches.c) */
   bool dead;     /* in a branch parrayc takes for not taken: a Parray construct is left out */
   BranchGuard guard; /* a conditional line: the #error the output puts with it */
@@ -420,6 +420,11 @@ Type *dim_thread_type(Dim *d); /* the thread array a data node references, or NU
  * pthd or omp) that stores its elements?  (SPEC 6.3, 6.5) */
 bool dim_selects_process(const Dim *n);
 Dim *dim_process_selector(Dim *n);
+/* For such a selector: the thread array, the node of it whose offsets the
+ * selector's digits follow, and the process index a digit contributes. */
+Type *dim_process_array(const Dim *sel);
+Dim *dim_process_node(const Dim *sel);
+Poly *dim_process_index(Ctx *ctx, Dim *sel, Poly *digit);
 /* The thread array data node d is distributed over, or NULL. */
 Type *dim_distributed_over(Dim *d);
 /* An extent relation parrayc cannot decide, because sizes are symbols: a
@@ -519,6 +524,7 @@ struct Ctx {
   unsigned long recent[16];
   int nrecent;
   bool repeating;         /* the last error was such a repeat */
+  int muted;              /* > 0: the checks of a directive whose error was said (Node.failed): report nothing */
   Type *poisoned;         /* names whose declaration failed (or that are undefined):
                              their uses report nothing more */
   Node *tree;

@@ -466,7 +466,9 @@ static void emit_detour(Emitter *e, Node *n)
   if (!dt)
     return;
   Out body = out_new(ctx, dt->body_line);
+  ctx->muted -= n->failed; /* a misspelt #detour's body is checked all the same */
   emit_outlined(e, dt, n->body, &body);
+  ctx->muted += n->failed;
   b->detour_close(e, n, dt, &body);
   out_free(&body);
 }
@@ -760,18 +762,26 @@ static void emit_node(Emitter *e, Node *n)
   case N_DETOUR:
   case N_SYNC:
   case N_INSERT:
+    /* a misspelt directive: its one error said it; a detour's body is
+       checked as its own (emit_detour) */
+    e->ctx->muted += n->failed;
     emit_directive(e, n);
+    e->ctx->muted -= n->failed;
     break;
   case N_MAINHOST:
+    e->ctx->muted += n->failed;
     if (!e->scope->file_scope) {
       diag_error(e->ctx, n->loc, "'#mainhost' must stand at file scope");
+      e->ctx->muted -= n->failed;
       break;
     }
     if (e->mainhost) {
       diag_error(e->ctx, n->loc, "a second '#mainhost': a program has one main function");
       diag_note(e->ctx, e->mainhost->loc, "the first '#mainhost' is here");
+      e->ctx->muted -= n->failed;
       break;
     }
+    e->ctx->muted -= n->failed;
     e->mainhost = n;
     emit_main(e, n);
     break;

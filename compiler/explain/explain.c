@@ -258,11 +258,11 @@ static bool offset_at(Env *env, Poly *off, long long i, long long *out)
   return eval_poly(env, off, out);
 }
 
-/* The process dimensions of distributed data, and the offset functions of
- * the thread-array nodes they reference (owner(i) = sum off_R(digit)). */
+/* The process dimensions of distributed data (owner(i) = the sum of the
+ * process indices their digits give, dim_process_index). */
 static void owner_dims(Dim *d, Dim ***out, int *n, Ctx *ctx)
 {
-  if (d->ref && d->ref->type->kind != TK_NONE) {
+  if (dim_process_selector(d)) {
     Dim **nl = ctx_alloc(ctx, sizeof(Dim *) * (*n + 1));
     if (*n)
       memcpy(nl, *out, sizeof(Dim *) * *n);
@@ -346,14 +346,14 @@ static bool data_cells(View *v)
         Poly *iv = poly_var(ctx, "pa_explain_i", d->extent);
         for (int k = 0; k < nown; k++) {
           Poly *digit = dim_index_of(ctx, d, own[k], iv);
-          Poly *po = dim_offset(ctx, own[k]->ref, digit);
+          Poly *po = dim_process_index(ctx, dim_process_selector(own[k]), digit);
           env->var = iv->t[0].f[0];
           if (!offset_at(env, po, i, &v1))
             return false;
           p += v1;
         }
         env->var = var->t[0].f[0];
-        Type *pt = own[0]->ref->type;
+        Type *pt = dim_process_array(dim_process_selector(own[0]));
         cell->colour = (int)(p % 8);
         cell->label = ctx_printf(ctx, "%s%lld", pt->kind == TK_MPI ? "p" : "t", p);
         cell->label2 = ctx_printf(ctx, "%lld", o);

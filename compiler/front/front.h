@@ -10,6 +10,7 @@ typedef struct Tok {
   char *text;
   char *ws;
   Loc loc;
+  bool misspelt; /* a directive's word, misspelt (reported): read as the one it is near */
 } Tok;
 
 typedef struct NodeList {
@@ -47,7 +48,10 @@ typedef struct LexState {
   bool closing;           /* at the end: '}' stand in for the unclosed blocks */
   int pending_dclose;     /* closing '$' owed to the parser for abandoned ones */
   bool dollar_failed;     /* the open '$' expression has had its error */
-  char *dir_last_ident;   /* its last identifier: a #parray's name */
+  char *dir_last_ident;   /* its last identifier */
+  char *dir_name;         /* its first identifier outside brackets: a #parray's name */
+  bool dir_closed;        /* a '}' has closed its brackets: what follows is the name */
+  bool dir_misspelt;      /* read as the directive its misspelt word is near: its syntax errors are that one */
   Loc brace_loc[MAX_BRACE_NOTES]; /* the '{' still open, outermost first */
   int nbraces;            /* how many are open (may exceed MAX_BRACE_NOTES) */
   Buf ws;

@@ -37,6 +37,7 @@ static Node *directive(Ctx *ctx, NodeKind kind, Tok t)
 {
   Node *n = node_new(ctx, kind, t.loc);
   n->text = t.ws;
+  n->failed = t.misspelt; /* its one error said it all */
   return n;
 }
 static void set_args(Ctx *ctx, Node *n, PtrVec *v)
@@ -129,9 +130,11 @@ item: TEXT { $$ = list_of(text_node(ctx, $1.text, $1.loc)); }
       /* a #parray that failed to parse stays, marked, for the type model
          to poison its name: its uses report nothing more */
       $$ = list_empty();
-      if (ls->dir_kind == D_PARRAY && ls->dir_last_ident) {
+      if (ls->dir_kind == D_PARRAY) {
+        /* its name: the first word after the braces; while they are open,
+           the last word; none ("") when they closed with no word after */
         Node *n = node_new(ctx, N_PARRAY, $2.loc);
-        n->name = ls->dir_last_ident;
+        n->name = ls->dir_name ? ls->dir_name : !ls->dir_closed && ls->dir_last_ident ? ls->dir_last_ident : "";
         n->failed = true;
         $$ = list_of(n);
       }
@@ -211,6 +214,8 @@ cfirst: IDENT { $$ = tok_text(ctx, $1); }
 
 citem_nc: cfirst { $$ = $1; }
   | '[' cany ']' { $$ = list_cat(list_cat(tok_text(ctx, $1), $2), tok_text(ctx, $3)); }
+  /* a braced initialiser: a compound literal's '(int[3]){1, 2, 3}' */
+  | LBRACE cany RBRACE { $$ = list_cat(list_cat(tok_text(ctx, $1), $2), tok_text(ctx, $3)); }
   ;
 
 citem: citem_nc { $$ = $1; }
@@ -284,6 +289,31 @@ directive: D_PARRAY LBRACE words dims RBRACE IDENT EOL {
       $$->name = $2.text;
       $$->name_loc = $2.loc;
       $$->body = $3.head;
+    }
+  /* a syntax error in its name or arguments: the block is still its body
+     (emit_detour says nothing more about the detour itself) */
+  | D_DETOUR error block_items {
+      $$ = directive(ctx, N_DETOUR, $1);
+      $$->name = "";
+      $$->name_loc = $1.loc;
+      $$->failed = true;
+      $$->body = $3.head;
+      yyerrok;
+    }
+  | D_DETOUR IDENT error block_items {
+      $$ = directive(ctx, N_DETOUR, $1);
+      $$->name = $2.text;
+      $$->name_loc = $2.loc;
+      $$->failed = true;
+      $$->body = $4.head;
+      yyerrok;
+    }
+  | D_DETOUR IDENT error EOL {
+      $$ = directive(ctx, N_DETOUR, $1);
+      $$->name = $2.text;
+      $$->name_loc = $2.loc;
+      $$->failed = true;
+      yyerrok;
     }
   | D_DETOUR IDENT '(' arglist ')' block_items {
       $$ = directive(ctx, N_DETOUR, $1);
@@ -364,6 +394,13 @@ static void yyerror(yyscan_t scanner, Ctx *ctx, LexState *ls, const char *msg)
   /* where the lexer said what went wrong, once is enough */
   if (ls->fatal || (ls->quiet_loc.line == ls->last_loc.line && ls->quiet_loc.col == ls->last_loc.col))
     return;
+  /* so is the misspelling of a directive that does not parse as the one
+     it is near */
+  if (ls->dir_misspelt) {
+    ls->dir_failed = true;
+    ls->dollar_failed |= ls->ndollar > 0;
+    return;
+  }
   Loc at = ls->last_loc;
   static const char unexpected[] = "syntax error, unexpected ";
   const char *expecting = strstr(msg, ", expecting ");

@@ -222,6 +222,16 @@ static bool within(Dim *a, Dim *b) /* a is b or lies under it */
   return false;
 }
 
+/* Do process selectors a and b pick from overlapping parts of the process
+ * index?  Two parts of splits are compared themselves ('[[2][2] #P]' has
+ * two that do not), anything else by the thread array nodes they follow. */
+static bool selectors_overlap(Dim *a, Dim *b)
+{
+  if (!a->ref && !b->ref)
+    return within(a, b);
+  return within(dim_process_node(a), dim_process_node(b));
+}
+
 /* The digits of a side, their place values and loop variables. */
 static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
 {
@@ -233,7 +243,7 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
     return false;
   for (int k = 0; k < s->n && !s->procs; k++)
     if (s->dg[k].proc)
-      s->procs = s->dg[k].d->ref->type; /* found only under a reference */
+      s->procs = dim_process_array(s->dg[k].d); /* found only under a reference */
   Poly *place = poly_const(ctx, 1);
   s->local = poly_const(ctx, 1);
   for (int k = s->n - 1; k >= 0; k--) {
@@ -243,15 +253,15 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
     g->var = poly_var(ctx, ctx_printf(ctx, "%s%d", g->proc ? "pa_p" : "pa_i", k), g->extent);
     if (!g->proc)
       s->local = poly_mul(ctx, s->local, g->extent);
-    else if (g->d->ref->type != s->procs) {
+    else if (dim_process_array(g->d) != s->procs) {
       diag_error(ctx, n->loc, "'%s' is distributed over two thread arrays ('%s' and '%s')", d->path, s->procs->name,
-                 g->d->ref->type->name);
+                 dim_process_array(g->d)->name);
       return false;
     }
   }
   for (int a = 0; a < s->n; a++)
     for (int b = 0; b < s->n; b++)
-      if (a != b && s->dg[a].proc && s->dg[b].proc && within(s->dg[a].d->ref, s->dg[b].d->ref)) {
+      if (a != b && s->dg[a].proc && s->dg[b].proc && selectors_overlap(s->dg[a].d, s->dg[b].d)) {
         diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s' and '%s')", d->path,
                    s->procs->name, s->dg[a].d->path, s->dg[b].d->path);
         return false;
@@ -296,7 +306,7 @@ Poly *copy_side_owner(Ctx *ctx, CopySide *s, Poly *i, bool own)
     if (!g->proc)
       continue;
     Poly *digit = own ? g->var : poly_mod(ctx, poly_div(ctx, i, g->place), g->extent);
-    p = poly_add(ctx, p, dim_offset(ctx, g->d->ref, digit));
+    p = poly_add(ctx, p, dim_process_index(ctx, g->d, digit));
   }
   return p;
 }

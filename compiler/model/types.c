@@ -250,7 +250,9 @@ Type *type_lookup(Ctx *ctx, const char *name)
 }
 
 /* A name whose declaration failed, or an undefined one once reported: its
- * uses resolve to nothing, silently (the first error said it all). */
+ * uses resolve to nothing, silently (the first error said it all).  ""
+ * stands for the lost name of a #parray that failed before its name: any
+ * undefined name may be it. */
 static void type_poison(Ctx *ctx, const char *name)
 {
   Type *t = ctx_alloc(ctx, sizeof *t);
@@ -266,7 +268,7 @@ static bool type_poisoned(Ctx *ctx, const char *name)
     bool visible = t->scope == 0;
     for (Instance *in = ctx->instance; in && !visible; in = in->parent)
       visible = t->scope == in->id;
-    if (visible && !strcmp(t->name, name))
+    if (visible && (!t->name[0] || !strcmp(t->name, name)))
       return true;
   }
   return false;
@@ -575,6 +577,8 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
   if (!type_path_split(t->name, &base, &digits, &n, ctx) || n > 0) {
     diag_error(ctx, decl->name_loc, "type name '%s' may not end in '_<digits>': that suffix names sub-dimensions",
                t->name);
+    if (n > 0 && !type_lookup(ctx, base))
+      type_poison(ctx, base); /* its uses ('A_1(x)') name base 'A' */
     return NULL;
   }
   if (reserved_name(t->name)) {
@@ -707,14 +711,44 @@ static Poly *place_value(Ctx *ctx, Dim *d, int k)
 /* A data dimension that references an mpi array's dimension selects the
  * process that stores the element (SPEC 6.3), and one that references a
  * pthd or omp array's selects the thread that stores it: in host memory
- * the thread's own block (SPEC 6.3), in dmem its GPU's (SPEC 6.5).  It
- * takes no room in the local layout, so its offsets are 0 (stride 0). */
+ * the thread's own block (SPEC 6.3), in dmem its GPU's (SPEC 6.5).  So
+ * does a sub-dimension of a split one ('[[2][2] #P]'): its offsets, by
+ * rule 2, are the process array's.  It takes no room in the local layout,
+ * so its offsets are 0 (stride 0). */
 bool dim_selects_process(const Dim *n)
 {
-  if (!n->ref || n->type->kind != TK_NONE)
+  if (n->type->kind != TK_NONE)
     return false;
+  if (!n->ref) {
+    Dim *a = nearest_ref_ancestor((Dim *)n);
+    return a && dim_selects_process(a);
+  }
   ThreadKind k = n->ref->type->kind;
   return k == TK_MPI || k == TK_PTHD || k == TK_OMP;
+}
+
+/* The thread array whose processes (threads) selector sel picks among. */
+Type *dim_process_array(const Dim *sel)
+{
+  return sel->ref ? sel->ref->type : nearest_ref_ancestor((Dim *)sel)->ref->type;
+}
+
+/* The node of the thread array whose offsets sel's digits follow: the one
+ * it references, or for a part of a split, the split's. */
+Dim *dim_process_node(const Dim *sel)
+{
+  return sel->ref ? sel->ref : nearest_ref_ancestor((Dim *)sel)->ref;
+}
+
+/* The process index digit of selector sel contributes: off_R(digit) for
+ * '[#R]', and for a part of '[[a][b] #R]' (rule 2) off_R(digit * W), its
+ * weight W within the split. */
+Poly *dim_process_index(Ctx *ctx, Dim *sel, Poly *digit)
+{
+  if (sel->ref)
+    return dim_offset(ctx, sel->ref, digit);
+  Dim *a = nearest_ref_ancestor(sel);
+  return dim_offset(ctx, a->ref, poly_mul(ctx, digit, dim_weight(ctx, sel, a)));
 }
 
 /* The dimension that selects the process (or GPU) for n: n itself, or the
@@ -796,11 +830,12 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
   if (known)
     return poly_const(ctx, v);
   /* "1+[2][1]": an index list inside arithmetic would reach the C compiler
-   * as an array literal; a '[' is a subscript only after a name, ')' or ']' */
+   * as an array literal; a '[' is a subscript only after a name, ')', ']'
+   * or the '}' of a compound literal ('(int[2]){1, 2}[1]') */
   CText c = ctext(text, NULL, 0);
   CTok prev = {CT_END, "", 0, false};
   for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c))
-    if (ctok_is(t, '[') && !(prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']'))) {
+    if (ctok_is(t, '[') && !(prev.kind == CT_IDENT || ctok_is(prev, ')') || ctok_is(prev, ']') || ctok_is(prev, '}'))) {
       diag_error(ctx, ix->loc, "index '%s' of '%s' has an index list inside arithmetic: a list '[...][...]' is an "
                  "index of its own, never part of an expression", text, d->path);
       return poly_const(ctx, 0);
@@ -1146,7 +1181,7 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
 Type *dim_distributed_over(Dim *d)
 {
   if (dim_selects_process(d))
-    return d->ref->type;
+    return dim_process_array(d);
   if (d->ref)
     return d->ref->type->kind == TK_NONE ? dim_distributed_over(d->ref) : NULL;
   for (int k = 0; k < d->nkids; k++) {

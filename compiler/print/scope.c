@@ -499,10 +499,21 @@ static const char *declaring_parameter(const char *h, const char *name, const ch
   return NULL;
 }
 
+/* The declaration in the header of a block that declares `name`: the
+ * first clause of 'for (...)' or a function's parameter (*end its end),
+ * or NULL. */
+static const char *declaring_header(const char *h, const char *name, const char **end)
+{
+  const char *init = for_init(h, h + strlen(h), end);
+  if (init)
+    return statement_declares(init, *end, name) ? init : NULL;
+  return declaring_parameter(h, name, end);
+}
+
 static bool header_declares(const char *h, const char *name)
 {
   const char *end;
-  return declaring_parameter(h, name, &end) != NULL;
+  return declaring_header(h, name, &end) != NULL;
 }
 
 /* ---- the text of a scope, read once ---- */
@@ -543,20 +554,16 @@ static bool add_declared(void *arg, const Declarator *d)
 
 /* Reads the statements of s->text completed since the last call into
  * s->declared (the text only grows, so each is read once); returns the
- * incomplete statement at the end. */
+ * incomplete statement at the end.  The names a for's first clause
+ * declares are not among them: a complete 'for (...) x;' has ended their
+ * scope, and 'for (...) {' is the header of the body's scope, which sees
+ * them there (the incomplete statement at the end still declares them). */
 static bool scan_statement(void *arg, const char *start, const char *end)
 {
   ScanArg *a = arg;
-  const char *init_end;
-  const char *init = for_init(start, end, &init_end);
   a->start = start;
   a->end = end;
   statement_declarators(start, end, add_declared, arg);
-  if (init) {
-    a->start = init;
-    a->end = init_end;
-    statement_declarators(init, init_end, add_declared, arg);
-  }
   return false;
 }
 
@@ -581,17 +588,14 @@ static const char *scope_declaring_statement(Ctx *ctx, Scope *s, const char *nam
     *end = s->text.data + x->end;
     return s->text.data + x->start;
   }
-  if (!statement_declares(tail, tail + strlen(tail), name))
-    return NULL;
   return declaring_statement(tail, name, end);
 }
 
 /* Does the text of scope s declare name? */
 static bool scope_text_has_declaration(Ctx *ctx, Scope *s, const char *name)
 {
-  const char *tail = scope_scan(ctx, s);
-  return map_get(&s->declared, util_hash_str(name, HASH_SEED), declared_is, name) ||
-         statement_declares(tail, tail + strlen(tail), name);
+  const char *end;
+  return scope_declaring_statement(ctx, s, name, &end) != NULL;
 }
 
 const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
@@ -603,7 +607,7 @@ const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
     const char *st, *end, *decl;
     if ((st = scope_declaring_statement(ctx, s, name, &end)))
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
-    if (s->header && (st = declaring_parameter(s->header, name, &end)))
+    if (s->header && (st = declaring_header(s->header, name, &end)))
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
   }
   return NULL;
