@@ -4,8 +4,8 @@
 # C program does (doc/language.md, "Names the translation takes").  For
 # each PLAINC_DIR/NAME.c (a plain C program; NAME.out its expected stdout;
 # "// plainc-args: A B" the arguments it runs with, "// plainc-cflags: -DX"
-# the flags both compilers get, "// plainc-status: N" its exit status, 0
-# unless given):
+# the flags both compilers get, "// plainc-stdin: TEXT" a line it reads on
+# standard input, "// plainc-status: N" its exit status, 0 unless given):
 #   - cc builds and runs the original;
 #   - parrayc --run runs it as NAME.pa;
 #   - both print NAME.out and exit with the status, and the translation
@@ -34,6 +34,7 @@ for src in "$D"/*.c; do
   want=$(sed -n 's|^// plainc-status: *||p' "$src")
   want=${want:-0}
   cflags=$(sed -n 's|^// plainc-cflags: *||p' "$src")
+  sed -n 's|^// plainc-stdin: *||p' "$src" >"$W/$name.in"
   cp "$src" "$W/$name.c" && cp "$src" "$W/$name.pa" || exit 2
   # shellcheck disable=SC2086 # cflags, args: words
   if ! (cd "$W" && ${CC:-cc} -O2 -w $cflags "$name.c" -o "$name.cc" 2>"$name.cc.err"); then
@@ -41,12 +42,12 @@ for src in "$D"/*.c; do
     continue
   fi
   # shellcheck disable=SC2086
-  (cd "$W" && ./"$name.cc" $args >"$name.cc.out" 2>/dev/null)
+  (cd "$W" && ./"$name.cc" $args <"$name.in" >"$name.cc.out" 2>/dev/null)
   status=$?
   [ "$status" -eq "$want" ] || fail "$name: cc's build exits with $status, not $want"
   cmp -s "$D/$name.out" "$W/$name.cc.out" || fail "$name: cc's build does not print $name.out"
   # shellcheck disable=SC2086
-  (cd "$W" && "$P" --run $cflags "$name.pa" -o "$name.pa.exe" -- $args >"$name.pa.out" 2>"$name.pa.err")
+  (cd "$W" && "$P" --run $cflags "$name.pa" -o "$name.pa.exe" -- $args <"$name.in" >"$name.pa.out" 2>"$name.pa.err")
   status=$?
   if [ "$status" -ne "$want" ]; then
     fail "$name: parrayc --run exits with $status, not $want: $(grep -v warning "$W/$name.pa.err" | head -5)"
@@ -70,7 +71,7 @@ for src in "$D"/*.c; do
     { cat "$src"; echo "#parray {$kind [2]} PlaincThreads"; } >"$W/$pa"
     if [ "$kind" = pthd ]; then
       # shellcheck disable=SC2086
-      (cd "$W" && "$P" --run "$pa" -o "${pa%.pa}.exe" -- $args >"$pa.out" 2>"$pa.err")
+      (cd "$W" && "$P" --run "$pa" -o "${pa%.pa}.exe" -- $args <"$name.in" >"$pa.out" 2>"$pa.err")
       status=$?
       { [ "$status" -eq "$want" ] && cmp -s "$D/$name.out" "$W/$pa.out"; } ||
         fail "$name with a pthd array: status $status, $(grep error "$W/$pa.err" | head -3)"
