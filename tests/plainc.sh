@@ -17,7 +17,10 @@
 #     headers' parameter names, are left out); omp and mpi (where mpicc is)
 #     are compiled, not run.
 # Then every symbol the runtime libraries in LIB_DIR define for the
-# linker begins with pa_ (C++ names: demangled) or is reserved (__x, _X).
+# linker begins with pa_ (C++ names: demangled) or is reserved (__x, _X),
+# and the translation of every program of tests/e2e and samples names no
+# C library function, type or macro that the .pa file does not name
+# itself (what parrayc prints says pa_memcpy, pa_size, PA_NULL).
 set -u
 [ $# -eq 4 ] || { echo "usage: $0 PARRAYC PLAINC_DIR LIB_DIR WORKDIR" >&2; exit 2; }
 P=$1 D=$2 L=$3 W=$4
@@ -93,6 +96,25 @@ for lib in "$L"/libparray*.a; do
   [ -z "$bad" ] || fail "$(basename "$lib") exports names without the pa_ prefix: $bad"
 done
 [ "$libs" -gt 0 ] || fail "no runtime library in $L"
+
+# the library names generated code would take from the program
+root=$D/../..
+words='memcpy|memmove|memset|malloc|calloc|realloc|free|NULL|size_t|ptrdiff_t|printf|fprintf|puts|stderr|stdout|exit|abort|assert|strlen|strcmp'
+for pa in "$root"/tests/e2e/*.pa "$root"/samples/*.pa "$root"/samples/tutorial/*.pa "$root"/samples/multi/*.pa; do
+  [ -f "$pa" ] || continue
+  dir=$(dirname "$pa")
+  (cd "$dir" && "$P" --no-line -o - "$(basename "$pa")") >"$W/gen.c" 2>/dev/null || continue
+  # the program's text: the .pa and what it includes (-M), all of it
+  (cd "$dir" && "$P" -M "$(basename "$pa")" | tr -d '\134' | tr ' ' '\n' | grep -v ':$' |
+   while read -r f; do [ -n "$f" ] && cat "$f"; done) >"$W/user.txt" 2>/dev/null
+  # the translation's code: no comments (cc -fpreprocessed), no strings
+  ${CC:-cc} -fpreprocessed -dD -E -P -x c "$W/gen.c" 2>/dev/null | sed 's/"\([^"\\]\|\\.\)*"//g' >"$W/code.c"
+  grep -ow -E "$words" "$W/code.c" | sort -u | while read -r w; do
+    grep -qw "$w" "$W/user.txt" || echo "$w"
+  done >"$W/taken.txt"
+  [ -s "$W/taken.txt" ] &&
+    fail "the translation of ${pa#"$root"/} says $(tr '\n' ' ' <"$W/taken.txt")where the program does not"
+done
 
 [ "$fails" -eq 0 ] || { echo "$fails failure(s) of $count programs" >&2; exit 1; }
 echo "$count plain C programs behave as under cc; the runtime exports pa_ names only"
