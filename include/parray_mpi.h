@@ -85,7 +85,7 @@ typedef enum pa_mpi_how { PA_MPI_SCATTER, PA_MPI_GATHER, PA_MPI_ALLTOALL, PA_MPI
 
 typedef struct pa_mpi_xchg {
   int nprocs, rank;
-  pa_size elem;               /* bytes per element */
+  pa_size elem;              /* bytes per element */
   long long *scount, *rcount; /* elements to / from each process */
   long long *scur, *rcur;    /* element cursors into sbuf / rbuf */
   void *sbuf, *rbuf;
