@@ -16,9 +16,9 @@
 /* size_t and NULL, without <stddef.h>: the program includes that itself
  * if it wants those names. */
 #ifdef __SIZE_TYPE__
-typedef __SIZE_TYPE__ pa_size;
+typedef __SIZE_TYPE__ pa_size_t;
 #else
-typedef __typeof__(sizeof 0) pa_size;
+typedef __typeof__(sizeof 0) pa_size_t;
 #endif
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define PA_NULL nullptr
@@ -57,7 +57,7 @@ typedef enum pa_mem { PA_PAGED, PA_PINNED, PA_DMEM, PA_SMEM, PA_RMEM } pa_mem;
  * aligned to 64 bytes. On overflow or failure prints
  * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in paged memory: REASON"
  * to stderr and exits with status 1. */
-void *pa_alloc_host(pa_mem mem, pa_size count, pa_size elem_size, const char *type,
+void *pa_alloc_host(pa_mem mem, pa_size_t count, pa_size_t elem_size, const char *type,
                     const char *file, int line);
 /* Frees memory from pa_alloc_host; NULL is allowed. */
 void pa_free_host(pa_mem mem, void *p);
@@ -99,11 +99,11 @@ void pa_init(int *argc, char ***argv);
 void pa_finalize(void);
 
 /* Fills x[0..n) with deterministic pseudo-random values, uniform in [-1, 1). */
-void pa_fill_random(float *x, pa_size n, unsigned seed);
+void pa_fill_random(float *x, pa_size_t n, unsigned seed);
 /* Compares got with want: |got - want| <= atol + rtol * |want| everywhere.
  * Returns 0 when all are close; otherwise prints the first mismatches and a count
  * (labelled with what) to stderr and returns 1. */
-int pa_check_close(const float *got, const double *want, pa_size n, double rtol, double atol,
+int pa_check_close(const float *got, const double *want, pa_size_t n, double rtol, double atol,
                    const char *what);
 
 #ifdef __cplusplus

@@ -20,7 +20,7 @@
 # linker begins with pa_ (C++ names: demangled) or is reserved (__x, _X),
 # and the translation of every program of tests/e2e and samples names no
 # C library function, type or macro that the .pa file does not name
-# itself (what parrayc prints says pa_memcpy, pa_size, PA_NULL).
+# itself (what parrayc prints says pa_memcpy, pa_size_t, PA_NULL).
 set -u
 [ $# -eq 4 ] || { echo "usage: $0 PARRAYC PLAINC_DIR LIB_DIR WORKDIR" >&2; exit 2; }
 P=$1 D=$2 L=$3 W=$4

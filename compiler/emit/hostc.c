@@ -434,10 +434,10 @@ char *hostc_block_bytes(Ctx *ctx, Dim *d)
   Poly *span = dim_span(ctx, d);
   long long known;
   if (poly_is_const(span, &known))
-    return ctx_printf(ctx, "(pa_size)%lld * sizeof(%s)", known, d->type->elem);
+    return ctx_printf(ctx, "(pa_size_t)%lld * sizeof(%s)", known, d->type->elem);
   Buf b = {0};
   poly_print(&b, span, true); /* in long long: a block of 2^31 elements and more */
-  char *s = ctx_printf(ctx, span->n > 1 ? "(pa_size)(%s) * sizeof(%s)" : "(pa_size)%s * sizeof(%s)", b.data,
+  char *s = ctx_printf(ctx, span->n > 1 ? "(pa_size_t)(%s) * sizeof(%s)" : "(pa_size_t)%s * sizeof(%s)", b.data,
                        d->type->elem);
   buf_free(&b);
   return s;
