@@ -2,16 +2,37 @@
  * Generated code and user code include this; it compiles as C11 and as C++ (nvcc).
  * CPU thread arrays, CUDA and MPI parts are declared in parray_cpu.h,
  * parray_cuda.h and parray_mpi.h, so a program links only what it uses. */
-#ifndef PARRAY_H
-#define PARRAY_H
+#ifndef PA_PARRAY_H
+#define PA_PARRAY_H
 
-#include <stddef.h>
-#include <string.h> /* memcpy, used by generated copies */
+/* Every name this header and the ones it is part of declare or define
+ * begins with pa_ or PA_, or is reserved to the implementation: it comes
+ * first in every translation parrayc writes, before the program's own
+ * includes, so it includes no C library header and takes no name a valid
+ * C program may use (doc/language.md, "Names the translation takes"). */
 
-#define PARRAY_VERSION_STRING "0.1.0"
+#define PA_VERSION_STRING "0.1.0"
+
+/* size_t and NULL, without <stddef.h>: the program includes that itself
+ * if it wants those names. */
+#ifdef __SIZE_TYPE__
+typedef __SIZE_TYPE__ pa_size_t;
+#else
+typedef __typeof__(sizeof 0) pa_size_t;
+#endif
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define PA_NULL nullptr
+#elif defined(__cplusplus)
+#define PA_NULL 0
+#else
+#define PA_NULL ((void *)0)
+#endif
+
+/* memcpy for generated copies, without <string.h>. */
+#define pa_memcpy(dst, src, bytes) __builtin_memcpy((dst), (src), (bytes))
 
 #if defined(__GNUC__) || defined(__clang__)
-#define PA_NORETURN_PRINTF(f, a) __attribute__((noreturn, format(printf, f, a)))
+#define PA_NORETURN_PRINTF(f, a) __attribute__((__noreturn__, __format__(__printf__, f, a)))
 #else
 #define PA_NORETURN_PRINTF(f, a)
 #endif
@@ -36,7 +57,7 @@ typedef enum pa_mem { PA_PAGED, PA_PINNED, PA_DMEM, PA_SMEM, PA_RMEM } pa_mem;
  * aligned to 64 bytes. On overflow or failure prints
  * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in paged memory: REASON"
  * to stderr and exits with status 1. */
-void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type,
+void *pa_alloc_host(pa_mem mem, pa_size_t count, pa_size_t elem_size, const char *type,
                     const char *file, int line);
 /* Frees memory from pa_alloc_host; NULL is allowed. */
 void pa_free_host(pa_mem mem, void *p);
@@ -78,15 +99,15 @@ void pa_init(int *argc, char ***argv);
 void pa_finalize(void);
 
 /* Fills x[0..n) with deterministic pseudo-random values, uniform in [-1, 1). */
-void pa_fill_random(float *x, size_t n, unsigned seed);
+void pa_fill_random(float *x, pa_size_t n, unsigned seed);
 /* Compares got with want: |got - want| <= atol + rtol * |want| everywhere.
  * Returns 0 when all are close; otherwise prints the first mismatches and a count
  * (labelled with what) to stderr and returns 1. */
-int pa_check_close(const float *got, const double *want, size_t n, double rtol, double atol,
+int pa_check_close(const float *got, const double *want, pa_size_t n, double rtol, double atol,
                    const char *what);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* PARRAY_H */
+#endif /* PA_PARRAY_H */

@@ -4,12 +4,10 @@
  * A #detour over a pthd or omp array T runs the outlined body
  * `void pa_detour_T_L<line>(pa_thread *self)` once per thread of T, with
  * self->tid = 0 .. |T|-1, and returns when all have finished. */
-#ifndef PARRAY_CPU_H
-#define PARRAY_CPU_H
+#ifndef PA_PARRAY_CPU_H
+#define PA_PARRAY_CPU_H
 
 #include "parray.h"
-
-#include <pthread.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -20,13 +18,15 @@ extern "C" {
 #endif
 
 /* A reusable barrier for count threads (mutex, condition and a generation
- * counter, so a fast thread cannot overtake the previous round). */
-typedef struct pa_barrier {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int count;            /* threads per round */
-    int waiting;          /* arrived in this round */
-    unsigned generation;  /* rounds completed */
+ * counter, so a fast thread cannot overtake the previous round).  Its
+ * parts are the runtime's (pa_thread.c): this header does not include
+ * <pthread.h>, whose names (and <time.h>'s, which it brings) a program
+ * without it may use. */
+typedef union pa_barrier {
+    unsigned char pa_bytes[256];
+    long double pa_align;
+    void *pa_align_ptr;
+    long long pa_align_ll;
 } pa_barrier;
 
 /* Returns 0 or an errno value. */
@@ -120,4 +120,4 @@ static inline void pa_omp_run(long long n, pa_body_fn fn, const void *args, cons
 }
 #endif
 
-#endif /* PARRAY_CPU_H */
+#endif /* PA_PARRAY_CPU_H */

@@ -2,8 +2,8 @@
  * and pinned memory, checked CUDA calls and kernel launches.  Included by the
  * .cu files parrayc writes for programs that use cuda thread arrays, dmem or
  * smem; compiled by nvcc and linked with libparray_cuda.a. */
-#ifndef PARRAY_CUDA_H
-#define PARRAY_CUDA_H
+#ifndef PA_PARRAY_CUDA_H
+#define PA_PARRAY_CUDA_H
 
 #include "parray.h"
 
@@ -39,8 +39,8 @@ unsigned long long pa_cuda_visible_set(void);
  * host memory and returns it; stage_in copies host back to dev (NULL:
  * none) and gives host back.  The pinned buffers are kept for later
  * copies (up to 4, each used for requests of half its size or more). */
-void *pa_cuda_stage_out(const void *dev, size_t bytes, const char *file, int line);
-void pa_cuda_stage_in(void *dev, void *host, size_t bytes, const char *file, int line);
+void *pa_cuda_stage_out(const void *dev, pa_size_t bytes, const char *file, int line);
+void pa_cuda_stage_in(void *dev, void *host, pa_size_t bytes, const char *file, int line);
 
 /* The blocks of a distributed dmem type, one per thread of a pthd or omp
  * detour, as a kernel parameter. */
@@ -64,7 +64,7 @@ pa_cuda_blocks pa_cuda_team_blocks(const void *const *table, long long n, const 
  * block #create made, and the copy then goes through the host. */
 typedef struct pa_cuda_ipc {
     cudaIpcMemHandle_t handle;
-    size_t offset;
+    pa_size_t offset;
     int usable;
     unsigned long long freed; /* how many exported blocks the exporter has freed so far */
     unsigned long long gpus;  /* the GPUs the exporter sees (pa_cuda_visible_set) */
@@ -117,14 +117,14 @@ typedef struct pa_cuda_step {
 } pa_cuda_step;
 typedef struct pa_cuda_packets {
     long long n, me, rows, width, pitch, base;
-    size_t elem;
+    pa_size_t elem;
     int chunks, steps;
     cudaStream_t stream; /* the packing kernels' */
     void *state;         /* the runtime's (buffers, streams, events) */
     char *to[PA_CUDA_MAX_BLOCKS];
 } pa_cuda_packets;
 pa_cuda_packets pa_cuda_packets_begin(long long n, long long me, long long rows, long long width, long long pitch,
-                                      long long base, size_t elem, const char *file, int line);
+                                      long long base, pa_size_t elem, const char *file, int line);
 pa_cuda_step pa_cuda_packets_step(pa_cuda_packets *k, const pa_cuda_blocks *b, int s);
 void pa_cuda_packets_sent(pa_cuda_packets *k, int s, const char *file, int line);
 void pa_cuda_packets_end(pa_cuda_packets *k, const char *kernel, const char *file, int line);
@@ -138,14 +138,14 @@ void pa_cuda_packets_end(pa_cuda_packets *k, const char *kernel, const char *fil
  * with them, the blocks ready to read and to overwrite. */
 void pa_cuda_packets_ready(const char *file, int line);
 void pa_cuda_packets_direct(long long n, long long me, long long rows, long long width, long long pitch,
-                            long long base, size_t elem, const pa_cuda_blocks *b, const void *src, long long spitch,
+                            long long base, pa_size_t elem, const pa_cuda_blocks *b, const void *src, long long spitch,
                             long long sstride, const char *file, int line);
 /* Makes ahead, for thread or process me of n on this GPU, what a packet
  * all-to-all of a block of `bytes` needs (called where such a block is
  * created: the first copy then costs what the next does), the kernels of
  * pa_cuda_preload loaded on this GPU among them; with peers,
  * enables peer access from this GPU to the GPUs of threads 0..n-1. */
-void pa_cuda_packets_reserve(long long n, long long me, size_t bytes, int peers, const char *file, int line);
+void pa_cuda_packets_reserve(long long n, long long me, pa_size_t bytes, int peers, const char *file, int line);
 /* A kernel that pa_cuda_packets_reserve loads on its GPU (CUDA loads a
  * kernel at its first launch otherwise); called before main, no CUDA call. */
 void pa_cuda_preload(const void *kernel);
@@ -163,7 +163,7 @@ void pa_cuda_preload(const void *kernel);
  * while block q's copy runs. */
 void pa_cuda_ipc_rows(int to_blocks, void *host, long long rows, long long width, long long pitch, long long step,
                       const pa_cuda_ipc *all, long long n, long long me, const void *mine, long long xbase,
-                      long long lpitch, size_t elem, const char *file, int line);
+                      long long lpitch, pa_size_t elem, const char *file, int line);
 /* Maps the blocks of the n processes but me on the GPUs that hold them, as
  * pa_cuda_ipc_rows does at its first copy: process 0's, at the #create of
  * distributed dmem, so that its first scatter or gather costs what the
@@ -174,7 +174,7 @@ void pa_cuda_ipc_on_owners(const pa_cuda_ipc *all, long long n, long long me, co
  * PA_PINNED (cudaMallocHost) memory; count == 0 allowed.  On failure prints
  * "FILE:LINE: error: cannot allocate N elements (B bytes) of type T in dmem
  * memory: <CUDA error>" and exits 1. */
-void *pa_cuda_alloc(pa_mem mem, size_t count, size_t elem_size, const char *type,
+void *pa_cuda_alloc(pa_mem mem, pa_size_t count, pa_size_t elem_size, const char *type,
                     const char *file, int line);
 /* Frees memory from pa_cuda_alloc (PA_DMEM: cudaFree, PA_PINNED: cudaFreeHost,
  * PA_PAGED: free); NULL is allowed.  Failures are reported like pa_cuda_check's. */
@@ -194,7 +194,7 @@ void pa_cuda_check_launch(const char *kernel, const char *file, int line);
  * (cudaFuncSetAttribute, once per kernel and GPU); more than the current
  * GPU allows is "FILE:LINE: error: kernel NAME needs B bytes of shared
  * memory a block; GPU D allows at most L (...)", exit 1. */
-void pa_cuda_smem_optin(const void *kernel, size_t bytes, const char *name, const char *file, int line);
+void pa_cuda_smem_optin(const void *kernel, pa_size_t bytes, const char *name, const char *file, int line);
 
 #ifdef __cplusplus
 }
@@ -234,4 +234,4 @@ static __device__ __forceinline__ void pa_cuda_kernel_copy_extent(long long src,
 }
 #endif
 
-#endif /* PARRAY_CUDA_H */
+#endif /* PA_PARRAY_CUDA_H */

@@ -9,8 +9,8 @@
  * control to process 0.  When process 0 leaves #mainhost it tells the
  * others to stop.  Any process that exits otherwise (pa_fail, exit(n), a
  * return from inside a detour) ends the whole job with MPI_Abort. */
-#ifndef PARRAY_MPI_H
-#define PARRAY_MPI_H
+#ifndef PA_PARRAY_MPI_H
+#define PA_PARRAY_MPI_H
 
 #include "parray.h"
 
@@ -49,13 +49,13 @@ int pa_mpi_gpu_of(int gpus, unsigned long long set, const char *why, const char 
 /* Are all processes of the job on one node (shared memory)? */
 int pa_mpi_one_node(void);
 /* Every process: the bytes at mine of all processes, in rank order, in
- * new memory (free it). */
-void *pa_mpi_allgather(const void *mine, size_t bytes, const char *file, int line);
+ * new memory (free it with pa_free_host(PA_PAGED, p)). */
+void *pa_mpi_allgather(const void *mine, pa_size_t bytes, const char *file, int line);
 /* Processes other than 0: runs detours until process 0 stops; returns 0. */
 int pa_mpi_serve(void);
 /* Process 0: runs detour id on every process with a copy of the args_size
  * bytes at args; returns when all have finished. */
-void pa_mpi_detour(int id, const void *args, size_t args_size, long long extent, const char *type,
+void pa_mpi_detour(int id, const void *args, pa_size_t args_size, long long extent, const char *type,
                    const char *file, int line);
 /* Process 0 sends the others the stop message; all finalize MPI. */
 void pa_mpi_finalize(void);
@@ -85,13 +85,13 @@ typedef enum pa_mpi_how { PA_MPI_SCATTER, PA_MPI_GATHER, PA_MPI_ALLTOALL, PA_MPI
 
 typedef struct pa_mpi_xchg {
   int nprocs, rank;
-  size_t elem;               /* bytes per element */
+  pa_size_t elem;            /* bytes per element */
   long long *scount, *rcount; /* elements to / from each process */
   long long *scur, *rcur;    /* element cursors into sbuf / rbuf */
   void *sbuf, *rbuf;
 } pa_mpi_xchg;
 
-pa_mpi_xchg *pa_mpi_xchg_begin(size_t elem);
+pa_mpi_xchg *pa_mpi_xchg_begin(pa_size_t elem);
 /* After the counts: allocates the send buffer, sets scur to the displacements. */
 void *pa_mpi_xchg_pack(pa_mpi_xchg *x);
 /* After packing: moves the data (a scatter or broadcast from process 0, a
@@ -108,7 +108,7 @@ void pa_mpi_xchg_end(pa_mpi_xchg *x);
  * rows (parts and step unused).  parts above the number of processes is an
  * error naming the line. */
 void pa_mpi_rows(pa_mpi_how how, long long parts, void *host, long long rows, long long width, long long pitch, long long step,
-                 void *local, long long lpitch, size_t elem, const char *file, int line);
+                 void *local, long long lpitch, pa_size_t elem, const char *file, int line);
 
 /* ---- GPU blocks between processes: the transport (pa_transport.cu) ----
  * Defined in libparray_cuda (runtime/pa_transport.cu, pa_xchg.cu), for
@@ -137,8 +137,8 @@ pa_via pa_gpu_transport(const void *exports, long long n, int rows, const char *
  * which the map does not hold (the copy then goes element by element
  * through the host). */
 typedef struct pa_gpu_xchg pa_gpu_xchg;
-pa_gpu_xchg *pa_gpu_xchg_begin(const void *kernel, const void *src, size_t src_bytes, void *dst, size_t dst_bytes,
-                               size_t elem, const long long *key, int nkey, pa_via via, const char *file, int line);
+pa_gpu_xchg *pa_gpu_xchg_begin(const void *kernel, const void *src, pa_size_t src_bytes, void *dst, pa_size_t dst_bytes,
+                               pa_size_t elem, const long long *key, int nkey, pa_via via, const char *file, int line);
 int pa_gpu_xchg_probe(pa_gpu_xchg *x, void *blocks, void **probe);
 void pa_gpu_xchg_run(pa_gpu_xchg *x);
 /* The runtime's own (pa_xchg.cu): release, called by every process in
@@ -153,4 +153,4 @@ void pa_mpi_fail_all(const char *msg);
 }
 #endif
 
-#endif /* PARRAY_MPI_H */
+#endif /* PA_PARRAY_MPI_H */

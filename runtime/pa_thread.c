@@ -4,14 +4,28 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- barriers ---- */
 
-int pa_barrier_init(pa_barrier *b, int count)
+/* What a pa_barrier holds (parray_cpu.h keeps it opaque). */
+typedef struct barrier_parts {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int count;            /* threads per round */
+    int waiting;          /* arrived in this round */
+    unsigned generation;  /* rounds completed */
+} barrier_parts;
+
+_Static_assert(sizeof(barrier_parts) <= sizeof(pa_barrier), "pa_barrier too small for its parts");
+_Static_assert(_Alignof(barrier_parts) <= _Alignof(pa_barrier), "pa_barrier aligned less than its parts");
+
+int pa_barrier_init(pa_barrier *barrier, int count)
 {
+    barrier_parts *b = (barrier_parts *)barrier;
     int rc = pthread_mutex_init(&b->mu, NULL);
     if (rc)
         return rc;
@@ -26,14 +40,16 @@ int pa_barrier_init(pa_barrier *b, int count)
     return 0;
 }
 
-void pa_barrier_destroy(pa_barrier *b)
+void pa_barrier_destroy(pa_barrier *barrier)
 {
+    barrier_parts *b = (barrier_parts *)barrier;
     pthread_cond_destroy(&b->cv);
     pthread_mutex_destroy(&b->mu);
 }
 
-void pa_barrier_wait(pa_barrier *b)
+void pa_barrier_wait(pa_barrier *barrier)
 {
+    barrier_parts *b = (barrier_parts *)barrier;
     pthread_mutex_lock(&b->mu);
     unsigned gen = b->generation;
     if (++b->waiting == b->count) {

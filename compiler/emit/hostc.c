@@ -434,10 +434,10 @@ char *hostc_block_bytes(Ctx *ctx, Dim *d)
   Poly *span = dim_span(ctx, d);
   long long known;
   if (poly_is_const(span, &known))
-    return ctx_printf(ctx, "(size_t)%lld * sizeof(%s)", known, d->type->elem);
+    return ctx_printf(ctx, "(pa_size_t)%lld * sizeof(%s)", known, d->type->elem);
   Buf b = {0};
   poly_print(&b, span, true); /* in long long: a block of 2^31 elements and more */
-  char *s = ctx_printf(ctx, span->n > 1 ? "(size_t)(%s) * sizeof(%s)" : "(size_t)%s * sizeof(%s)", b.data,
+  char *s = ctx_printf(ctx, span->n > 1 ? "(pa_size_t)(%s) * sizeof(%s)" : "(pa_size_t)%s * sizeof(%s)", b.data,
                        d->type->elem);
   buf_free(&b);
   return s;
@@ -470,7 +470,7 @@ void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, co
    * all of it (a distributed block without padding or other chunks) */
   if (p->via_host[1])
     out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem,
-            hostc_written_whole(ctx, (CopySide *)&p->side[1]) ? "NULL" : dp, bytes[1], at);
+            hostc_written_whole(ctx, (CopySide *)&p->side[1]) ? "PA_NULL" : dp, bytes[1], at);
   else
     out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
 }
@@ -481,7 +481,7 @@ void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, c
   const char *in = text_indent_of(n);
   const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   if (p->via_host[0])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(NULL, (void *)pa_src, 0, %s);\n", in, at);
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(PA_NULL, (void *)pa_src, 0, %s);\n", in, at);
   if (p->via_host[1])
     out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s);\n", in, dp, bytes[1], at);
 }

@@ -45,7 +45,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s, %d);\n", in, poly_str(ctx, p->src->extent),
             poly_str(ctx, p->dst->extent), text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   if (p->how == COPY_BLOCK) {
-    out_gen(e->out, n->loc, "%smemcpy(%s, %s, (size_t)%s * sizeof(%s));\n", in, p->dp, p->sp,
+    out_gen(e->out, n->loc, "%spa_memcpy(%s, %s, (pa_size_t)%s * sizeof(%s));\n", in, p->dp, p->sp,
             dollar_poly_text(ctx, p->src->extent), p->src->type->elem);
     return;
   }

@@ -291,7 +291,7 @@ static void smem_plan_text(Emitter *e, CudaDetour *cd)
   for (int i = 0; i < cd->nsmem; i++) {
     SmemArray *a = &cd->smem[i];
     a->offset = i ? ctx_printf(e->ctx, "(%s + %d) / %d * %d", end, SMEM_ALIGN - 1, SMEM_ALIGN, SMEM_ALIGN) : "0";
-    end = ctx_printf(e->ctx, "%s%s(size_t)(%s) * sizeof(%s)", i ? a->offset : "", i ? " + " : "",
+    end = ctx_printf(e->ctx, "%s%s(pa_size_t)(%s) * sizeof(%s)", i ? a->offset : "", i ? " + " : "",
                      num(e, a->span), a->elem);
     if (i)
       end = ctx_printf(e->ctx, "(%s)", end);
@@ -829,13 +829,13 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     in = ctx_printf(ctx, "%s  ", in);
   }
   if (p->how == COPY_BLOCK) {
-    out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
+    out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (pa_size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, dollar_poly_text(e->ctx, src->extent), elem, kind_name(dir), where(e, n));
     return;
   }
   if (p->how == COPY_ROWS && poly_is_value(dg[0].extent, 1)) {
     /* one row (a thread's block of distributed data, team_rows) */
-    out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
+    out_gen(e->out, n->loc, "%spa_cuda_check(cudaMemcpy(%s, %s, (pa_size_t)%s * sizeof(%s), %s), \"cudaMemcpy\", %s);\n", in,
             dp, sp, dollar_poly_text(e->ctx, dg[1].extent), elem, kind_name(dir), where(e, n));
     return;
   }
@@ -874,12 +874,12 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == COPY_H2D ? "const " : "", elem, hp);
   out_gen(e->out, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
           dollar_poly_whole(ctx, dim_span(ctx, host)), elem, text_c_string(ctx, host->path), where(e, n));
-  const char *bytes = ctx_printf(ctx, "(size_t)%s * sizeof(%s)", span, elem);
+  const char *bytes = ctx_printf(ctx, "(pa_size_t)%s * sizeof(%s)", span, elem);
   if (dir == COPY_H2D || !host_cnt)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
   if (reach)
-    out_gen(e->out, n->loc, "%s  pa_cuda_peer_reach(%s, NULL, %s);\n", in, dir == COPY_H2D ? dp : sp, where(e, n));
+    out_gen(e->out, n->loc, "%s  pa_cuda_peer_reach(%s, PA_NULL, %s);\n", in, dir == COPY_H2D ? dp : sp, where(e, n));
   if (dir == COPY_H2D)
     out_gen(e->out, n->loc, "%s  %s<<<%s>>>(pa_stage, %s%s);\n", in, kname, launch, dp, extra);
   else

@@ -250,10 +250,10 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data ? args.data : "");
     for (int i = 0; i < ncaps; i++)
       if (caps[i].array)
-        out_gen(e->out, n->loc, "%s  memcpy(pa_args.%s, %s, sizeof pa_args.%s);\n", in, caps[i].name, caps[i].name,
+        out_gen(e->out, n->loc, "%s  pa_memcpy(pa_args.%s, %s, sizeof pa_args.%s);\n", in, caps[i].name, caps[i].name,
                 caps[i].name);
   }
-  out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
+  out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "PA_NULL",
           send ? "sizeof pa_args" : "0", dollar_poly_whole(e->ctx, t->root->extent), text_c_string(ctx, t->name),
           text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   out_gen(e->out, n->loc, "%s}", in);
@@ -367,7 +367,7 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
     /* a scattered block goes back whole: read first unless the rows fill it */
     bool fresh = scatter && hostc_written_whole(ctx, (CopySide *)&p->side[x]);
     out_gen(e->out, n->loc, "%s  %s *pa_local = (%s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
-            fresh ? "NULL" : xp, bytes[x], where, line);
+            fresh ? "PA_NULL" : xp, bytes[x], where, line);
     local = "pa_local";
   }
   if (!poly_is_value(p->xbase, 0))
@@ -378,12 +378,12 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   const char *host = poly_is_value(p->ybase, 0) ? util_text_operand(ctx, hp)
                                                 : ctx_printf(ctx, "(%s + %s)", ctext_sum_operand(ctx, hp),
                                                              poly_str(ctx, p->ybase));
-  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, %s, pa_rank == 0 ? (void *)%s : NULL, %s, %s, %s, %s, %s, %s, "
+  out_gen(e->out, n->loc, "%s  pa_mpi_rows(%s, %s, pa_rank == 0 ? (void *)%s : PA_NULL, %s, %s, %s, %s, %s, %s, "
           "sizeof(%s), %s, %d);\n", in, how_name(p->coll), p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()", host,
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
           local, poly_str(ctx, lpitch), elem, where, line);
   if (p->via_host[x])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_local, %s, %s, %d);\n", in, scatter ? xp : "NULL",
+    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_local, %s, %s, %d);\n", in, scatter ? xp : "PA_NULL",
             scatter ? bytes[x] : "0", where, line);
 }
 
@@ -453,7 +453,7 @@ static void xchg_branch(Emitter *e, Node *n, const CopyPlan *p, const char *knam
             key.data);
   out_gen(e->out, n->loc, "%s    pa_gpu_xchg *pa_n = pa_gpu_xchg_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, "
           "pa_way, %s);\n", in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst),
-          elem, key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "NULL, 0", at);
+          elem, key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "PA_NULL, 0", at);
   out_gen(e->out, n->loc, "%s    if (pa_n) {\n", in);
   out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks;\n", in);
   out_gen(e->out, n->loc, "%s      void *pa_probe;\n", in);
@@ -501,7 +501,7 @@ static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   inner.out_indent = ctx_printf(ctx, "%s  ", in);
   rows(e, &inner, p, bytes);
   out_gen(e->out, n->loc, "%s  }\n", in);
-  out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
+  out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_all);\n", in);
 }
 
 /* The buckets of a distributed copy, moved by an MPI collective (GPU
@@ -540,9 +540,9 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   for (int k = 0; k < 2; k++)
     if (p->via_host[k] && (k ? root_dst : root_src)) {
       if (k == 0)
-        sp = ctx_printf(ctx, "pa_rank == 0 ? %s : NULL", sp);
+        sp = ctx_printf(ctx, "pa_rank == 0 ? %s : PA_NULL", sp);
       else
-        dp = ctx_printf(ctx, "pa_rank == 0 ? %s : NULL", dp);
+        dp = ctx_printf(ctx, "pa_rank == 0 ? %s : PA_NULL", dp);
       bytes[k] = ctx_printf(ctx, "pa_rank == 0 ? %s : 0", bytes[k]);
     }
   hostc_stage_open(e, n, p, sp, dp, bytes);
@@ -664,7 +664,7 @@ static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
   collective(e, &inner, &staged);
   out_gen(e->out, n->loc, "%s    }\n", in);
   out_gen(e->out, n->loc, "%s  }\n", in);
-  out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
+  out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_all);\n", in);
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 
@@ -716,7 +716,7 @@ static void create_shared(Emitter *e, Node *n, Type *threads, const char *p, con
           in);
   out_gen(e->out, n->loc, "%s      pa_cuda_ipc_on_owners(pa_all, pa_mpi_size(), 0, %s);\n", in, at);
   out_gen(e->out, n->loc, "%s  }\n", in);
-  out_gen(e->out, n->loc, "%s  free(pa_all);\n", in);
+  out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_all);\n", in);
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 

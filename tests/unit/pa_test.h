@@ -14,8 +14,6 @@
 #include "parrayc.h"
 #include "targets/all.h"
 
-/* The first line of every translation, before the program's own text. */
-#define PA_HEADER_LINES 2
 
 /* not every test file uses every helper */
 #define PA_HELPER static __attribute__((unused))
@@ -102,10 +100,12 @@ PA_HELPER int pa_translate_err(const char *src, char **err)
   return pa_translate_err_opt((Options){.input = "t.pa", .display = "t.pa"}, src, err, &warnings);
 }
 
-/* The generated text after the header lines (the program's own text). */
+/* The generated text after the header lines (the program's own text): the
+ * comment every translation begins with, then the runtime headers' includes
+ * (none in a program without directives). */
 PA_HELPER const char *pa_body(const char *out)
 {
-  for (int k = 0; k < PA_HEADER_LINES && out; k++) {
+  for (int k = 0; out && (k == 0 || !strncmp(out, "#include <parray", 16)); k++) {
     const char *nl = strchr(out, '\n');
     out = nl ? nl + 1 : out + strlen(out);
   }

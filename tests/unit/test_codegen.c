@@ -128,8 +128,8 @@ START_TEST(copy_contiguous_is_memcpy)
                                 "#mainhost {\n#create M(a)\n#create N(b)\n#create R(r)\n"
                                 "#copy M(a) to N(b)\n#copy M_1(a + 3) to R(r)\n"
                                 "#destroy M(a)\n#destroy N(b)\n#destroy R(r)\n}\n");
-  ck_contains(out, "memcpy(b, a, (size_t)12 * sizeof(float));");
-  ck_contains(out, "memcpy(r, a + 3, (size_t)3 * sizeof(float));");
+  ck_contains(out, "pa_memcpy(b, a, (pa_size_t)12 * sizeof(float));");
+  ck_contains(out, "pa_memcpy(r, a + 3, (pa_size_t)3 * sizeof(float));");
   ck_lacks(out, "for (");
   ck_compiles(out);
   free(out);

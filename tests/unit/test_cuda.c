@@ -305,8 +305,8 @@ START_TEST(test_memory)
   ck_contains(out, "float *h = (float *)pa_cuda_alloc(PA_PINNED, 64, sizeof(float), \"P\", \"t.pa\", 6);");
   /* g is global: assigned, not declared */
   ck_contains(out, "  g = (float *)pa_cuda_alloc(PA_DMEM, 64, sizeof(float), \"D\", \"t.pa\", 7);");
-  ck_contains(out, "cudaMemcpy(g, h, (size_t)64 * sizeof(float), cudaMemcpyHostToDevice)");
-  ck_contains(out, "cudaMemcpy(h, g, (size_t)64 * sizeof(float), cudaMemcpyDeviceToHost)");
+  ck_contains(out, "cudaMemcpy(g, h, (pa_size_t)64 * sizeof(float), cudaMemcpyHostToDevice)");
+  ck_contains(out, "cudaMemcpy(h, g, (pa_size_t)64 * sizeof(float), cudaMemcpyDeviceToHost)");
   ck_contains(out, "pa_cuda_free(PA_DMEM, g, \"t.pa\", 10);");
   ck_contains(out, "pa_cuda_free(PA_PINNED, h, \"t.pa\", 11);");
   free(out);
@@ -624,8 +624,8 @@ START_TEST(test_smem_dynamic)
                      "    a[$tid_1$] = b[$tid_1$] = 0;\n"
                      "  }\n"
                      "}\n");
-  ck_contains(out, "float *const b = (float *)(pa_smem + ((size_t)(M) * sizeof(char) + 15) / 16 * 16);");
-  ck_contains(out, "<<<4, 128, (((size_t)(M) * sizeof(char) + 15) / 16 * 16 + (size_t)(M * 2) * sizeof(float))>>>(p);");
+  ck_contains(out, "float *const b = (float *)(pa_smem + ((pa_size_t)(M) * sizeof(char) + 15) / 16 * 16);");
+  ck_contains(out, "<<<4, 128, (((pa_size_t)(M) * sizeof(char) + 15) / 16 * 16 + (pa_size_t)(M * 2) * sizeof(float))>>>(p);");
   free(out);
   /* the mark's byte in the program itself (here in a string) is the program's: kept, and
      no declaration put in its place (it was taken for a mark, and a stray one read past

@@ -205,7 +205,7 @@ START_TEST(code_omp_and_nesting)
                            "    }\n"
                            "  }\n"
                            "}\n");
-  ck_contains(out, "pa_pthd_run(n, pa_detour_P_L6, NULL, \"t.pa\", 6);");
+  ck_contains(out, "pa_pthd_run(n, pa_detour_P_L6, PA_NULL, \"t.pa\", 6);");
   ck_contains(out, "struct pa_args_O_L7 pa_args = {pa_tid};");
   ck_contains(out, "pa_omp_run(6, pa_detour_O_L7, &pa_args, \"t.pa\", 7);");
   ck_contains(out, "int pa_tid = omp_get_thread_num();");
