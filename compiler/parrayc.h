@@ -58,6 +58,9 @@ char *buf_detach(Buf *b); /* NUL-terminated, malloc'd; b is reset */
 /* The whole file ("-": standard input), NUL-terminated, malloc'd; NULL
  * when it cannot be read (errno says why). */
 char *util_file_read(const char *path, size_t *len);
+/* malloc and realloc that end the translation when memory runs out */
+void *util_malloc(size_t n);
+void *util_realloc(void *p, size_t n);
 
 /* A hash table of pointers.  The caller hashes its key and says which of
  * the items with that hash is the one it wants; items are never removed. */
@@ -275,6 +278,10 @@ void poly_print(Buf *b, const Poly *p, bool wide);
 /* C text converted to long long ("n * n": "(long long)n * (long long)n"),
  * in parentheses when paren says it is an operand */
 void print_wide_text(Buf *b, const char *text, bool paren);
+/* Is size atom a written as more than a name and not known to fit int
+ * ("n * n", "m.rows * m.cols", "N * N" of N 70000), so that C computing
+ * it in int may overflow: printed with print_wide_text? */
+bool poly_size_overflows(const Atom *a);
 bool poly_is_atom(const Poly *p);    /* prints as one primary expression */
 char *poly_str(Ctx *ctx, const Poly *p);
 

@@ -11,7 +11,7 @@ struct Arena {
   char data[];
 };
 
-static void *xmalloc(size_t n)
+void *util_malloc(size_t n)
 {
   void *p = malloc(n ? n : 1);
   if (!p) {
@@ -21,7 +21,7 @@ static void *xmalloc(size_t n)
   return p;
 }
 
-static void *xrealloc(void *p, size_t n)
+void *util_realloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
   if (!p) {
@@ -82,7 +82,7 @@ char *ctx_printf(Ctx *ctx, const char *fmt, ...)
 
 Ctx *ctx_new(const Options *opt, const char *src, size_t len)
 {
-  Ctx *ctx = xmalloc(sizeof *ctx);
+  Ctx *ctx = util_malloc(sizeof *ctx);
   memset(ctx, 0, sizeof *ctx);
   ctx->opt = *opt;
   ctx_set_source(ctx, src, len);
@@ -142,7 +142,7 @@ void buf_putc(Buf *b, char c)
 {
   if (b->len + 2 > b->cap) {
     b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = xrealloc(b->data, b->cap);
+    b->data = util_realloc(b->data, b->cap);
   }
   b->data[b->len++] = c;
   b->data[b->len] = 0;
@@ -154,7 +154,7 @@ void buf_puts(Buf *b, const char *s)
   if (b->len + n + 1 > b->cap) {
     while (b->len + n + 1 > b->cap)
       b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = xrealloc(b->data, b->cap);
+    b->data = util_realloc(b->data, b->cap);
   }
   memcpy(b->data + b->len, s, n + 1);
   b->len += n;
@@ -171,7 +171,7 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap)
   if (b->len + n + 1 > b->cap) {
     while (b->len + n + 1 > b->cap)
       b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = xrealloc(b->data, b->cap);
+    b->data = util_realloc(b->data, b->cap);
   }
   vsnprintf(b->data + b->len, n + 1, fmt, ap);
   b->len += n;
@@ -237,7 +237,7 @@ void map_put(Map *m, unsigned long hash, void *item)
   if (2 * (m->n + 1) > m->cap) {
     Map bigger = {0};
     bigger.cap = m->cap ? 2 * m->cap : 64;
-    bigger.slots = xmalloc(sizeof *bigger.slots * bigger.cap);
+    bigger.slots = util_malloc(sizeof *bigger.slots * bigger.cap);
     memset(bigger.slots, 0, sizeof *bigger.slots * bigger.cap);
     for (size_t i = 0; i < m->cap; i++)
       if (m->slots[i].item)

@@ -246,7 +246,7 @@ char *hostc_checked_span(Emitter *e, Node *n, Dim *d)
              text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc), bound, k);
   for (int i = 0; i < k; i++) {
     buf_printf(&b, ", %s, ", text_c_string(ctx, atoms[i]->text));
-    if (atoms[i]->runtime) /* "n * n": (long long)n * (long long)n */
+    if (poly_size_overflows(atoms[i])) /* "n * n": (long long)n * (long long)n */
       print_wide_text(&b, atoms[i]->text, false);
     else
       buf_printf(&b, util_text_is_simple(atoms[i]->text) ? "(long long)%s" : "(long long)(%s)", atoms[i]->text);
