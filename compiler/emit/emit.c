@@ -719,10 +719,11 @@ static bool in_macro_call(Ctx *ctx, const char *s, size_t len)
   return false;
 }
 
-static void emit_node(Emitter *e, Node *n)
+/* Every node but a block: out of line, so that its frame (large, of
+ * what is inlined into it) is not on the stack once per level of blocks
+ * nested thousands deep. */
+static __attribute__((noinline)) void emit_leaf(Emitter *e, Node *n)
 {
-  if (n->dead && n->kind != N_TEXT) /* in a branch of an #if parrayc did not take */
-    return;
   switch (n->kind) {
   case N_TEXT:
     emit_text(e, n);
@@ -782,6 +783,16 @@ static void emit_node(Emitter *e, Node *n)
     emit_subprog(e, n);
     break;
   }
+}
+
+static void emit_node(Emitter *e, Node *n)
+{
+  if (n->dead && n->kind != N_TEXT) /* in a branch of an #if parrayc did not take */
+    return;
+  if (n->kind == N_BLOCK)
+    emit_block(e, n);
+  else
+    emit_leaf(e, n);
 }
 
 /* The first words of the #parray declarations in list, at any depth: one
