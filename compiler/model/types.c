@@ -59,6 +59,37 @@ static ThreadKind kind_of_word(const char *w)
   return TK_NONE;
 }
 
+/* "{paged float float [4]}", "{paged int double [4]}": the element type's
+ * words (from decl->words[w]) name two types; the C compiler would say so
+ * at the #create, far from the declaration.  "long long", "unsigned int",
+ * "long double" and qualifiers are one type. */
+static bool one_element_type(Ctx *ctx, Node *decl, int w)
+{
+  static const char *const basic[] = {"void", "char", "int", "float", "double", "_Bool", "bool", NULL};
+  const char *first = NULL;
+  for (int k = w; k < decl->nwords; k++) {
+    const char *word = decl->words[k];
+    bool is_basic = false;
+    for (int i = 0; basic[i] && !is_basic; i++)
+      is_basic = !strcmp(word, basic[i]);
+    bool again = false; /* "float4 float4": the same name twice */
+    for (int j = w; j < k && !again; j++)
+      again = !strcmp(word, decl->words[j]) && util_is_ident_start((unsigned char)word[0]) &&
+              strcmp(word, "long") && strcmp(word, "const") && strcmp(word, "volatile");
+    if (is_basic && first && !again) {
+      diag_error(ctx, decl->loc, "two element types, '%s' and '%s': a type has one element type", first, word);
+      return false;
+    }
+    if (again) {
+      diag_error(ctx, decl->loc, "'%s' twice in the element type: a type has one element type", word);
+      return false;
+    }
+    if (is_basic)
+      first = word;
+  }
+  return true;
+}
+
 /* "{pagd float [4]}": a word like a memory or thread kind, followed by
  * more words, becomes part of the element type; legal C perhaps, but
  * hardly meant. */
@@ -585,6 +616,7 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
     w++;
   else if (w < decl->nwords && (t->kind = kind_of_word(decl->words[w])) != TK_NONE)
     w++;
+  int w0 = w;
   if (w < decl->nwords) {
     check_kind_like(ctx, decl, w);
     Buf b = {0};
@@ -601,6 +633,8 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
                  type_kind_name(t->kind), t->elem);
       return NULL;
     }
+    if (!one_element_type(ctx, decl, w0))
+      return NULL;
   }
   if (decl->has_params) {
     if (t->kind == TK_NONE) {
