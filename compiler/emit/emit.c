@@ -460,6 +460,17 @@ static void emit_detour(Emitter *e, Node *n)
       return;
     }
   const Backend *b = pick_backend(e, t->kind, MEM_NONE);
+  /* a GPU thread runs a kernel's code: it cannot start host threads or
+   * processes (nvcc would fail on the output, far from here) */
+  Type *outer = e->detour ? e->detour->type : NULL;
+  if (outer && pick_backend(e, outer->kind, MEM_NONE)->gpu && !b->gpu) {
+    const char *kind = type_kind_name(t->kind);
+    diag_error(ctx, n->loc, "%s %s detour inside a %s detour: a GPU thread cannot start %s threads; detour to '%s' "
+               "before the %s detour, or after it", strchr("aeiou", kind[0]) ? "an" : "a", kind, type_kind_name(outer->kind),
+               type_kind_name(t->kind), n->name, type_kind_name(outer->kind));
+    diag_note(ctx, e->detour->node->loc, "the %s detour is here", type_kind_name(outer->kind));
+    return;
+  }
   if (b->gpu)
     note_gpu_work(e);
   Detour *dt = b->detour_open(e, n, t);
