@@ -521,6 +521,10 @@ struct Ctx {
    * indices, and lies below the translator of $...$. */
   char *(*fragment_text)(Ctx *ctx, ThreadView *here, Node *list);
   struct Arena *arena;
+  /* where running out of memory is reported: the construct the walk is
+   * translating, else the token the parser last read */
+  const Node *walking;
+  Loc reading;
 };
 
 /* A comparison of sizes written with macros that parrayc decided at the

@@ -11,23 +11,64 @@ struct Arena {
   char data[];
 };
 
+/* The translation under way, for the one message that has no Ctx at
+ * hand: memory running out inside a Buf or a Map.  The only file-scope
+ * state of parrayc, set by ctx_new and cleared by ctx_free. */
+static const Ctx *translating;
+
+static const char *const construct_words[] = {
+    [N_TEXT] = "the C text", [N_BLOCK] = "the block", [N_DOLLAR] = "the '$...$'", [N_PARRAY] = "'#parray'",
+    [N_CREATE] = "'#create'", [N_DESTROY] = "'#destroy'", [N_COPY] = "'#copy'", [N_DETOUR] = "'#detour'",
+    [N_SYNC] = "'#sync'", [N_MAINHOST] = "'#mainhost'", [N_GLOBAL] = "'#global'", [N_SUBPROG] = "'#subprog'",
+    [N_INSERT] = "'#insert'"};
+
+/* The file and line of the spliced source's line, as diag_src_file finds
+ * them (diag.c lies above util.c) */
+static const char *source_line(const Ctx *ctx, int at, int *line)
+{
+  *line = at;
+  for (int i = ctx->nsegs; i > 0; i--)
+    if (ctx->segs[i - 1].line <= at) {
+      *line = ctx->segs[i - 1].file_line + (at - ctx->segs[i - 1].line);
+      return ctx->segs[i - 1].file;
+    }
+  return ctx->opt.display;
+}
+
+/* Out of memory: says where (the construct the walk was translating, or
+ * the token the parser was reading) and how much was asked, and ends
+ * with status 2.  It allocates nothing: stderr is unbuffered. */
+static void out_of_memory(size_t n)
+{
+  const Ctx *ctx = translating;
+  const Node *at = ctx ? ctx->walking : NULL;
+  Loc loc = at ? at->loc : ctx ? ctx->reading : (Loc){0, 0};
+  if (loc.line <= 0) {
+    fprintf(stderr, "%s: error: out of memory (%zu bytes more)\n", ctx ? ctx->opt.display : "parrayc", n);
+    exit(2);
+  }
+  int line;
+  const char *file = source_line(ctx, loc.line, &line);
+  fprintf(stderr, "%s:%d:%d: error: out of memory (%zu bytes more) while %s %s%s%s%s\n", file, line, loc.col, n,
+          at ? "translating" : "reading", at ? construct_words[at->kind] : "the source here",
+          at && at->name && *at->name ? " of '" : "", at && at->name && *at->name ? at->name : "",
+          at && at->name && *at->name ? "'" : "");
+  exit(2);
+}
+
 void *util_malloc(size_t n)
 {
   void *p = malloc(n ? n : 1);
-  if (!p) {
-    fputs("parrayc: out of memory\n", stderr);
-    exit(2);
-  }
+  if (!p)
+    out_of_memory(n);
   return p;
 }
 
 void *util_realloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
-  if (!p) {
-    fputs("parrayc: out of memory\n", stderr);
-    exit(2);
-  }
+  if (!p)
+    out_of_memory(n);
   return p;
 }
 
@@ -42,10 +83,8 @@ void *ctx_alloc(Ctx *ctx, size_t size)
      * heap would be cleared with memset, a third of a long translation) */
     size_t cap = size > (1u << 20) ? size : 1u << 20;
     a = calloc(1, sizeof *a + cap);
-    if (!a) {
-      fputs("parrayc: out of memory\n", stderr);
-      exit(2);
-    }
+    if (!a)
+      out_of_memory(sizeof *a + cap);
     a->next = ctx->arena;
     a->cap = cap;
     ctx->arena = a;
@@ -85,6 +124,7 @@ Ctx *ctx_new(const Options *opt, const char *src, size_t len)
   Ctx *ctx = util_malloc(sizeof *ctx);
   memset(ctx, 0, sizeof *ctx);
   ctx->opt = *opt;
+  translating = ctx;
   ctx_set_source(ctx, src, len);
   return ctx;
 }
@@ -117,6 +157,8 @@ void ctx_free(Ctx *ctx)
 {
   if (!ctx)
     return;
+  if (translating == ctx)
+    translating = NULL;
   map_free(&ctx->type_map);
   map_free(&ctx->atom_map);
   map_free(&ctx->macros);

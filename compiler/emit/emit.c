@@ -800,10 +800,13 @@ static void emit_node(Emitter *e, Node *n)
 {
   if (n->dead && n->kind != N_TEXT) /* in a branch of an #if parrayc did not take */
     return;
+  const Node *outer = e->ctx->walking;
+  e->ctx->walking = n;
   if (n->kind == N_BLOCK)
     emit_block(e, n);
   else
     emit_leaf(e, n);
+  e->ctx->walking = outer;
 }
 
 /* The first words of the #parray declarations in list, at any depth: one
