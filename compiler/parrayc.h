@@ -343,6 +343,7 @@ struct Type {
   char **ptypes;     /* parameter declarations ("float *a") */
   int nparams;
   Dim *root;
+  int ref_depth;     /* 1 + the longest chain of types its references lead through */
   Loc loc;
   int scope;         /* 0 file-wide, else the #insert instance */
   Node *detour;      /* the innermost detour whose body declares it, or NULL */

@@ -59,6 +59,21 @@ static ThreadKind kind_of_word(const char *w)
   return TK_NONE;
 }
 
+/* A chain of types each referencing the next is walked link by link
+ * (offsets, strides): this many links stay well within an 8 MB stack. */
+enum { TYPE_MAX_REF_DEPTH = 30000 };
+
+/* the longest chain of types the references under d lead through */
+static int refs_depth(const Dim *d)
+{
+  int depth = d->ref ? d->ref->type->ref_depth : 0;
+  for (int k = 0; k < d->nkids; k++) {
+    int kid = refs_depth(d->kids[k]);
+    depth = kid > depth ? kid : depth;
+  }
+  return depth;
+}
+
 /* "{paged float float [4]}", "{paged int double [4]}": the element type's
  * words (from decl->words[w]) name two types; the C compiler would say so
  * at the #create, far from the declaration.  "long long", "unsigned int",
@@ -657,6 +672,10 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
   root->extent = product_of_kids(ctx, root);
   if (ctx->errors == errors && extent_overflows(root))
     diag_error(ctx, decl->name_loc, "type '%s' has too many elements: its extent does not fit in 64 bits", t->name);
+  t->ref_depth = 1 + refs_depth(root);
+  if (ctx->errors == errors && t->ref_depth > TYPE_MAX_REF_DEPTH)
+    diag_error(ctx, decl->name_loc, "type '%s' ends a chain of more than %d types each referencing the next: "
+               "parrayc's limit (its offsets are found by walking the chain)", t->name, TYPE_MAX_REF_DEPTH);
   if (ctx->errors > errors)
     return NULL;
   if (t->kind == TK_NONE) {
