@@ -7,7 +7,8 @@
 # --gen SHAPE N prints the program of that shape and size N and exits
 # (tests/scale_linear.sh uses it).
 # Shapes: fn_pthd fn_omp fn_cuda (N small functions, each with its own
-# #detour), views (N #parray types, each a view of the previous), splits (N
+# #detour), views (N #parray types, each a view of the previous, the last
+# created and copied into: its checks walk the chain), splits (N
 # types, each splitting the previous one's first dimension), dollars (N
 # lines of 40 $...$ each), nest (blocks nested N deep).
 set -eo pipefail
@@ -35,7 +36,9 @@ gen() {
       print "#include <stdio.h>"
       print "#parray {paged float [3][5]} T0"
       for (k = 1; k < n; k++) printf "#parray {paged float [#T%d_1][#T%d_0]} T%d\n", k - 1, k - 1, k
-      printf "#mainhost {\n  printf(\"%%d\\n\", (int)$T%d[1][2]$);\n  return 0;\n}\n", n - 1
+      last = "T" (n - 1)
+      printf "#mainhost {\n  #create %s(a)\n  #create T0(b)\n  #copy T0(b) to %s(a)\n", last, last
+      printf "  printf(\"%%d\\n\", (int)$%s[1][2]$);\n  #destroy %s(a)\n  #destroy T0(b)\n  return 0;\n}\n", last, last
     }' ;;
   splits)
     awk -v n="$n" 'BEGIN {

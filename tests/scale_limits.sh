@@ -2,7 +2,8 @@
 # scale_limits.sh PARRAYC SOURCE_DIR: parrayc's limits are its own located
 # errors (issue 55).  Blocks nested 9000 deep translate; 12000 deep give
 # "blocks nested too deep" at the '{' past the limit, not the parser's
-# "memory exhausted".  Under a memory limit (ulimit -v), running out of
+# "memory exhausted".  A chain of 30000 types each a view of the last
+# translates, 30001 give parrayc's limit at the last.  Under a memory limit (ulimit -v), running out of
 # memory names the place: the token being read or the construct being
 # translated, with exit status 2 (skipped under a sanitizer, which needs
 # more address space than any limit leaves).
@@ -22,6 +23,18 @@ gen nest 12000 >"$tmp/deeper.pa"
 status=$?
 if [ "$status" -ne 1 ] || ! grep -q 'deeper.pa:10000:[0-9]*: error: blocks nested too deep' "$tmp/err"; then
   echo "FAIL: blocks nested 12000 deep: status $status (expected 1 and a located error):"; head -n 3 "$tmp/err"; fail=1
+fi
+
+# a chain of types each a view of the last, its last type created and
+# copied into: 30000 translate, 30001 is parrayc's located limit
+gen views 30000 >"$tmp/chain.pa"
+"$parrayc" -o "$tmp/chain.c" "$tmp/chain.pa" 2>"$tmp/err" ||
+  { echo "FAIL: a chain of 30000 views:"; grep error "$tmp/err" | head -n 3; fail=1; }
+gen views 30001 >"$tmp/longer.pa"
+"$parrayc" -o "$tmp/longer.c" "$tmp/longer.pa" 2>"$tmp/err"
+status=$?
+if [ "$status" -ne 1 ] || ! grep -q "longer.pa:30002:[0-9]*: error: type 'T30000' ends a chain of more than 30000 types" "$tmp/err"; then
+  echo "FAIL: a chain of 30001 views: status $status (expected 1 and a located error):"; grep error "$tmp/err" | head -n 3; fail=1
 fi
 
 if nm "$parrayc" 2>/dev/null | grep -q '__asan_init\|__tsan_init\|__msan_init'; then
