@@ -823,7 +823,7 @@ static bool wide_cast(const Wide *w, int i, int end)
       return false;
   const CTok *n = &w->t[close + 1];
   return n->kind == CT_IDENT || n->kind == CT_NUMBER || n->kind == CT_STRING || n->kind == CT_CHAR ||
-         wide_punct(w, close + 1, end, "(-+~!*&");
+         wide_punct(w, close + 1, end, "(-+~!*&{"); /* "(int){3}": a compound literal */
 }
 
 /* the end of the unary expression at t[i]: prefixes, a primary, postfixes */
