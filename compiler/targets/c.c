@@ -13,10 +13,10 @@ static void create(Emitter *e, Node *n, Dim *d)
   char *span = hostc_checked_span(e, n, d);
   const char *elem = d->type->elem;
   if (d->type->mem == MEM_RMEM) {
-    /* a size only the run knows: a local array of any length would fault
-     * past the thread's stack without a word */
+    /* a size only the run knows, or a large one: a local array would
+     * fault past the thread's stack without a word */
     long long count;
-    if (!poly_is_const(dim_span(ctx, d), &count))
+    if (!poly_is_const(dim_span(ctx, d), &count) || count > 4096)
       out_gen(e->out, n->loc, "%spa_check_rmem(%s, sizeof(%s), %s, %s, %d);\n", text_indent_of(n), span, elem,
               text_c_string(ctx, n->name), text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
     out_gen(e->out, n->loc, "%s%s %s[%s];\n", text_indent_of(n), elem, p, span);
