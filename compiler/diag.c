@@ -23,7 +23,7 @@ static void show_line(Ctx *ctx, Loc loc)
 
 /* The names of the kinds of warning, in Warn's order. */
 static const char *const warn_names[NWARN] = {
-  "misplaced-directive", "size-reference", "thread-extent", "reshape", "unused-command-line-argument",
+  "size-reference", "thread-extent", "reshape", "unused-command-line-argument",
 };
 
 const char *diag_warn_name(Warn w)

@@ -41,7 +41,6 @@ typedef struct Loc {
 
 /* ---- util.c: arena, strings, growable buffers ---- */
 void *ctx_alloc(Ctx *ctx, size_t size);          /* zeroed, freed with the ctx */
-void *util_realloc(void *p, size_t n);            /* realloc, or the end of parrayc */
 char *ctx_strdup(Ctx *ctx, const char *s);
 char *ctx_strndup(Ctx *ctx, const char *s, size_t n);
 char *ctx_printf(Ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -59,6 +58,9 @@ char *buf_detach(Buf *b); /* NUL-terminated, malloc'd; b is reset */
 /* The whole file ("-": standard input), NUL-terminated, malloc'd; NULL
  * when it cannot be read (errno says why). */
 char *util_file_read(const char *path, size_t *len);
+/* malloc and realloc that end the translation when memory runs out */
+void *util_malloc(size_t n);
+void *util_realloc(void *p, size_t n);
 
 /* A hash table of pointers.  The caller hashes its key and says which of
  * the items with that hash is the one it wants; items are never removed. */
@@ -92,7 +94,6 @@ const char *util_nearest_word(const char *w, const char *const *words);
  * -Wno-reshape, -Werror=reshape; the name is in the text ([-Wreshape]),
  * in the JSON (option) and in the SARIF (ruleId).  diag.c has the names. */
 typedef enum Warn {
-  WARN_MISPLACED_DIRECTIVE, /* '#copy' after other text on a line */
   WARN_SIZE_REFERENCE,      /* [B_1]: a size that names a type path */
   WARN_THREAD_EXTENT,       /* $tid$ takes more or fewer values than it indexes */
   WARN_RESHAPE,             /* #copy between two shapes */
@@ -304,6 +305,10 @@ void poly_print(Buf *b, const Poly *p, bool wide);
 /* C text converted to long long ("n * n": "(long long)n * (long long)n"),
  * in parentheses when paren says it is an operand */
 void print_wide_text(Buf *b, const char *text, bool paren);
+/* Is size atom a written as more than a name and not known to fit int
+ * ("n * n", "m.rows * m.cols", "N * N" of N 70000), so that C computing
+ * it in int may overflow: printed with print_wide_text? */
+bool poly_size_overflows(const Atom *a);
 bool poly_is_atom(const Poly *p);    /* prints as one primary expression */
 char *poly_str(Ctx *ctx, const Poly *p);
 
@@ -365,6 +370,7 @@ struct Type {
   char **ptypes;     /* parameter declarations ("float *a") */
   int nparams;
   Dim *root;
+  int ref_depth;     /* 1 + the longest chain of types its references lead through */
   Loc loc;
   int scope;         /* 0 file-wide, else the #insert instance */
   Node *detour;      /* the innermost detour whose body declares it, or NULL */
@@ -553,6 +559,10 @@ struct Ctx {
    * indices, and lies below the translator of $...$. */
   char *(*fragment_text)(Ctx *ctx, ThreadView *here, Node *list);
   struct Arena *arena;
+  /* where running out of memory is reported: the construct the walk is
+   * translating, else the token the parser last read */
+  const Node *walking;
+  Loc reading;
 };
 
 /* A comparison of sizes written with macros that parrayc decided at the

@@ -11,29 +11,65 @@ struct Arena {
   char data[];
 };
 
-static void *xmalloc(size_t n)
+/* The translation under way, for the one message that has no Ctx at
+ * hand: memory running out inside a Buf or a Map.  The only file-scope
+ * state of parrayc, set by ctx_new and cleared by ctx_free. */
+static const Ctx *translating;
+
+static const char *const construct_words[] = {
+    [N_TEXT] = "the C text", [N_BLOCK] = "the block", [N_DOLLAR] = "the '$...$'", [N_PARRAY] = "'#parray'",
+    [N_CREATE] = "'#create'", [N_DESTROY] = "'#destroy'", [N_COPY] = "'#copy'", [N_DETOUR] = "'#detour'",
+    [N_SYNC] = "'#sync'", [N_MAINHOST] = "'#mainhost'", [N_GLOBAL] = "'#global'", [N_SUBPROG] = "'#subprog'",
+    [N_INSERT] = "'#insert'"};
+
+/* The file and line of the spliced source's line, as diag_src_file finds
+ * them (diag.c lies above util.c) */
+static const char *source_line(const Ctx *ctx, int at, int *line)
 {
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fputs("parrayc: out of memory\n", stderr);
-    exit(2);
-  }
-  return p;
+  *line = at;
+  for (int i = ctx->nsegs; i > 0; i--)
+    if (ctx->segs[i - 1].line <= at) {
+      *line = ctx->segs[i - 1].file_line + (at - ctx->segs[i - 1].line);
+      return ctx->segs[i - 1].file;
+    }
+  return ctx->opt.display;
 }
 
-static void *xrealloc(void *p, size_t n)
+/* Out of memory: says where (the construct the walk was translating, or
+ * the token the parser was reading) and how much was asked, and ends
+ * with status 2.  It allocates nothing: stderr is unbuffered. */
+static void out_of_memory(size_t n)
 {
-  p = realloc(p, n ? n : 1);
-  if (!p) {
-    fputs("parrayc: out of memory\n", stderr);
+  const Ctx *ctx = translating;
+  const Node *at = ctx ? ctx->walking : NULL;
+  Loc loc = at ? at->loc : ctx ? ctx->reading : (Loc){0, 0};
+  if (loc.line <= 0) {
+    fprintf(stderr, "%s: error: out of memory (%zu bytes more)\n", ctx ? ctx->opt.display : "parrayc", n);
     exit(2);
   }
+  int line;
+  const char *file = source_line(ctx, loc.line, &line);
+  fprintf(stderr, "%s:%d:%d: error: out of memory (%zu bytes more) while %s %s%s%s%s\n", file, line, loc.col, n,
+          at ? "translating" : "reading", at ? construct_words[at->kind] : "the source here",
+          at && at->name && *at->name ? " of '" : "", at && at->name && *at->name ? at->name : "",
+          at && at->name && *at->name ? "'" : "");
+  exit(2);
+}
+
+void *util_malloc(size_t n)
+{
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    out_of_memory(n);
   return p;
 }
 
 void *util_realloc(void *p, size_t n)
 {
-  return xrealloc(p, n);
+  p = realloc(p, n ? n : 1);
+  if (!p)
+    out_of_memory(n);
+  return p;
 }
 
 /* Blocks come zeroed from calloc (fresh pages, not written twice) and
@@ -47,10 +83,8 @@ void *ctx_alloc(Ctx *ctx, size_t size)
      * heap would be cleared with memset, a third of a long translation) */
     size_t cap = size > (1u << 20) ? size : 1u << 20;
     a = calloc(1, sizeof *a + cap);
-    if (!a) {
-      fputs("parrayc: out of memory\n", stderr);
-      exit(2);
-    }
+    if (!a)
+      out_of_memory(sizeof *a + cap);
     a->next = ctx->arena;
     a->cap = cap;
     ctx->arena = a;
@@ -87,9 +121,10 @@ char *ctx_printf(Ctx *ctx, const char *fmt, ...)
 
 Ctx *ctx_new(const Options *opt, const char *src, size_t len)
 {
-  Ctx *ctx = xmalloc(sizeof *ctx);
+  Ctx *ctx = util_malloc(sizeof *ctx);
   memset(ctx, 0, sizeof *ctx);
   ctx->opt = *opt;
+  translating = ctx;
   ctx_set_source(ctx, src, len);
   return ctx;
 }
@@ -122,6 +157,8 @@ void ctx_free(Ctx *ctx)
 {
   if (!ctx)
     return;
+  if (translating == ctx)
+    translating = NULL;
   map_free(&ctx->type_map);
   map_free(&ctx->atom_map);
   map_free(&ctx->macros);
@@ -147,7 +184,7 @@ void buf_putc(Buf *b, char c)
 {
   if (b->len + 2 > b->cap) {
     b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = xrealloc(b->data, b->cap);
+    b->data = util_realloc(b->data, b->cap);
   }
   b->data[b->len++] = c;
   b->data[b->len] = 0;
@@ -159,7 +196,7 @@ void buf_puts(Buf *b, const char *s)
   if (b->len + n + 1 > b->cap) {
     while (b->len + n + 1 > b->cap)
       b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = xrealloc(b->data, b->cap);
+    b->data = util_realloc(b->data, b->cap);
   }
   memcpy(b->data + b->len, s, n + 1);
   b->len += n;
@@ -176,7 +213,7 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap)
   if (b->len + n + 1 > b->cap) {
     while (b->len + n + 1 > b->cap)
       b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = xrealloc(b->data, b->cap);
+    b->data = util_realloc(b->data, b->cap);
   }
   vsnprintf(b->data + b->len, n + 1, fmt, ap);
   b->len += n;
@@ -242,7 +279,7 @@ void map_put(Map *m, unsigned long hash, void *item)
   if (2 * (m->n + 1) > m->cap) {
     Map bigger = {0};
     bigger.cap = m->cap ? 2 * m->cap : 64;
-    bigger.slots = xmalloc(sizeof *bigger.slots * bigger.cap);
+    bigger.slots = util_malloc(sizeof *bigger.slots * bigger.cap);
     memset(bigger.slots, 0, sizeof *bigger.slots * bigger.cap);
     for (size_t i = 0; i < m->cap; i++)
       if (m->slots[i].item)

@@ -61,6 +61,16 @@ void *pa_alloc_host(pa_mem mem, pa_size_t count, pa_size_t elem_size, const char
                     const char *file, int line);
 /* Frees memory from pa_alloc_host; NULL is allowed. */
 void pa_free_host(pa_mem mem, void *p);
+/* #destroy of a block of host memory: frees p (NULL is allowed), or, when
+ * p is not a block pa_alloc_host gave that is still live (destroyed
+ * already), prints "FILE:LINE: error: #destroy T: the block at P is not
+ * one #create made, or it was destroyed already" and exits with status 1. */
+void pa_destroy_host(pa_mem mem, void *p, const char *type, const char *file, int line);
+/* #create of rmem with a size known at run time (a local array): prints
+ * "FILE:LINE: error: #create T: N elements of rmem (B bytes) do not fit on
+ * this thread's stack ..." and exits with status 1 unless count elements
+ * of elem_size bytes fit in what is left of the calling thread's stack. */
+void pa_check_rmem(long long count, pa_size_t elem_size, const char *type, const char *file, int line);
 /* Name of a memory kind: "paged", "pinned", "dmem", "smem", "rmem". */
 const char *pa_mem_name(pa_mem mem);
 

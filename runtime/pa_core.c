@@ -1,5 +1,9 @@
 /* pa_core.c: core runtime of Parray programs: host memory, errors, timing, test helpers. */
+#define _GNU_SOURCE /* pthread_getattr_np: the room left on a thread's stack */
 #include "parray.h"
+
+#include <pthread.h>
+#include <stdbool.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -51,6 +55,73 @@ void pa_fail(const char *file, int line, const char *fmt, ...)
     exit(1);
 }
 
+/* The blocks pa_alloc_host gave and nobody freed yet: an open-addressing
+ * set of addresses (0: empty, 1: removed), under a lock, so that a
+ * #destroy of a block destroyed already (in a loop, through an alias, in
+ * a branch) is reported at its line instead of aborting inside free. */
+static struct {
+    pthread_mutex_t lock;
+    uintptr_t *slot;
+    size_t cap, used; /* used: live and removed slots */
+} live = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+
+static size_t live_hash(uintptr_t p, size_t cap)
+{
+    return (size_t)((p >> 6) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+}
+
+/* the slot of p, or of the empty slot where it would go */
+static uintptr_t *live_find(uintptr_t p)
+{
+    uintptr_t *removed = NULL;
+    for (size_t i = live_hash(p, live.cap);; i = (i + 1) & (live.cap - 1)) {
+        if (live.slot[i] == p)
+            return &live.slot[i];
+        if (live.slot[i] == 1 && !removed)
+            removed = &live.slot[i];
+        if (live.slot[i] == 0)
+            return removed ? removed : &live.slot[i];
+    }
+}
+
+static void live_add(void *p)
+{
+    pthread_mutex_lock(&live.lock);
+    if ((live.used + 1) * 2 > live.cap) {
+        uintptr_t *old = live.slot;
+        size_t oldcap = live.cap;
+        live.cap = oldcap ? oldcap * 2 : 64;
+        live.slot = calloc(live.cap, sizeof *live.slot);
+        live.used = 0;
+        if (!live.slot)
+            pa_fail(NULL, 0, "out of memory recording a block");
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i] > 1) {
+                *live_find(old[i]) = old[i];
+                live.used++;
+            }
+        free(old);
+    }
+    uintptr_t *s = live_find((uintptr_t)p);
+    if (*s != (uintptr_t)p) {
+        live.used += *s == 0;
+        *s = (uintptr_t)p;
+    }
+    pthread_mutex_unlock(&live.lock);
+}
+
+/* false when p was not live */
+static bool live_remove(void *p)
+{
+    pthread_mutex_lock(&live.lock);
+    uintptr_t *s = live.cap ? live_find((uintptr_t)p) : NULL;
+    bool was = s && *s == (uintptr_t)p;
+    if (was)
+        *s = 1;
+    pthread_mutex_unlock(&live.lock);
+    return was;
+}
+
 void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type,
                     const char *file, int line)
 {
@@ -71,6 +142,7 @@ void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type
         pa_fail(file, line, "cannot allocate %zu elements (%zu bytes) of type %s in %s memory: %s",
                 count, count * elem_size, tname, pa_mem_name(mem),
                 strerror(errno ? errno : ENOMEM));
+    live_add(p);
     return p;
 }
 
@@ -108,8 +180,52 @@ void pa_check_int_span(const char *type, const char *file, int line, long long s
 
 void pa_free_host(pa_mem mem, void *p)
 {
-    if (mem == PA_PAGED || mem == PA_PINNED)
+    if (mem == PA_PAGED || mem == PA_PINNED) {
+        if (p)
+            live_remove(p);
         free(p);
+    }
+}
+
+void pa_destroy_host(pa_mem mem, void *p, const char *type, const char *file, int line)
+{
+    if (!p || (mem != PA_PAGED && mem != PA_PINNED))
+        return;
+    if (!live_remove(p))
+        pa_fail(file, line, "#destroy%s%s: the block at %p is not one #create made, or it was destroyed already",
+                type ? " " : "", type ? type : "", p);
+    free(p);
+}
+
+/* The bytes left on the calling thread's stack below this frame, less a
+ * margin for the calls the body makes; 1 MiB where the system cannot say. */
+static size_t stack_room(void)
+{
+    size_t room = (size_t)1 << 20;
+#if defined(__GLIBC__)
+    pthread_attr_t attr;
+    void *base;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        char here;
+        if (pthread_attr_getstack(&attr, &base, &size) == 0 && (char *)&here > (char *)base)
+            room = (size_t)((char *)&here - (char *)base);
+        pthread_attr_destroy(&attr);
+    }
+#endif
+    size_t margin = (size_t)256 << 10;
+    return room > margin ? room - margin : 0;
+}
+
+void pa_check_rmem(long long count, size_t elem_size, const char *type, const char *file, int line)
+{
+    unsigned long long bytes;
+    size_t room = stack_room();
+    if (count <= 0 || __builtin_mul_overflow((unsigned long long)count, (unsigned long long)elem_size, &bytes) ||
+        bytes > room)
+        pa_fail(file, line, "#create %s: %lld elements of rmem (%llu bytes) do not fit on this thread's stack "
+                "(%zu bytes left): rmem is a local array; create the block in paged memory",
+                type, count, count > 0 ? (unsigned long long)count * elem_size : 0ull, room);
 }
 
 void pa_check_copy_extent(long long src, long long dst, const char *file, int line)

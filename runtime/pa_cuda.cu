@@ -205,7 +205,7 @@ extern "C" void pa_cuda_free(pa_mem mem, void *p, const char *file, int line)
     else if (mem == PA_PINNED)
         pa_cuda_check(cudaFreeHost(p), "cudaFreeHost", file, line);
     else
-        pa_free_host(mem, p);
+        pa_destroy_host(mem, p, NULL, file, line);
 }
 
 extern "C" void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line)

@@ -12,9 +12,19 @@
 # #insert in one function, many #detour in one function, subprograms that
 # each insert the next twice (a fan-out doubling with each level), many
 # subprograms, one statement of many $...$, many detours capturing locals,
-# and one pthd body of many #sync steps (the last four were quadratic).
+# and one pthd body of many #sync steps (the last four were quadratic);
+# from bench/scale_shapes.sh (issue 55), many small functions each with its
+# own pthd, omp or cuda detour (quadratic: each outlined body copied the
+# output so far).  A chain of #parray types each a view of the last, the
+# last created and copied into (its checks copied the list of the types
+# reached at each one: quadratic memory), is judged by its memory only:
+# each copy walks the chain, link by link through memory laid out as it
+# was declared, about 2.4 times as long for twice the chain here.
+# Memory: the max RSS of the dollars shape (lines of 40 $...$) and of the
+# view chain at n and 4n must grow less than 6 times (linear: about 4,
+# quadratic 16), which a loaded machine does not change.
 # Sizes: the smallest program takes about a tenth of a second.  The whole
-# test takes about half a minute.
+# test takes about a minute and a half.
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 PARRAYC SOURCE_DIR" >&2; exit 2; }
 parrayc=$1 src=$2
@@ -60,6 +70,8 @@ gen() {
     done
     printf '#subprog S%d(x)\n  x++;\n#end\n' "$n"
     printf '#mainhost {\n  int c = 0;\n  #insert S1(c)\n  printf("%%d\\n", c);\n  return 0;\n}\n' ;;
+  fn_pthd | fn_omp | fn_cuda) # n functions each with its own detour
+    bash "$src/bench/scale_shapes.sh" --gen "$shape" "$n" ;;
   esac
 }
 
@@ -67,7 +79,7 @@ gen() {
 cpu() {
   local t
   TIMEFORMAT='%3U %3S'
-  t=$( { time "$parrayc" -o "$tmp/out.c" "$1" >/dev/null 2>"$tmp/err"; } 2>&1 ) || {
+  t=$( { time "$parrayc" -o "$tmp/out.$ext" "$1" >/dev/null 2>"$tmp/err"; } 2>&1 ) || {
     echo "FAIL: parrayc rejected $1:" >&2; head -n 5 "$tmp/err" >&2; return 1; }
   awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.3f", a[1] + a[2] }'
 }
@@ -79,9 +91,11 @@ fail=0
 printf '%-9s %7s %8s %8s %8s %6s %6s %6s\n' shape size cpu_s cpu2_s cpu4_s r2 r4 mean
 # shape, size n: the larger programs are 2n and 4n (fanout: one and two levels more)
 for case in "mainhost 6000" "inserts 25000" "detours 4000" "fanout 16" "subprogs 15000" "longline 20000" \
-  "captures 4000" "syncs 20000"; do
+  "captures 4000" "syncs 20000" "fn_pthd 4000" "fn_omp 4000" "fn_cuda 4000"; do
   set -- $case
   shape=$1 n=$2
+  ext=c
+  [ "$shape" = fn_cuda ] && ext=cu
   if [ "$shape" = fanout ]; then sizes=("$n" $((n + 1)) $((n + 2))); else sizes=("$n" $((2 * n)) $((4 * n))); fi
   for k in 0 1 2; do gen "$shape" "${sizes[$k]}" >"$tmp/p$k.pa"; done
   # the programs' runs alternate, so that a burst of load on the machine
@@ -103,4 +117,25 @@ for case in "mainhost 6000" "inserts 25000" "detours 4000" "fanout 16" "subprogs
     fail=1
   fi
 done
+# rss FILE: the max RSS (KB) of one translation of FILE
+rss() {
+  /usr/bin/time -f '%M' -o "$tmp/rss" "$parrayc" -o "$tmp/out.c" "$1" >/dev/null 2>"$tmp/err" || {
+    echo "FAIL: parrayc rejected $1:" >&2; head -n 5 "$tmp/err" >&2; return 1; }
+  tail -n 1 "$tmp/rss"
+}
+if [ -x /usr/bin/time ]; then
+  printf '%-9s %7s %10s %10s %6s\n' shape size rss_kb rss4_kb r4
+  for case in "dollars 1000" "views 7000"; do
+    set -- $case
+    bash "$src/bench/scale_shapes.sh" --gen "$1" "$2" >"$tmp/m1.pa"
+    bash "$src/bench/scale_shapes.sh" --gen "$1" $((4 * $2)) >"$tmp/m4.pa"
+    a=$(rss "$tmp/m1.pa") && b=$(rss "$tmp/m4.pa") || { fail=1; continue; }
+    r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')
+    printf '%-9s %7d %10d %10d %6s\n' "$1" "$2" "$a" "$b" "$r"
+    if awk -v r="$r" 'BEGIN { exit !(r > 6) }'; then
+      echo "FAIL: $1: four times the program took $r times the memory (more than 6: not linear)" >&2
+      fail=1
+    fi
+  done
+fi
 exit $fail

@@ -460,6 +460,17 @@ static void emit_detour(Emitter *e, Node *n)
       return;
     }
   const Backend *b = pick_backend(e, t->kind, MEM_NONE);
+  /* a GPU thread runs a kernel's code: it cannot start host threads or
+   * processes (nvcc would fail on the output, far from here) */
+  Type *outer = e->detour ? e->detour->type : NULL;
+  if (outer && pick_backend(e, outer->kind, MEM_NONE)->gpu && !b->gpu) {
+    const char *kind = type_kind_name(t->kind);
+    diag_error(ctx, n->loc, "%s %s detour inside a %s detour: a GPU thread cannot start %s threads; detour to '%s' "
+               "before the %s detour, or after it", strchr("aeiou", kind[0]) ? "an" : "a", kind, type_kind_name(outer->kind),
+               type_kind_name(t->kind), n->name, type_kind_name(outer->kind));
+    diag_note(ctx, e->detour->node->loc, "the %s detour is here", type_kind_name(outer->kind));
+    return;
+  }
   if (b->gpu)
     note_gpu_work(e);
   Detour *dt = b->detour_open(e, n, t);
@@ -721,10 +732,11 @@ static bool in_macro_call(Ctx *ctx, const char *s, size_t len)
   return false;
 }
 
-static void emit_node(Emitter *e, Node *n)
+/* Every node but a block: out of line, so that its frame (large, of
+ * what is inlined into it) is not on the stack once per level of blocks
+ * nested thousands deep. */
+static __attribute__((noinline)) void emit_leaf(Emitter *e, Node *n)
 {
-  if (n->dead && n->kind != N_TEXT) /* in a branch of an #if parrayc did not take */
-    return;
   switch (n->kind) {
   case N_TEXT:
     emit_text(e, n);
@@ -794,6 +806,19 @@ static void emit_node(Emitter *e, Node *n)
   }
 }
 
+static void emit_node(Emitter *e, Node *n)
+{
+  if (n->dead && n->kind != N_TEXT) /* in a branch of an #if parrayc did not take */
+    return;
+  const Node *outer = e->ctx->walking;
+  e->ctx->walking = n;
+  if (n->kind == N_BLOCK)
+    emit_block(e, n);
+  else
+    emit_leaf(e, n);
+  e->ctx->walking = outer;
+}
+
 /* The first words of the #parray declarations in list, at any depth: one
  * bit each of the kinds a program's target depends on (one walk of the
  * tree, however many are asked about). */
@@ -831,43 +856,64 @@ static long decl_boundary(const char *t)
   return cut;
 }
 
-/* Puts hoisted code at offset cut of whole, then a #line for the text
- * that follows (the line the C compiler would have given it). */
-static void insert_hoist(Ctx *ctx, Out *whole, size_t cut, Out *hoist)
+/* The line of offset cut of w (bol: offset 0 starts a line): the last
+ * #line before it plus the newlines since; false when w has none. */
+static bool line_at(const char *w, size_t cut, bool bol, int *line, const char **file, int *file_len)
+{
+  for (size_t i = cut; i-- > 0;)
+    if ((i == 0 ? bol : w[i - 1] == '\n') && !strncmp(w + i, "#line ", 6)) {
+      const char *nl = strchr(w + i, '\n');
+      *line = (int)strtol(w + i + 6, (char **)file, 10);
+      *file_len = (int)((nl ? nl : w + cut) - *file); /* ` "NAME"` as it was written */
+      for (const char *p = nl ? nl + 1 : w + cut; p < w + cut; p++)
+        *line += *p == '\n';
+      return true;
+    }
+  return false;
+}
+
+/* Puts hoisted code at offset cut of tail, then a #line for the text that
+ * follows (the line the C compiler would have given it).  done is the
+ * output before tail, never rewritten: the cost is tail's, not the whole
+ * output's (a file of many functions each with a detour stays linear). */
+static void insert_hoist(Ctx *ctx, const Buf *done, Out *tail, size_t cut, Out *hoist)
 {
   Buf b = {0};
-  const char *w = whole->b.data ? whole->b.data : "";
+  const char *w = tail->b.data ? tail->b.data : "";
+  bool bol = !done->len || done->data[done->len - 1] == '\n';
   /* rather after the end of that line, when nothing else is on it */
   size_t end = cut;
   while (w[end] == ' ' || w[end] == '\t')
     end++;
   if (w[end] == '\n')
     cut = end + 1;
-  for (size_t i = 0; i < cut; i++)
-    buf_putc(&b, w[i]);
-  if (cut > 0 && w[cut - 1] != '\n')
+  buf_printf(&b, "%.*s", (int)cut, w);
+  if (cut > 0 ? w[cut - 1] != '\n' : !bol)
     buf_putc(&b, '\n');
   buf_puts(&b, hoist->b.data);
   if (b.data[b.len - 1] != '\n')
     buf_putc(&b, '\n');
-  /* the line of offset cut: the last #line before it plus the newlines since */
-  int line = 0;
+  int line = 0, file_len = 0;
   const char *file = "";
-  int file_len = 0;
-  for (size_t i = cut; i-- > 0;)
-    if ((i == 0 || w[i - 1] == '\n') && !strncmp(w + i, "#line ", 6)) {
-      const char *nl = strchr(w + i, '\n');
-      line = (int)strtol(w + i + 6, (char **)&file, 10);
-      file_len = (int)((nl ? nl : w + cut) - file); /* ` "NAME"` as it was written */
-      for (const char *p = nl ? nl + 1 : w + cut; p < w + cut; p++)
-        line += *p == '\n';
-      break;
-    }
+  if (ctx->opt.line_directives && !line_at(w, cut, bol, &line, &file, &file_len) &&
+      line_at(done->data ? done->data : "", done->len, true, &line, &file, &file_len))
+    for (size_t i = 0; i < cut; i++)
+      line += w[i] == '\n';
   if (line > 0 && ctx->opt.line_directives)
     buf_printf(&b, "#line %d%.*s\n", line, file_len, file);
   buf_puts(&b, w + cut);
-  buf_free(&whole->b);
-  whole->b = b;
+  buf_free(&tail->b);
+  tail->b = b;
+}
+
+/* Moves tail's first n bytes to the end of done. */
+static void settle(Buf *done, Out *tail, size_t n)
+{
+  if (!n)
+    return;
+  buf_printf(done, "%.*s", (int)n, tail->b.data);
+  memmove(tail->b.data, tail->b.data + n, tail->b.len - n + 1);
+  tail->b.len -= n;
 }
 
 /* "defined(A) && defined(B)" for the macros the texts name, each once,
@@ -942,14 +988,16 @@ char *emit_program(Ctx *ctx, const Backend *const *targets)
   Scope file = {0};
   file.file_scope = true;
   e.scope = &file;
+  /* the output: done, then whole from where the current top-level
+   * declaration starts (where hoisted code goes) */
+  Buf done = {0};
   Out whole = out_new(ctx, -1);
-  size_t cut = 0; /* where the current top-level declaration starts in whole */
   for (Node *n = ctx->tree; n && !ctx->stopped; n = n->next) {
     Out item = out_new(ctx, whole.line);
     e.out = &item;
     emit_node(&e, n);
     if (e.hoist.b.len)
-      insert_hoist(ctx, &whole, cut, &e.hoist);
+      insert_hoist(ctx, &done, &whole, 0, &e.hoist);
     out_free(&e.hoist);
     e.hoist.line = -1;
     int after = item.line;
@@ -959,12 +1007,16 @@ char *emit_program(Ctx *ctx, const Backend *const *targets)
     if (n->kind == N_TEXT) {
       long b = item.b.data ? decl_boundary(item.b.data) : -1;
       if (b >= 0)
-        cut = before + (size_t)b;
+        settle(&done, &whole, before + (size_t)b);
     } else if (n->kind != N_DOLLAR) {
-      cut = whole.b.len;
+      settle(&done, &whole, whole.b.len);
     }
     out_free(&item);
   }
+  if (whole.b.len)
+    settle(&done, &whole, whole.b.len);
+  out_free(&whole);
+  whole.b = done;
   scope_close(&file);
   if (ctx->errors) {
     out_free(&whole);

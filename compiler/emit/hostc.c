@@ -7,6 +7,8 @@
 #include "emit/hostc.h"
 
 #include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *hostc_mem_enum(MemKind m)
@@ -74,28 +76,66 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
 
 /* ---- run-time checks of what parrayc could not decide ---- */
 
-static void types_reached(Ctx *ctx, Type *t, Type ***list, int *n);
+/* The types a check reaches, each once, in the order a depth-first walk
+ * meets them; found without recursion and without copying the list, so
+ * that a chain of 100,000 views (each referencing the last) costs linear
+ * time and memory and no stack. */
+typedef struct Reach {
+  Type **list;
+  int n, cap;
+  Map seen;
+  Dim **stack;
+  int depth, room;
+} Reach;
 
-static void types_of_nodes(Ctx *ctx, Dim *d, Type ***list, int *n)
+static bool is_item(const void *item, const void *key)
 {
-  if (d->ref)
-    types_reached(ctx, d->ref->type, list, n);
-  for (int k = 0; k < d->nkids; k++)
-    types_of_nodes(ctx, d->kids[k], list, n);
+  return item == key;
 }
 
-/* t and every type its references lead to, once each, into *list */
-static void types_reached(Ctx *ctx, Type *t, Type ***list, int *n)
+static void reach_push(Reach *r, Dim *d)
 {
-  for (int i = 0; i < *n; i++)
-    if ((*list)[i] == t)
-      return;
-  Type **l = ctx_alloc(ctx, sizeof(Type *) * (*n + 1));
-  if (*n)
-    memcpy(l, *list, sizeof(Type *) * *n);
-  l[(*n)++] = t;
-  *list = l;
-  types_of_nodes(ctx, t->root, list, n);
+  if (r->depth == r->room)
+    r->stack = util_realloc(r->stack, sizeof *r->stack * (size_t)(r->room = r->room ? 2 * r->room : 64));
+  r->stack[r->depth++] = d;
+}
+
+/* Adds t unless it is there: whether it was new */
+static bool reach_new(Reach *r, Type *t)
+{
+  unsigned long h = (unsigned long)(uintptr_t)t * 0x9E3779B97F4A7C15ul;
+  if (map_get(&r->seen, h, is_item, t))
+    return false;
+  map_put(&r->seen, h, t);
+  if (r->n == r->cap)
+    r->list = util_realloc(r->list, sizeof *r->list * (size_t)(r->cap = r->cap ? 2 * r->cap : 16));
+  r->list[r->n++] = t;
+  return true;
+}
+
+/* t, if new, and the types its references lead to */
+static void reach_type(Reach *r, Type *t)
+{
+  if (!reach_new(r, t))
+    return;
+  int base = r->depth;
+  reach_push(r, t->root);
+  while (r->depth > base) {
+    Dim *d = r->stack[--r->depth];
+    for (int k = d->nkids; k-- > 0;)
+      reach_push(r, d->kids[k]);
+    /* a node's referenced type, all of it, before the node's children,
+     * as a recursive walk meets them: pushed last, taken first */
+    if (d->ref && reach_new(r, d->ref->type))
+      reach_push(r, d->ref->type->root);
+  }
+}
+
+static void reach_free(Reach *r)
+{
+  free(r->list);
+  free(r->stack);
+  map_free(&r->seen);
 }
 
 /* The run-time checks of the extents of the types in list, as lines of C
@@ -123,11 +163,11 @@ void hostc_type_checks(Emitter *e, Node *n, Type *t)
       return;
   if (e->detour && view_type_outside(t, e->detour->view.parent) && t->detour != e->detour->node)
     return;
-  Type **list = NULL;
-  int nlist = 0;
-  types_reached(e->ctx, t, &list, &nlist);
+  Reach r = {0};
+  reach_type(&r, t);
   Buf b = {0};
-  type_checks(e, list, nlist, text_indent_of(n), &b);
+  type_checks(e, r.list, r.n, text_indent_of(n), &b);
+  reach_free(&r);
   if (b.len)
     out_gen(e->out, n->loc, "%s", b.data);
   buf_free(&b);
@@ -147,15 +187,15 @@ void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt)
 
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
 {
-  Type **list = NULL;
-  int nlist = 0;
-  types_reached(e->ctx, dt->type, &list, &nlist);
+  Reach r = {0};
+  reach_type(&r, dt->type);
   for (int i = 0; i < dt->view.nused; i++)
     if (view_type_outside(dt->view.used[i], here(e)))
-      types_reached(e->ctx, dt->view.used[i], &list, &nlist);
+      reach_type(&r, dt->view.used[i]);
   Buf b = {0};
   const char *in = text_indent_of(n);
-  type_checks(e, list, nlist, in, &b);
+  type_checks(e, r.list, r.n, in, &b);
+  reach_free(&r);
   for (int i = 0; i < dt->nchecks; i++)
     buf_printf(&b, "%s%s\n", in, dt->checks[i]);
   if (b.len)
@@ -246,7 +286,7 @@ char *hostc_checked_span(Emitter *e, Node *n, Dim *d)
              text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc), bound, k);
   for (int i = 0; i < k; i++) {
     buf_printf(&b, ", %s, ", text_c_string(ctx, atoms[i]->text));
-    if (atoms[i]->runtime) /* "n * n": (long long)n * (long long)n */
+    if (poly_size_overflows(atoms[i])) /* "n * n": (long long)n * (long long)n */
       print_wide_text(&b, atoms[i]->text, false);
     else
       buf_printf(&b, util_text_is_simple(atoms[i]->text) ? "(long long)%s" : "(long long)(%s)", atoms[i]->text);

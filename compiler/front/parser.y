@@ -14,6 +14,10 @@ typedef void *yyscan_t;
 
 int pa_lex(YYSTYPE *lval, yyscan_t scanner);
 #define yylex pa_lex
+/* the parser's stack: two entries a level of braces.  The walk recurses
+ * per level too, and stays well within a thread's stack at this depth */
+#define YYMAXDEPTH 20000
+#define PA_MAX_NESTING (YYMAXDEPTH / 2)
 static void yyerror(yyscan_t scanner, Ctx *ctx, LexState *ls, const char *msg);
 
 static NodeList list_empty(void) { NodeList l = {0, 0}; return l; }
@@ -402,6 +406,11 @@ static void yyerror(yyscan_t scanner, Ctx *ctx, LexState *ls, const char *msg)
     return;
   }
   Loc at = ls->last_loc;
+  if (!strcmp(msg, "memory exhausted")) {
+    diag_error(ctx, at, "blocks nested too deep: parrayc takes at most about %d levels of braces", PA_MAX_NESTING);
+    ls->fatal = true;
+    return;
+  }
   static const char unexpected[] = "syntax error, unexpected ";
   const char *expecting = strstr(msg, ", expecting ");
   if (ls->in_dir && expecting && !strncmp(msg, unexpected, strlen(unexpected)) && ls->prev_end.line &&

@@ -785,42 +785,150 @@ static void print_operand(Buf *b, const Poly *p, bool wide)
   }
 }
 
-/* Size text as an operand of 64-bit arithmetic: "n * n" as "(long long)n * n"
- * would still multiply in int, so when the text is arithmetic on names and
- * literals each name is converted ("(long long)n * (long long)n"); other
- * text (a call, a cast) is converted as a whole. */
-/* sizeof and the words of a cast: "(long long)(int)x" is text to convert whole */
-static bool c_type_word(CTok t)
+/* Size text as an operand of 64-bit arithmetic: "(long long)(n * n)" would
+ * still multiply in int, so every operand that is not a literal is converted
+ * where it stands, at any depth of parentheses: "m.rows * m.cols" as
+ * "(long long)m.rows * (long long)m.cols", "f(n) << 16" as
+ * "(long long)f(n) << 16", "N * N" (a macro) as "(long long)N * (long long)N".
+ * A unary expression (a member, a call, a subscript, a cast, sizeof) is one
+ * operand, converted whole; what a call's arguments or a subscript compute
+ * is the program's own. */
+typedef struct Wide {
+  CTok *t;
+  int *match; /* the index of the bracket closing t[i], or -1 */
+  bool *mark; /* "(long long)" goes before t[i] */
+} Wide;
+
+static bool wide_punct(const Wide *w, int i, int end, const char *set)
 {
-  static const char *const words[] = {"sizeof", "char", "short", "int", "long", "float", "double", "signed",
-                                      "unsigned", "const", "volatile", "_Alignof", "alignof", NULL};
-  for (int i = 0; words[i]; i++)
-    if (ctok_word(t, words[i]))
-      return true;
-  return false;
+  return i < end && w->t[i].kind == CT_PUNCT && w->t[i].n == 1 && strchr(set, w->t[i].s[0]);
+}
+
+/* t[i] and t[i + 1] written together as one operator ("<<", "++") */
+static bool wide_joined(const Wide *w, int i, int end)
+{
+  return i + 1 < end && w->t[i + 1].kind == CT_PUNCT && w->t[i + 1].s == w->t[i].s + 1;
+}
+
+/* Does the group at t[i] read as a cast: type words and '*' only, an
+ * operand after it ("(long)x", "(size_t)n", "(T)-x"; "(n) * m" too, where
+ * converting it whole is right either way)? */
+static bool wide_cast(const Wide *w, int i, int end)
+{
+  int close = w->match[i];
+  if (close <= i + 1 || close + 1 >= end)
+    return false;
+  for (int k = i + 1; k < close; k++)
+    if (w->t[k].kind != CT_IDENT && !wide_punct(w, k, close, "*"))
+      return false;
+  const CTok *n = &w->t[close + 1];
+  return n->kind == CT_IDENT || n->kind == CT_NUMBER || n->kind == CT_STRING || n->kind == CT_CHAR ||
+         wide_punct(w, close + 1, end, "(-+~!*&{"); /* "(int){3}": a compound literal */
+}
+
+/* the end of the unary expression at t[i]: prefixes, a primary, postfixes */
+static int wide_operand_end(const Wide *w, int i, int end)
+{
+  for (;;) {
+    if (wide_punct(w, i, end, "(") && w->match[i] > 0 && wide_cast(w, i, end)) {
+      i = w->match[i] + 1;
+    } else if (i < end && (ctok_word(w->t[i], "sizeof") || ctok_word(w->t[i], "_Alignof"))) {
+      if (wide_punct(w, i + 1, end, "(") && w->match[i + 1] > 0)
+        return w->match[i + 1] + 1; /* sizeof(int): a type, not a cast */
+      i++;
+    } else if (wide_punct(w, i, end, "-+~!*&")) {
+      i++;
+    } else {
+      break;
+    }
+  }
+  if (wide_punct(w, i, end, "([{") && w->match[i] > 0)
+    i = w->match[i] + 1;
+  else if (i < end)
+    i++;
+  for (;;) {
+    if (wide_punct(w, i, end, "([") && w->match[i] > 0)
+      i = w->match[i] + 1;
+    else if (i < end && w->t[i].kind == CT_PUNCT && w->t[i].n == 2) /* -> */
+      i += 2;
+    else if (wide_punct(w, i, end, "."))
+      i += 2;
+    else if (wide_punct(w, i, end, "+-") && wide_joined(w, i, end) && w->t[i + 1].s[0] == w->t[i].s[0])
+      i += 2; /* x++ */
+    else
+      return i < end ? i : end;
+  }
+}
+
+/* "(long long)x": converted already */
+static bool wide_already(const Wide *w, int i, int end)
+{
+  return wide_punct(w, i, end, "(") && w->match[i] == i + 3 && ctok_word(w->t[i + 1], "long") &&
+         ctok_word(w->t[i + 2], "long") && wide_cast(w, i, end);
+}
+
+static void wide_mark(Wide *w, int i, int end)
+{
+  while (i < end) {
+    if (wide_punct(w, i, end, "-+~") && !(wide_joined(w, i, end) && w->t[i + 1].s[0] == w->t[i].s[0])) {
+      i++; /* -n: the operand after it is converted */
+      continue;
+    }
+    int j = wide_operand_end(w, i, end);
+    if (wide_punct(w, i, end, "(") && j == w->match[i] + 1)
+      wide_mark(w, i + 1, w->match[i]); /* (a * b): inside */
+    else if (!(j == i + 1 && w->t[i].kind == CT_NUMBER) && !wide_already(w, i, end))
+      w->mark[i] = true;
+    i = j;
+    /* one binary operator, of one to three characters ("<<=") */
+    if (i < end && w->t[i].kind == CT_PUNCT) {
+      i++;
+      while (i < end && w->t[i].kind == CT_PUNCT && w->t[i].s == w->t[i - 1].s + 1 &&
+             strchr("<>=&|", w->t[i].s[0]))
+        i++;
+    } else if (i < end) {
+      i++; /* not C an expression has: left as it is */
+    }
+  }
 }
 
 void print_wide_text(Buf *b, const char *text, bool paren)
 {
+  int n = 0, cap = 16;
+  Wide w = {util_malloc(sizeof(CTok) * cap), NULL, NULL};
   CText c = ctext(text, NULL, 0);
-  bool plain = true;
-  for (CTok t = ctext_code(&c); t.kind != CT_END && plain; t = ctext_code(&c))
-    plain = t.kind == CT_NUMBER || (t.kind == CT_IDENT && !t.member && !c_type_word(t)) ||
-            (t.kind == CT_PUNCT && t.n == 1 && strchr("+-*/%()", t.s[0]));
-  if (util_text_is_simple(text) || !plain) {
-    buf_printf(b, util_text_is_simple(text) ? "(long long)%s" : "(long long)(%s)", text);
-    return;
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (n == cap)
+      w.t = util_realloc(w.t, sizeof(CTok) * (cap *= 2));
+    w.t[n++] = t;
   }
-  if (paren)
+  w.match = util_malloc(sizeof(int) * (n + 1));
+  w.mark = memset(util_malloc(n + 1), 0, n + 1);
+  int *open = util_malloc(sizeof(int) * (n + 1)), depth = 0;
+  for (int i = 0; i < n; i++) {
+    w.match[i] = -1;
+    if (wide_punct(&w, i, n, "([{"))
+      open[depth++] = i;
+    else if (wide_punct(&w, i, n, ")]}") && depth > 0)
+      w.match[open[--depth]] = i;
+  }
+  wide_mark(&w, 0, n);
+  bool whole = n > 0 && w.mark[0] && wide_operand_end(&w, 0, n) == n;
+  if (paren && !whole)
     buf_putc(b, '(');
-  c = ctext(text, NULL, 0);
-  for (CTok t = ctext_next(&c); t.kind != CT_END; t = ctext_next(&c)) {
-    if (t.kind == CT_IDENT)
-      buf_puts(b, "(long long)");
-    buf_printf(b, "%.*s", (int)t.n, t.s);
-  }
-  if (paren)
+  const char *from = text;
+  for (int i = 0; i < n; i++)
+    if (w.mark[i]) {
+      buf_printf(b, "%.*s(long long)", (int)(w.t[i].s - from), from);
+      from = w.t[i].s;
+    }
+  buf_puts(b, from);
+  if (paren && !whole)
     buf_putc(b, ')');
+  free(w.t);
+  free(w.match);
+  free(w.mark);
+  free(open);
 }
 
 static void print_atom(Buf *b, const Atom *a, bool wide, bool alone)
@@ -848,15 +956,21 @@ static void print_atom(Buf *b, const Atom *a, bool wide, bool alone)
   }
 }
 
-/* Is a a size naming a variable, or an index into one, written as
- * arithmetic ("n * n", "n - 1"): printed with each name converted to long
- * long, since converting the result would be too late? */
+bool poly_size_overflows(const Atom *a)
+{
+  return !util_text_is_simple(a->text) && (a->runtime || !a->known || a->value > INT_MAX);
+}
+
+/* Is a a size poly_size_overflows says may overflow int, or an index into
+ * a size only the run knows written as arithmetic ("n - 1"): printed with
+ * each operand converted to long long, since converting the result would
+ * be too late? */
 static bool widened(const Atom *a)
 {
   if (util_text_is_simple(a->text ? a->text : "x"))
     return false;
   if (a->kind == A_SYM)
-    return a->runtime;
+    return poly_size_overflows(a);
   return a->kind == A_VAR && a->slot < 0 && a->bound && const_reach(a->bound) == LLONG_MAX;
 }
 

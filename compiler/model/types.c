@@ -59,6 +59,52 @@ static ThreadKind kind_of_word(const char *w)
   return TK_NONE;
 }
 
+/* A chain of types each referencing the next is walked link by link
+ * (offsets, strides): this many links stay well within an 8 MB stack. */
+enum { TYPE_MAX_REF_DEPTH = 30000 };
+
+/* the longest chain of types the references under d lead through */
+static int refs_depth(const Dim *d)
+{
+  int depth = d->ref ? d->ref->type->ref_depth : 0;
+  for (int k = 0; k < d->nkids; k++) {
+    int kid = refs_depth(d->kids[k]);
+    depth = kid > depth ? kid : depth;
+  }
+  return depth;
+}
+
+/* "{paged float float [4]}", "{paged int double [4]}": the element type's
+ * words (from decl->words[w]) name two types; the C compiler would say so
+ * at the #create, far from the declaration.  "long long", "unsigned int",
+ * "long double" and qualifiers are one type. */
+static bool one_element_type(Ctx *ctx, Node *decl, int w)
+{
+  static const char *const basic[] = {"void", "char", "int", "float", "double", "_Bool", "bool", NULL};
+  const char *first = NULL;
+  for (int k = w; k < decl->nwords; k++) {
+    const char *word = decl->words[k];
+    bool is_basic = false;
+    for (int i = 0; basic[i] && !is_basic; i++)
+      is_basic = !strcmp(word, basic[i]);
+    bool again = false; /* "float4 float4": the same name twice */
+    for (int j = w; j < k && !again; j++)
+      again = !strcmp(word, decl->words[j]) && util_is_ident_start((unsigned char)word[0]) &&
+              strcmp(word, "long") && strcmp(word, "const") && strcmp(word, "volatile");
+    if (is_basic && first && !again) {
+      diag_error(ctx, decl->loc, "two element types, '%s' and '%s': a type has one element type", first, word);
+      return false;
+    }
+    if (again) {
+      diag_error(ctx, decl->loc, "'%s' twice in the element type: a type has one element type", word);
+      return false;
+    }
+    if (is_basic)
+      first = word;
+  }
+  return true;
+}
+
 /* "{pagd float [4]}": a word like a memory or thread kind, followed by
  * more words, becomes part of the element type; legal C perhaps, but
  * hardly meant. */
@@ -596,6 +642,7 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
     w++;
   else if (w < decl->nwords && (t->kind = kind_of_word(decl->words[w])) != TK_NONE)
     w++;
+  int w0 = w;
   if (w < decl->nwords) {
     check_kind_like(ctx, decl, w);
     Buf b = {0};
@@ -612,6 +659,8 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
                  type_kind_name(t->kind), t->elem);
       return NULL;
     }
+    if (!one_element_type(ctx, decl, w0))
+      return NULL;
   }
   if (decl->has_params) {
     if (t->kind == TK_NONE) {
@@ -634,6 +683,10 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
   root->extent = product_of_kids(ctx, root);
   if (ctx->errors == errors && extent_overflows(root))
     diag_error(ctx, decl->name_loc, "type '%s' has too many elements: its extent does not fit in 64 bits", t->name);
+  t->ref_depth = 1 + refs_depth(root);
+  if (ctx->errors == errors && t->ref_depth > TYPE_MAX_REF_DEPTH)
+    diag_error(ctx, decl->name_loc, "type '%s' ends a chain of more than %d types each referencing the next: "
+               "parrayc's limit (its offsets are found by walking the chain)", t->name, TYPE_MAX_REF_DEPTH);
   if (ctx->errors > errors)
     return NULL;
   if (t->kind == TK_NONE) {

@@ -13,6 +13,15 @@ static void create(Emitter *e, Node *n, Dim *d)
   char *span = hostc_checked_span(e, n, d);
   const char *elem = d->type->elem;
   if (d->type->mem == MEM_RMEM) {
+    /* a size only the run knows, or a large one: a local array would
+     * fault past the thread's stack without a word */
+    long long count;
+    bool kernel = false; /* a GPU thread's local memory: not the host's stack */
+    for (Detour *x = e->detour; x; x = x->parent)
+      kernel |= x->type->kind == TK_CUDA;
+    if (!kernel && (!poly_is_const(dim_span(ctx, d), &count) || count > 4096))
+      out_gen(e->out, n->loc, "%spa_check_rmem(%s, sizeof(%s), %s, %s, %d);\n", text_indent_of(n), span, elem,
+              text_c_string(ctx, n->name), text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
     out_gen(e->out, n->loc, "%s%s %s[%s];\n", text_indent_of(n), elem, p, span);
     scope_declare_as(e->ctx, e->scope, p, ctx_printf(ctx, "%s %s[%s]", elem, p, span));
     return;
@@ -32,7 +41,10 @@ static void destroy(Emitter *e, Node *n, Dim *d)
   char *p = util_str_trim(e->ctx, frag_text(e, n->args[0]));
   if (d->type->mem == MEM_RMEM)
     return; /* registers need no freeing */
-  out_gen(e->out, n->loc, "%spa_free_host(%s, %s);\n", text_indent_of(n), hostc_mem_enum(d->type->mem), p);
+  /* the line goes with it: a block destroyed twice is reported there */
+  out_gen(e->out, n->loc, "%spa_destroy_host(%s, %s, %s, %s, %d);\n", text_indent_of(n), hostc_mem_enum(d->type->mem), p,
+          text_c_string(e->ctx, n->name), text_c_string(e->ctx, text_loc_file(e->ctx, n->loc)),
+          text_loc_line(e->ctx, n->loc));
 }
 
 /* ---- copies between host layouts ---- */

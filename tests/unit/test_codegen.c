@@ -60,7 +60,7 @@ START_TEST(create_assigns_a_global)
   char *out = pa_translate(M43 "float *a;\n#mainhost {\n#create M(a)\n#destroy M(a)\n}\n");
   ck_contains(out, "\na = (float *)pa_alloc_host(PA_PAGED, 12, sizeof(float), \"M\", \"t.pa\", 4);\n");
   ck_lacks(out, "float *a =");
-  ck_contains(out, "pa_free_host(PA_PAGED, a);");
+  ck_contains(out, "pa_destroy_host(PA_PAGED, a, \"M\", \"t.pa\", 5);");
   ck_compiles(out);
   free(out);
 }
@@ -329,7 +329,7 @@ START_TEST(line_directives_point_to_the_source)
   ck_line(out, "float *a = (float *)pa_alloc_host", 4);
   ck_line(out, "int k = 0;", 5);
   ck_line(out, "a[11] = 1;", 6);
-  ck_line(out, "pa_free_host(PA_PAGED, a);", 8);
+  ck_line(out, "pa_destroy_host(PA_PAGED, a, \"M\", \"t.pa\", 8);", 8);
   ck_line(out, "printf(", 9);
   /* every directive names the file, with a line inside it */
   for (const char *p = strstr(out, "#line "); p; p = strstr(p + 1, "#line ")) {

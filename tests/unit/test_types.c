@@ -390,6 +390,33 @@ START_TEST(poly_algebra)
 }
 END_TEST
 
+/* size text computed in 64 bits, each operand converted where it stands */
+START_TEST(wide_size_text)
+{
+  static const char *const cases[][2] = {
+      {"n * n", "(long long)n * (long long)n"},
+      {"m.rows * m.cols", "(long long)m.rows * (long long)m.cols"},
+      {"p->rows * (n + 1)", "(long long)p->rows * ((long long)n + 1)"},
+      {"f(n) * v[i * j]", "(long long)f(n) * (long long)v[i * j]"},
+      {"n << 16", "(long long)n << 16"},
+      {"(size_t)n * n", "(long long)(size_t)n * (long long)n"},
+      {"sizeof(int) * K", "(long long)sizeof(int) * (long long)K"},
+      {"-n * -(a * b)", "-(long long)n * -((long long)a * (long long)b)"},
+      {"c ? n * n : 4", "(long long)c ? (long long)n * (long long)n : 4"},
+      {"(int){3} * n", "(long long)(int){3} * (long long)n"},
+      {"(long long)(n) * n", "(long long)(n) * n"}, /* converted already */
+      {"n /* rows */ * n", "(long long)n /* rows */ * (long long)n"},
+      {"x++ + 1", "(long long)x++ + 1"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    Buf b = {0};
+    print_wide_text(&b, cases[i][0], false);
+    ck_assert_str_eq(b.data, cases[i][1]);
+    buf_free(&b);
+  }
+}
+END_TEST
+
 static Suite *make(void)
 {
   Suite *s = suite_create("types");
@@ -414,6 +441,7 @@ static Suite *make(void)
   tcase_add_test(tc, type_errors);
   tcase_add_test(tc, inherited_mem_and_elem);
   tcase_add_test(tc, poly_algebra);
+  tcase_add_test(tc, wide_size_text);
   suite_add_tcase(s, tc);
   return s;
 }
