@@ -594,8 +594,9 @@ static bool scope_text_has_declaration(Ctx *ctx, Scope *s, const char *name)
          statement_declares(tail, tail + strlen(tail), name);
 }
 
-const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
+const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bool *parameter)
 {
+  *parameter = false;
   for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
     Named *x = named(s, name);
     if (x)
@@ -603,10 +604,18 @@ const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
     const char *st, *end, *decl;
     if ((st = scope_declaring_statement(ctx, s, name, &end)))
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
-    if (s->header && (st = declaring_parameter(s->header, name, &end)))
+    if (s->header && (st = declaring_parameter(s->header, name, &end))) {
+      *parameter = true;
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+    }
   }
   return NULL;
+}
+
+const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
+{
+  bool parameter;
+  return scope_local_declaration_of(ctx, in, name, &parameter);
 }
 
 const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)
