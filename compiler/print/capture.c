@@ -31,6 +31,7 @@ typedef struct Finder {
   const char *body;
   char **params;
   int nparams;
+  Node *node;        /* the #detour */
   Capture *caps;
   int n, cap;
   char **seen;
@@ -76,6 +77,217 @@ static const char *host_global(Ctx *ctx, Scope *scope, const char *name)
   return decl;
 }
 
+/* ---- what a captured local's type is ---- */
+
+/* Words of a declaration's type that are not typedef names. */
+static bool keyword(CTok t)
+{
+  static const char *words[] = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+                                "_Bool", "bool", "_Complex", "const", "volatile", "restrict", "__restrict",
+                                "_Atomic", "static", "extern", "register", "inline", "auto", "_Thread_local",
+                                "__thread", "typedef", "__shared__", "__device__", "__constant__", "__managed__",
+                                NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
+/* The typedef name among the type words [decl, end) ("triple" in "const
+ * triple"); false when there is none (struct, union and enum tags are
+ * not). */
+static bool typedef_name(const char *decl, const char *end, CTok *name)
+{
+  CText c = ctext(decl, end, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (ctok_word(t, "struct") || ctok_word(t, "union") || ctok_word(t, "enum")) {
+      ctext_code(&c); /* the tag */
+      continue;
+    }
+    if (t.kind == CT_IDENT && !keyword(t)) {
+      *name = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool is_typedef(const char *decl)
+{
+  CText c = ctext(decl, NULL, 0);
+  return ctok_word(ctext_code(&c), "typedef");
+}
+
+/* decl, "const triple t", with typedef name tn replaced by what td,
+ * "typedef int triple[3]", declares: "const int t[3]". */
+static char *expand_typedef(Ctx *ctx, const char *decl, const char *at, size_t len, CTok tn, const char *td)
+{
+  CText c = ctext(td, NULL, 0);
+  CTok first = ctext_code(&c); /* typedef */
+  const char *tname;
+  size_t tlen;
+  ctext_declarator(td, NULL, &tname, &tlen);
+  const char *def = first.s + first.n;
+  return util_str_trim(ctx, ctx_printf(ctx, "%.*s%.*s %.*s%.*s%s", (int)(tn.s - decl), decl, (int)(at - tn.s - tn.n),
+                                       tn.s + tn.n, (int)(tname - def), def, (int)len, at, tname + tlen));
+}
+
+/* The bracket groups after the name at [at, at + len) of decl, in *open
+ * (at most max); their number, or -1 when anything else follows them. */
+static int bracket_groups(const char *at, size_t len, const char **open, int max)
+{
+  int n = 0;
+  CText c = ctext(at + len, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    const char *close = ctok_is(t, '[') ? ctext_close(t.s, NULL) : NULL;
+    if (!close || n == max)
+      return -1;
+    open[n++] = t.s;
+    c = ctext(close + 1, NULL, 0);
+  }
+  return n;
+}
+
+/* "int *p" for a parameter "int p[3]", "double (*m)[4]" for "double m[][4]" */
+static char *decay(Ctx *ctx, const char *decl)
+{
+  const char *at;
+  size_t len;
+  ctext_declarator(decl, NULL, &at, &len);
+  CText c = ctext(at + len, NULL, 0);
+  CTok open = ctext_code(&c);
+  const char *rest = ctext_close(open.s, NULL) + 1;
+  while (*rest == ' ')
+    rest++;
+  if (!*rest)
+    return ctx_printf(ctx, "%.*s*%.*s", (int)(at - decl), decl, (int)len, at);
+  return ctx_printf(ctx, "%.*s(*%.*s)%s", (int)(at - decl), decl, (int)len, at, rest);
+}
+
+/* Does identifier w name a variable or a function, whose value makes a
+ * size in which it stands one of run time (C11 6.7.6.2)? */
+static bool names_variable(Finder *f, const char *w, size_t n)
+{
+  char *name = ctx_strndup(f->ctx, w, n);
+  bool param;
+  const char *d = scope_local_declaration_of(f->ctx, f->scope, name, &param);
+  if (!d)
+    d = scope_file_declaration(f->ctx, f->scope, name);
+  return d && !is_typedef(d);
+}
+
+/* Does the size in the brackets at open name a variable? */
+static bool varying_size(Finder *f, const char *open)
+{
+  CText c = ctext(open + 1, ctext_close(open, NULL), 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (t.kind == CT_IDENT && !t.member && names_variable(f, t.s, t.n))
+      return true;
+  return false;
+}
+
+/* ... or is it empty ("char s[] = ...": sized by the initialiser)? */
+static bool runtime_size(Finder *f, const char *open)
+{
+  CText c = ctext(open + 1, NULL, 0);
+  return ctok_is(ctext_code(&c), ']') || varying_size(f, open);
+}
+
+/* Where the body first uses name (the detour when no text of it does). */
+static bool find_use(Node *list, const char *name, Loc *at)
+{
+  for (Node *k = list; k; k = k->next) {
+    if (k->kind == N_TEXT && k->text) {
+      CText c = ctext(k->text, NULL, CT_DIRECTIVES);
+      for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+        if (t.kind == CT_IDENT && !t.member && ctok_word(t, name)) {
+          Loc l = k->loc;
+          for (const char *p = k->text; p < t.s; p++) {
+            l.col = *p == '\n' ? 1 : l.col + 1;
+            l.line += *p == '\n';
+          }
+          *at = l;
+          return true;
+        }
+    }
+    if (k->body && k->kind != N_DETOUR && find_use(k->body, name, at))
+      return true;
+  }
+  return false;
+}
+
+/* Reports a local the body uses that cannot reach it, where the body
+ * uses it. */
+static void refuse(Finder *f, const char *name, const char *why)
+{
+  Loc at = f->at;
+  find_use(f->node->body, name, &at);
+  diag_error(f->ctx, at, "the detour body uses '%s', a local of the enclosing function %s", name, why);
+  if (at.line != f->at.line)
+    diag_note(f->ctx, f->at, "the body of this detour is outlined into a function of its own");
+  f->ok = false;
+}
+
+/* Reads the type of c (a parameter when param): an array, a typedef'd
+ * one, one of run-time size; a parameter declared an array becomes the
+ * pointer C makes of it.  False after an error. */
+static bool read_type(Finder *f, Capture *c, bool param)
+{
+  Ctx *ctx = f->ctx;
+  const char *decl = c->decl, *at;
+  size_t len;
+  CDeclKind kind = ctext_declarator(decl, NULL, &at, &len);
+  bool typed = false; /* an array by a typedef name */
+  for (int depth = 0; kind == CD_PLAIN && depth < 16; depth++) {
+    CTok tn;
+    if (!typedef_name(decl, at, &tn))
+      break;
+    char *tname = ctx_strndup(ctx, tn.s, tn.n);
+    bool tparam;
+    const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam);
+    if (td && is_typedef(td)) {
+      refuse(f, c->name, ctx_printf(ctx, "declared '%s', whose type '%s' is defined in that function: the body, "
+                                    "outlined into a function of its own, cannot name it; define the type at "
+                                    "file scope", c->decl, tname));
+      return false;
+    }
+    td = scope_file_declaration(ctx, f->scope, tname);
+    if (!td || !is_typedef(td)) {
+      c->opaque = !td && !ctext_type_word(tn.s, tn.n);
+      break;
+    }
+    decl = expand_typedef(ctx, decl, at, len, tn, td);
+    kind = ctext_declarator(decl, NULL, &at, &len);
+    typed = kind == CD_ARRAY;
+  }
+  const char *open[16];
+  int n = bracket_groups(at, len, open, 16);
+  if (kind == CD_ARRAY && param) {
+    bool sized = n > 0 && !runtime_size(f, open[0]);
+    c->sized_param = sized ? c->decl : NULL;
+    c->decl = decay(ctx, decl);
+  } else if (kind == CD_ARRAY) {
+    c->array = true;
+    bool runtime = false;
+    for (int i = 0; !typed && i < n; i++)
+      runtime = runtime || runtime_size(f, open[i]);
+    c->nvla = runtime ? n : 0;
+  }
+  /* a size of run time anywhere else: a type the outlined body cannot declare */
+  bool varies = c->nvla && (n < 0 || memchr(c->decl, '(', (size_t)(at - c->decl)));
+  ctext_declarator(c->decl, NULL, &at, &len);
+  CText t = ctext(c->decl, NULL, 0);
+  for (CTok k = ctext_code(&t); k.kind != CT_END && !varies; k = ctext_code(&t))
+    varies = ctok_is(k, '[') && (!c->nvla || k.s < at) && varying_size(f, k.s);
+  if (varies) {
+    refuse(f, c->name, ctx_printf(ctx, "declared '%s', a type whose sizes are of run time in a form parrayc "
+                                  "cannot pass to the body, outlined into a function of its own: use an array "
+                                  "('TYPE %s[n][m]') or a pointer to its first element", c->decl, c->name));
+    return false;
+  }
+  return true;
+}
+
 static void consider(void *arg, const char *w, size_t len)
 {
   Finder *f = arg;
@@ -90,7 +302,8 @@ static void consider(void *arg, const char *w, size_t len)
       return;
   if (scope_text_declares(f->body, name))
     return; /* the body's own */
-  const char *decl = scope_local_declaration(ctx, f->scope, name);
+  bool param = false;
+  const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param);
   if (!decl && f->globals)
     decl = host_global(ctx, f->scope, name);
   if (!decl)
@@ -113,22 +326,22 @@ static void consider(void *arg, const char *w, size_t len)
     f->ok = false;
     return;
   }
+  Capture c = {name, decl, NULL, false, false, 0};
+  if (!read_type(f, &c, param))
+    return;
   if (f->n == f->cap) {
     f->cap = f->cap ? 2 * f->cap : 8;
-    Capture *c = ctx_alloc(ctx, sizeof(Capture) * f->cap);
+    Capture *cs = ctx_alloc(ctx, sizeof(Capture) * f->cap);
     if (f->n)
-      memcpy(c, f->caps, sizeof(Capture) * f->n);
-    f->caps = c;
+      memcpy(cs, f->caps, sizeof(Capture) * f->n);
+    f->caps = cs;
   }
-  f->caps[f->n].name = name;
-  f->caps[f->n].decl = decl;
-  f->caps[f->n].array = capture_decl_is_array(decl);
-  f->n++;
+  f->caps[f->n++] = c;
 }
 
 int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
-  Finder f = {ctx, scope, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
+  Finder f = {ctx, scope, text, params, nparams, n, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
   each_identifier(text, consider, &f);
   *out = f.caps;
   return f.ok ? f.n : -1;
@@ -136,7 +349,7 @@ int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **param
 
 int capture_find_kernel(Ctx *ctx, Scope *scope, Node *n, const char *text, Capture **out)
 {
-  Finder f = {ctx, scope, text, NULL, 0, NULL, 0, 0, NULL, 0, 0, n->loc, true, true};
+  Finder f = {ctx, scope, text, NULL, 0, n, NULL, 0, 0, NULL, 0, 0, n->loc, true, true};
   each_identifier(text, consider, &f);
   *out = f.caps;
   return f.ok ? f.n : -1;
@@ -171,6 +384,39 @@ char *capture_pointer_decl(Ctx *ctx, const Capture *c)
   if (!at[nl]) /* nothing follows: no parentheses needed */
     return ctx_printf(ctx, "%.*s*%s", (int)(at - d), d, c->name);
   return ctx_printf(ctx, "%.*s(*%s)%s", (int)(at - d), d, c->name, at + nl);
+}
+
+char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k)
+{
+  return ctx_printf(ctx, "pa_%s_%d", c->name, k);
+}
+
+char *capture_vla_pointer_decl(Ctx *ctx, const Capture *c, const char *prefix)
+{
+  const char *at;
+  size_t len;
+  ctext_declarator(c->decl, NULL, &at, &len);
+  Buf b = {0};
+  buf_printf(&b, "%.*s(*%s)", (int)(at - c->decl), c->decl, c->name);
+  for (int k = 0; k < c->nvla; k++)
+    buf_printf(&b, "[%s%s]", prefix, capture_vla_extent_name(ctx, c, k));
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
+}
+
+/* "v[0][0]": name followed by k indices 0 */
+static char *element(Ctx *ctx, const char *name, int k)
+{
+  char *s = ctx_strdup(ctx, name);
+  while (k-- > 0)
+    s = ctx_printf(ctx, "%s[0]", s);
+  return s;
+}
+
+char *capture_vla_extent(Ctx *ctx, const Capture *c, int k)
+{
+  return ctx_printf(ctx, "sizeof %s / sizeof %s", element(ctx, c->name, k), element(ctx, c->name, k + 1));
 }
 
 typedef struct Rewriter {

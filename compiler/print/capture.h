@@ -9,8 +9,16 @@
 
 typedef struct Capture {
   const char *name;
-  const char *decl; /* its declaration: "int rows", "double x[10]" */
-  bool array;
+  /* its declaration: "int rows", "double x[10]", "triple t"; for a
+   * parameter declared an array, the pointer C makes of it ("int *p" for
+   * "int p[3]" or "triple p") */
+  const char *decl;
+  /* such a parameter with a written size, as declared ("int p[3]",
+   * "triple p"): mpi sends that many elements; NULL otherwise */
+  const char *sized_param;
+  bool array;  /* an array: declared with [...] or of a typedef'd array type */
+  bool opaque; /* of a type name parrayc sees no declaration of (a header's): maybe an array */
+  int nvla;    /* an array of run-time size ("int v[n]", "char s[] = ..."): its number of extents */
 } Capture;
 
 /* The locals that text, the translated body of detour n, uses (its own
@@ -27,6 +35,14 @@ char *capture_pointer_decl(Ctx *ctx, const Capture *c);  /* "int *rows" */
 bool capture_decl_is_array(const char *decl);
 /* ... an array of unwritten size ("char s[]", sized by its initialiser). */
 bool capture_decl_is_unsized_array(const char *decl);
+/* "int (*v)[PREFIXpa_v_0]" for "int v[n]": the pointer to an array of
+ * run-time size whose extents are named pa_NAME_K after prefix
+ * ("pa_args->" or "") */
+char *capture_vla_pointer_decl(Ctx *ctx, const Capture *c, const char *prefix);
+/* "pa_v_0": the name of extent k of an array of run-time size */
+char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k);
+/* "sizeof v[0] / sizeof v[0][0]": the value of extent k, where it is declared */
+char *capture_vla_extent(Ctx *ctx, const Capture *c, int k);
 /* text with every use of a captured name X turned into (*X) */
 char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n);
 

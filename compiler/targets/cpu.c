@@ -58,7 +58,12 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, "  %s;\n", capture_pointer_decl(ctx, &caps[i]));
+      out_gen(e->out, loc, "  %s;\n", caps[i].nvla ? ctx_printf(ctx, "void *%s", caps[i].name)
+                                                    : capture_pointer_decl(ctx, &caps[i]));
+    for (int i = 0; i < ncaps; i++)
+      for (int k = 0; k < caps[i].nvla; k++)
+        out_gen(e->out, loc, "  size_t %s;%s\n", capture_vla_extent_name(ctx, &caps[i], k),
+                k ? "" : ctx_printf(ctx, " /* the extents of %s */", caps[i].decl));
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| %s threads */\n", n->name, t->name,
@@ -71,7 +76,9 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     self = true;
   }
   for (int i = 0; i < ncaps; i++)
-    out_gen(e->out, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
+    out_gen(e->out, loc, "  %s = pa_args->%s;\n",
+            caps[i].nvla ? capture_vla_pointer_decl(ctx, &caps[i], "pa_args->") : capture_pointer_decl(ctx, &caps[i]),
+            caps[i].name);
   if (tid)
     out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
   if (gpu) {
@@ -132,7 +139,11 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
-    buf_printf(&args, "%s.%s = &%s", args.len ? ", " : "", caps[i].name, caps[i].name);
+    buf_printf(&args, "%s.%s = %s&%s", args.len ? ", " : "", caps[i].name, caps[i].nvla ? "(void *)" : "",
+               caps[i].name);
+  for (int i = 0; i < ncaps; i++)
+    for (int k = 0; k < caps[i].nvla; k++)
+      buf_printf(&args, ", .%s = %s", capture_vla_extent_name(ctx, &caps[i], k), capture_vla_extent(ctx, &caps[i], k));
   char *count = dollar_poly_whole(e->ctx, t->root->extent);
   long long nthreads;
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)

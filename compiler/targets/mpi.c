@@ -99,6 +99,21 @@ static const char *unconst(Ctx *ctx, const char *decl)
   return s;
 }
 
+/* A captured local that the body reads through a pointer to this
+ * process's copy: an array (its size kept, for sizeof) or a type whose
+ * declaration parrayc does not see (an array perhaps). */
+static bool by_pointer(const Capture *c)
+{
+  return c->array || c->opaque;
+}
+
+/* The declaration of what process 0 sends of c: an array parameter's
+ * elements as declared ("int p[3]"), else c as captured. */
+static const char *sent_decl(const Capture *c)
+{
+  return c->sized_param ? c->sized_param : c->decl;
+}
+
 /* The body's function, and the function that unpacks the arguments sent
  * by process 0 (the parameters, and copies of the caller's locals the
  * body uses) and calls it. */
@@ -114,15 +129,28 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, "  %s;\n", caps[i].array ? unconst(e->ctx, caps[i].decl) : caps[i].decl);
+      if (!caps[i].nvla)
+        out_gen(e->out, loc, "  %s;\n", unconst(e->ctx, sent_decl(&caps[i])));
+    for (int i = 0; i < ncaps; i++)
+      for (int k = 0; k < caps[i].nvla; k++)
+        out_gen(e->out, loc, "  size_t %s;%s\n", capture_vla_extent_name(e->ctx, &caps[i], k),
+                k ? "" : ctx_printf(e->ctx, " /* %s: its extents, and where it follows the struct */", caps[i].decl));
+    for (int i = 0; i < ncaps; i++)
+      if (caps[i].nvla)
+        out_gen(e->out, loc, "  size_t pa_%s_at;\n", caps[i].name);
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
   out_gen(e->out, loc, "static void %s(int pa_rank", fname);
   for (int i = 0; i < t->nparams; i++)
     out_gen(e->out, loc, ", %s", t->ptypes[i]);
-  for (int i = 0; i < ncaps; i++)
-    out_gen(e->out, loc, ", %s", caps[i].decl);
+  for (int i = 0; i < ncaps; i++) {
+    for (int k = 0; k < caps[i].nvla; k++)
+      out_gen(e->out, loc, ", size_t %s", capture_vla_extent_name(e->ctx, &caps[i], k));
+    out_gen(e->out, loc, ", %s", caps[i].nvla        ? capture_vla_pointer_decl(e->ctx, &caps[i], "")
+                                 : by_pointer(&caps[i]) ? capture_pointer_decl(e->ctx, &caps[i])
+                                                        : sent_decl(&caps[i]));
+  }
   out_gen(e->out, loc, ")\n{\n");
   if (!text_mentions(body, "pa_rank"))
     out_gen(e->out, loc, "  (void)pa_rank;\n");
@@ -151,8 +179,15 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, ", pa_a->%s", t->pnames[i]);
     /* an array reaches the body as a pointer to this process's copy */
-    for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, caps[i].array ? ", (void *)pa_a->%s" : ", pa_a->%s", caps[i].name);
+    for (int i = 0; i < ncaps; i++) {
+      for (int k = 0; k < caps[i].nvla; k++)
+        out_gen(e->out, loc, ", pa_a->%s", capture_vla_extent_name(e->ctx, &caps[i], k));
+      if (caps[i].nvla)
+        out_gen(e->out, loc, ", (void *)((char *)pa_args + pa_a->pa_%s_at)", caps[i].name);
+      else
+        out_gen(e->out, loc, by_pointer(&caps[i]) ? ", (void *)&pa_a->%s"
+                             : caps[i].sized_param ? ", (void *)pa_a->%s" : ", pa_a->%s", caps[i].name);
+    }
     out_gen(e->out, loc, ");\n}\n");
   } else {
     out_gen(e->out, loc, "  (void)pa_args;\n  %s(pa_mpi_rank());\n}\n", fname);
@@ -206,6 +241,32 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   return &md->dt;
 }
 
+/* Sends pa_args followed by the arrays of run-time size the body uses,
+ * each at a multiple of 16 bytes (the alignment of malloc's blocks, so
+ * that of any element), where pa_NAME_at says. */
+static void send_with_arrays(Emitter *e, Node *n, Type *t, Capture *caps, int ncaps, int id, const char *file,
+                             int line)
+{
+  const char *in = text_indent_of(n);
+  const char *end = "sizeof pa_args";
+  out_gen(e->out, n->loc, "%s  /* the arrays of run-time size follow the struct, each at a multiple of 16 bytes */\n", in);
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].nvla) {
+      out_gen(e->out, n->loc, "%s  pa_args.pa_%s_at = (%s + 15) / 16 * 16;\n", in, caps[i].name, end);
+      end = ctx_printf(e->ctx, "pa_args.pa_%s_at + sizeof %s", caps[i].name, caps[i].name);
+    }
+  out_gen(e->out, n->loc, "%s  size_t pa_size = %s;\n", in, end);
+  out_gen(e->out, n->loc, "%s  char *pa_buf = pa_alloc_host(PA_PAGED, pa_size, 1, \"char\", %s, %d);\n", in, file, line);
+  out_gen(e->out, n->loc, "%s  memcpy(pa_buf, &pa_args, sizeof pa_args);\n", in);
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].nvla)
+      out_gen(e->out, n->loc, "%s  memcpy(pa_buf + pa_args.pa_%s_at, %s, sizeof %s);\n", in, caps[i].name,
+              caps[i].name, caps[i].name);
+  out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, pa_buf, pa_size, %s, %s, %s, %d);\n", in, id,
+          dollar_poly_whole(e->ctx, t->root->extent), text_c_string(e->ctx, t->name), file, line);
+  out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_buf);\n", in);
+}
+
 static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
 {
   Ctx *ctx = e->ctx;
@@ -221,24 +282,27 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   int ncaps = capture_find(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
     return;
-  bool sized = true;
-  for (int i = 0; i < ncaps; i++)
-    if (caps[i].array && capture_decl_is_unsized_array(caps[i].decl)) {
-      diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a local array whose size its initialiser "
-                 "gives ('%s'): the processes receive a copy, whose size must be written: declare it with its size",
-                 n->name, caps[i].name, caps[i].decl);
-      sized = false;
-    }
-  if (!sized)
-    return;
+  /* the arrays and the locals of unknown type are read through pointers */
+  Capture *ptrs = ctx_alloc(ctx, sizeof(Capture) * (size_t)(ncaps + 1));
+  int nptrs = 0, nvlas = 0;
+  for (int i = 0; i < ncaps; i++) {
+    if (by_pointer(&caps[i]))
+      ptrs[nptrs++] = caps[i];
+    nvlas += caps[i].nvla > 0;
+  }
+  text = capture_by_reference(ctx, text, ptrs, nptrs);
 
   /* the call on process 0: arguments evaluated once, then sent */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
-    if (!caps[i].array)
+    if (!by_pointer(&caps[i]) && !caps[i].sized_param)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", caps[i].name, caps[i].name);
+  for (int i = 0; i < ncaps; i++)
+    for (int k = 0; k < caps[i].nvla; k++)
+      buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", capture_vla_extent_name(ctx, &caps[i], k),
+                 capture_vla_extent(ctx, &caps[i], k));
   bool send = t->nparams || ncaps;
   long long np;
   char *how_many = poly_is_const(t->root->extent, &np) ? ctx_printf(ctx, "%lld", np)
@@ -249,13 +313,18 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     /* arrays cannot be initialised from arrays: copied after */
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data ? args.data : "");
     for (int i = 0; i < ncaps; i++)
-      if (caps[i].array)
-        out_gen(e->out, n->loc, "%s  memcpy(pa_args.%s, %s, sizeof pa_args.%s);\n", in, caps[i].name, caps[i].name,
-                caps[i].name);
+      if ((by_pointer(&caps[i]) || caps[i].sized_param) && !caps[i].nvla)
+        out_gen(e->out, n->loc, "%s  memcpy(%s%s, %s%s, sizeof pa_args.%s);\n", in, caps[i].opaque ? "&" : "",
+                ctx_printf(ctx, "pa_args.%s", caps[i].name), caps[i].opaque ? "&" : "", caps[i].name, caps[i].name);
   }
-  out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
-          send ? "sizeof pa_args" : "0", dollar_poly_whole(e->ctx, t->root->extent), text_c_string(ctx, t->name),
-          text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
+  const char *file = text_c_string(ctx, text_loc_file(ctx, n->loc));
+  int line = text_loc_line(ctx, n->loc);
+  if (nvlas)
+    send_with_arrays(e, n, t, caps, ncaps, id, file, line);
+  else
+    out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "NULL",
+            send ? "sizeof pa_args" : "0", dollar_poly_whole(e->ctx, t->root->extent), text_c_string(ctx, t->name),
+            file, line);
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
 
