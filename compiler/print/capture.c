@@ -193,11 +193,12 @@ static bool runtime_size(Finder *f, const char *open)
   return ctok_is(ctext_code(&c), ']') || varying_size(f, open);
 }
 
-/* Where the body first uses name (the detour when no text of it does). */
-static bool find_use(Node *list, const char *name, Loc *at)
+/* Where identifier name first stands in the text of list at or after
+ * line from (nested detours included when deep). */
+static bool find_name(Node *list, const char *name, int from, bool deep, Loc *at)
 {
   for (Node *k = list; k; k = k->next) {
-    if (k->kind == N_TEXT && k->text) {
+    if (k->kind == N_TEXT && k->text && k->loc.line >= from) {
       CText c = ctext(k->text, NULL, CT_DIRECTIVES);
       for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
         if (t.kind == CT_IDENT && !t.member && ctok_word(t, name)) {
@@ -210,21 +211,37 @@ static bool find_use(Node *list, const char *name, Loc *at)
           return true;
         }
     }
-    if (k->body && k->kind != N_DETOUR && find_use(k->body, name, at))
+    if (k->body && (deep || k->kind != N_DETOUR) && find_name(k->body, name, from, deep, at))
       return true;
   }
   return false;
 }
 
-/* Reports a local the body uses that cannot reach it, where the body
- * uses it. */
-static void refuse(Finder *f, const char *name, const char *why)
+/* Where name is declared: in the last text before the detour at that
+ * declares it. */
+static bool find_declaration(Node *list, const char *name, Loc before, Loc *at)
 {
-  Loc at = f->at;
-  find_use(f->node->body, name, &at);
-  diag_error(f->ctx, at, "the detour body uses '%s', a local of the enclosing function %s", name, why);
-  if (at.line != f->at.line)
-    diag_note(f->ctx, f->at, "the body of this detour is outlined into a function of its own");
+  bool found = false;
+  for (Node *k = list; k; k = k->next) {
+    if (k->loc.line > before.line)
+      break;
+    if (k->kind == N_TEXT && k->text && scope_text_declares(k->text, name))
+      found = find_name(k, name, 0, false, at) || found;
+    if (k->body && find_declaration(k->body, name, before, at))
+      found = true;
+  }
+  return found;
+}
+
+/* Reports local name, declared decl, which cannot reach the body for
+ * the reason why: where the body uses it, with its declaration. */
+static void refuse(Finder *f, const char *name, const char *decl, const char *why)
+{
+  Loc use = f->at, at;
+  find_name(f->node->body, name, 0, false, &use);
+  diag_error(f->ctx, use, "the detour body uses '%s', %s", name, why);
+  if (find_declaration(f->ctx->tree, name, f->at, &at))
+    diag_note(f->ctx, at, "'%s' is declared here, as '%s'", name, decl);
   f->ok = false;
 }
 
@@ -246,9 +263,9 @@ static bool read_type(Finder *f, Capture *c, bool param)
     bool tparam;
     const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam);
     if (td && is_typedef(td)) {
-      refuse(f, c->name, ctx_printf(ctx, "declared '%s', whose type '%s' is defined in that function: the body, "
-                                    "outlined into a function of its own, cannot name it; define the type at "
-                                    "file scope", c->decl, tname));
+      refuse(f, c->name, c->decl, ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: the body, "
+                                             "outlined into a function of its own, cannot name it; define the "
+                                             "type at file scope", tname));
       return false;
     }
     td = scope_file_declaration(ctx, f->scope, tname);
@@ -280,9 +297,10 @@ static bool read_type(Finder *f, Capture *c, bool param)
   for (CTok k = ctext_code(&t); k.kind != CT_END && !varies; k = ctext_code(&t))
     varies = ctok_is(k, '[') && (!c->nvla || k.s < at) && varying_size(f, k.s);
   if (varies) {
-    refuse(f, c->name, ctx_printf(ctx, "declared '%s', a type whose sizes are of run time in a form parrayc "
-                                  "cannot pass to the body, outlined into a function of its own: use an array "
-                                  "('TYPE %s[n][m]') or a pointer to its first element", c->decl, c->name));
+    refuse(f, c->name, c->decl, ctx_printf(ctx, "a local of the enclosing function whose type ('%s') holds a size of run time in a form "
+                                           "parrayc cannot pass: the body, outlined into a function of its own, "
+                                           "cannot declare it; let the body use the array itself ('TYPE a[n][m]') "
+                                           "or a pointer to its first element", c->decl));
     return false;
   }
   return true;
@@ -324,6 +342,11 @@ static void consider(void *arg, const char *w, size_t len)
                "type at file scope",
                name);
     f->ok = false;
+    return;
+  }
+  if (is_typedef(decl)) {
+    refuse(f, name, decl, "a type defined in the enclosing function: the body, outlined into a function of its "
+           "own, cannot name it; define the type at file scope");
     return;
   }
   Capture c = {name, decl, NULL, false, false, 0};
