@@ -409,6 +409,18 @@ char *capture_pointer_decl(Ctx *ctx, const Capture *c)
   return ctx_printf(ctx, "%.*s(*%s)%s", (int)(at - d), d, c->name, at + nl);
 }
 
+bool capture_decl_names(const char *decl)
+{
+  const char *at = NULL;
+  size_t len = 0;
+  ctext_declarator(decl, NULL, &at, &len);
+  CText c = ctext(decl, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (t.kind == CT_IDENT && t.s != at && !keyword(t))
+      return true;
+  return false;
+}
+
 char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k)
 {
   return ctx_printf(ctx, "pa_%s_%d", c->name, k);

@@ -35,6 +35,10 @@ char *capture_pointer_decl(Ctx *ctx, const Capture *c);  /* "int *rows" */
 bool capture_decl_is_array(const char *decl);
 /* ... an array of unwritten size ("char s[]", sized by its initialiser). */
 bool capture_decl_is_unsized_array(const char *decl);
+/* Does declaration decl name anything but its own name and C's keywords
+ * (a typedef name, a struct tag, a macro in a size): something the C
+ * compiler may not know, whose error must point at the source? */
+bool capture_decl_names(const char *decl);
 /* "int (*v)[PREFIXpa_v_0]" for "int v[n]": the pointer to an array of
  * run-time size whose extents are named pa_NAME_K after prefix
  * ("pa_args->" or "") */

@@ -43,6 +43,15 @@ static bool params_ok(Emitter *e, Node *n, Type *t)
   return ok;
 }
 
+/* A line of generated code declaring decl, which names a user's type,
+ * carries the detour's line: its error is the detour's, not that of a
+ * line of the body the prologue pushed it to. */
+static void pin_if_named(Emitter *e, const char *decl)
+{
+  if (capture_decl_names(decl))
+    out_pin(e->out);
+}
+
 /* The outlined function: struct of arguments (the parameters by value, the
  * captured locals by reference), header, unpacking, body. */
 static void write_function(Emitter *e, Node *n, Type *t, const char *fname, const char *sname, const char *body,
@@ -55,11 +64,16 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     out_gen(e->out, loc, "/* the arguments of '#detour %s'%s */\n", n->name,
             ncaps ? (t->nparams ? " and the caller's locals it uses" : ": the caller's locals it uses") : "");
     out_gen(e->out, loc, "struct %s {\n", sname);
-    for (int i = 0; i < t->nparams; i++)
+    /* each line naming a user's type carries the detour's line */
+    for (int i = 0; i < t->nparams; i++) {
+      pin_if_named(e, t->ptypes[i]);
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
-    for (int i = 0; i < ncaps; i++)
+    }
+    for (int i = 0; i < ncaps; i++) {
+      pin_if_named(e, caps[i].nvla ? "void *p" : caps[i].decl);
       out_gen(e->out, loc, "  %s;\n", caps[i].nvla ? ctx_printf(ctx, "void *%s", caps[i].name)
                                                     : capture_pointer_decl(ctx, &caps[i]));
+    }
     for (int i = 0; i < ncaps; i++)
       for (int k = 0; k < caps[i].nvla; k++)
         out_gen(e->out, loc, "  size_t %s;%s\n", capture_vla_extent_name(ctx, &caps[i], k),
@@ -75,10 +89,12 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     out_gen(e->out, loc, "  const struct %s *pa_args = (const struct %s *)pa_self->args;\n", sname, sname);
     self = true;
   }
-  for (int i = 0; i < ncaps; i++)
+  for (int i = 0; i < ncaps; i++) {
+    pin_if_named(e, caps[i].decl);
     out_gen(e->out, loc, "  %s = pa_args->%s;\n",
             caps[i].nvla ? capture_vla_pointer_decl(ctx, &caps[i], "pa_args->") : capture_pointer_decl(ctx, &caps[i]),
             caps[i].name);
+  }
   if (tid)
     out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
   if (gpu) {
@@ -91,6 +107,7 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
    * it), marked unused in the way the C compiler understands */
   for (int i = 0; i < t->nparams; i++) {
     bool used = text_mentions(body, t->pnames[i]);
+    pin_if_named(e, t->ptypes[i]);
     if (!used && e->cuda)
       out_gen(e->out, loc, "  %s __attribute__((unused)) = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
     else

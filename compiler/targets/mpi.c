@@ -114,6 +114,15 @@ static const char *sent_decl(const Capture *c)
   return c->sized_param ? c->sized_param : c->decl;
 }
 
+/* A line of generated code declaring decl, which names a user's type,
+ * carries the detour's line: its error is the detour's, not that of a
+ * line of the body the code before it pushed it to. */
+static void pin_if_named(Emitter *e, const char *decl)
+{
+  if (capture_decl_names(decl))
+    out_pin(e->out);
+}
+
 /* The body's function, and the function that unpacks the arguments sent
  * by process 0 (the parameters, and copies of the caller's locals the
  * body uses) and calls it. */
@@ -126,11 +135,16 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     out_gen(e->out, loc, "/* the arguments of '#detour %s'%s, sent by value from process 0 */\n", n->name,
             ncaps ? " and the caller's locals it uses" : "");
     out_gen(e->out, loc, "struct %s {\n", sname);
-    for (int i = 0; i < t->nparams; i++)
+    /* each line naming a user's type carries the detour's line */
+    for (int i = 0; i < t->nparams; i++) {
+      pin_if_named(e, t->ptypes[i]);
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
+    }
     for (int i = 0; i < ncaps; i++)
-      if (!caps[i].nvla)
+      if (!caps[i].nvla) {
+        pin_if_named(e, sent_decl(&caps[i]));
         out_gen(e->out, loc, "  %s;\n", unconst(e->ctx, sent_decl(&caps[i])));
+      }
     for (int i = 0; i < ncaps; i++)
       for (int k = 0; k < caps[i].nvla; k++)
         out_gen(e->out, loc, "  size_t %s;%s\n", capture_vla_extent_name(e->ctx, &caps[i], k),
@@ -141,6 +155,13 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
+  bool named = false;
+  for (int i = 0; i < t->nparams; i++)
+    named = named || capture_decl_names(t->ptypes[i]);
+  for (int i = 0; i < ncaps; i++)
+    named = named || capture_decl_names(sent_decl(&caps[i]));
+  if (named)
+    out_pin(e->out);
   out_gen(e->out, loc, "static void %s(int pa_rank", fname);
   for (int i = 0; i < t->nparams; i++)
     out_gen(e->out, loc, ", %s", t->ptypes[i]);
@@ -175,6 +196,8 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   out_gen(e->out, loc, "static void %s(void *pa_args)\n{\n", rname);
   if (args) {
     out_gen(e->out, loc, "  const struct %s *pa_a = (const struct %s *)pa_args;\n", sname, sname);
+    if (named)
+      out_pin(e->out);
     out_gen(e->out, loc, "  %s(pa_mpi_rank()", fname);
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, ", pa_a->%s", t->pnames[i]);
