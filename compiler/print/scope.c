@@ -191,6 +191,18 @@ static bool is_decl_word(const char *w, size_t n)
   return ctext_type_word(w, n);
 }
 
+/* A qualifier or a storage class: what may stand before a typedef name. */
+static bool qualifier(CTok t)
+{
+  static const char *const words[] = {"const", "volatile", "restrict", "static", "extern", "register", "auto",
+                                      "inline", "_Thread_local", "__thread", "__shared__", "__device__",
+                                      "__constant__", "__managed__", NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
 /* One declarator of a declaration statement: [spec, spec_end) holds the
  * type words, [decl, decl_end) the declarator ("*a", "x[10]",
  * initialiser excluded), [name, name + len) the name it declares. */
@@ -214,6 +226,7 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
   CTok t = ctext_code(&c);
   d.spec = d.spec_end = t.s;
   bool star = false;
+  bool base = false; /* a type word other than a qualifier or a storage class */
   for (;; t = ctext_code(&c)) {
     if (ctok_is(t, '*')) {
       star = true;
@@ -223,7 +236,7 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
       break;
     if (ctok_word(t, "struct") || ctok_word(t, "union") || ctok_word(t, "enum")) {
       /* the tag is a type word here, not the declarator's name */
-      is_decl = true;
+      is_decl = base = true;
       words++;
       d.spec_end = t.s + t.n;
       CText peek = c;
@@ -243,8 +256,19 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
     if (is_decl_word(t.s, t.n)) {
       is_decl = true;
       words++;
+      base = base || !qualifier(t);
       d.spec_end = t.s + t.n;
       continue;
+    }
+    if (is_decl && !base && !star) {
+      /* "const T x", "static T *p": after qualifiers alone, a typedef name */
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      if (u.kind == CT_IDENT || ctok_is(u, '*')) {
+        base = true;
+        d.spec_end = t.s + t.n;
+        continue;
+      }
     }
     if (!is_decl && words == 0) {
       /* a typedef name must be followed, on its line, by another identifier or '*' */
