@@ -101,7 +101,15 @@ static bool typedef_name(const char *decl, const char *end, CTok *name)
   CText c = ctext(decl, end, 0);
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     if (ctok_word(t, "struct") || ctok_word(t, "union") || ctok_word(t, "enum")) {
-      ctext_code(&c); /* the tag */
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      if (u.kind == CT_IDENT) { /* the tag */
+        c = peek;
+        u = ctext_code(&peek);
+      }
+      const char *close = ctok_is(u, '{') ? ctext_close(u.s, end) : NULL;
+      if (close) /* the type's body */
+        c = ctext(close + 1, end, 0);
       continue;
     }
     if (t.kind == CT_IDENT && !keyword(t)) {
