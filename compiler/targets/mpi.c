@@ -75,8 +75,8 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
   return ok;
 }
 
-/* decl without the 'const' before its name: a member that memcpy fills
- * ("const int k[2]" -> "int k[2]") */
+/* decl without the 'const' and 'volatile' before its name: a member that
+ * memcpy fills ("const int k[2]" -> "int k[2]") */
 static const char *unconst(Ctx *ctx, const char *decl)
 {
   const char *name;
@@ -87,7 +87,7 @@ static const char *unconst(Ctx *ctx, const char *decl)
   const char *done = decl;
   CText c = ctext(decl, name, 0);
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
-    if (ctok_word(t, "const")) {
+    if (ctok_word(t, "const") || ctok_word(t, "volatile")) {
       buf_printf(&b, "%.*s", (int)(t.s - done), done);
       done = t.s + t.n;
       while (*done == ' ')
@@ -283,8 +283,8 @@ static void send_with_arrays(Emitter *e, Node *n, Type *t, Capture *caps, int nc
   out_gen(e->out, n->loc, "%s  memcpy(pa_buf, &pa_args, sizeof pa_args);\n", in);
   for (int i = 0; i < ncaps; i++)
     if (caps[i].nvla)
-      out_gen(e->out, n->loc, "%s  memcpy(pa_buf + pa_args.pa_%s_at, %s, sizeof %s);\n", in, caps[i].name,
-              caps[i].name, caps[i].name);
+      out_gen(e->out, n->loc, "%s  memcpy(pa_buf + pa_args.pa_%s_at, %s%s, sizeof %s);\n", in, caps[i].name,
+              text_mentions(caps[i].decl, "volatile") ? "(const void *)" : "", caps[i].name, caps[i].name);
   out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, pa_buf, pa_size, %s, %s, %s, %d);\n", in, id,
           dollar_poly_whole(e->ctx, t->root->extent), text_c_string(e->ctx, t->name), file, line);
   out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_buf);\n", in);
@@ -338,7 +338,9 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     for (int i = 0; i < ncaps; i++)
       if ((by_pointer(&caps[i]) || caps[i].sized_param) && !caps[i].nvla)
         out_gen(e->out, n->loc, "%s  memcpy(%s%s, %s%s, sizeof pa_args.%s);\n", in, caps[i].opaque ? "&" : "",
-                ctx_printf(ctx, "pa_args.%s", caps[i].name), caps[i].opaque ? "&" : "", caps[i].name, caps[i].name);
+                ctx_printf(ctx, "pa_args.%s", caps[i].name),
+                text_mentions(caps[i].decl, "volatile") ? "(const void *)&" : caps[i].opaque ? "&" : "",
+                caps[i].name, caps[i].name);
   }
   const char *file = text_c_string(ctx, text_loc_file(ctx, n->loc));
   int line = text_loc_line(ctx, n->loc);
