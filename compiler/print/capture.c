@@ -429,6 +429,18 @@ bool capture_decl_names(const char *decl)
   return false;
 }
 
+char *capture_type_name(Ctx *ctx, const char *decl, const char *name)
+{
+  CText c = ctext(decl, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (t.kind == CT_IDENT && ctok_word(t, name)) {
+      const char *after = t.s + t.n;
+      bool gap = t.s > decl && t.s[-1] == ' ' && (!*after || *after == ')' || *after == '[');
+      return ctx_printf(ctx, "%.*s%s", (int)(t.s - decl - gap), decl, after);
+    }
+  return ctx_strdup(ctx, decl);
+}
+
 char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k)
 {
   return ctx_printf(ctx, "pa_%s_%d", c->name, k);

@@ -43,6 +43,9 @@ bool capture_decl_names(const char *decl);
  * run-time size whose extents are named pa_NAME_K after prefix
  * ("pa_args->" or "") */
 char *capture_vla_pointer_decl(Ctx *ctx, const Capture *c, const char *prefix);
+/* The type that declaration decl gives name, as a cast writes it:
+ * "int (*)[2]" for "int (*a)[2]", "const triple *" for "const triple *t". */
+char *capture_type_name(Ctx *ctx, const char *decl, const char *name);
 /* "pa_v_0": the name of extent k of an array of run-time size */
 char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k);
 /* "sizeof v[0] / sizeof v[0][0]": the value of extent k, where it is declared */

@@ -91,9 +91,13 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   }
   for (int i = 0; i < ncaps; i++) {
     pin_if_named(e, caps[i].decl);
-    out_gen(e->out, loc, "  %s = pa_args->%s;\n",
-            caps[i].nvla ? capture_vla_pointer_decl(ctx, &caps[i], "pa_args->") : capture_pointer_decl(ctx, &caps[i]),
-            caps[i].name);
+    if (caps[i].nvla) { /* C++ (CUDA) converts no void * without a cast */
+      const char *d = capture_vla_pointer_decl(ctx, &caps[i], "pa_args->");
+      out_gen(e->out, loc, "  %s = %spa_args->%s;\n", d,
+              e->cuda ? ctx_printf(ctx, "(%s)", capture_type_name(ctx, d, caps[i].name)) : "", caps[i].name);
+    } else {
+      out_gen(e->out, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
+    }
   }
   if (tid)
     out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");

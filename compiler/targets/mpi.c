@@ -123,6 +123,14 @@ static void pin_if_named(Emitter *e, const char *decl)
     out_pin(e->out);
 }
 
+/* The parameter of the body's function that receives c (not of run-time
+ * size): a pointer to the process's copy of an array or of an opaque
+ * local, a parameter declared an array as C makes it, else c itself. */
+static const char *param_decl(Ctx *ctx, const Capture *c)
+{
+  return by_pointer(c) ? capture_pointer_decl(ctx, c) : c->decl;
+}
+
 /* The body's function, and the function that unpacks the arguments sent
  * by process 0 (the parameters, and copies of the caller's locals the
  * body uses) and calls it. */
@@ -168,11 +176,20 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   for (int i = 0; i < ncaps; i++) {
     for (int k = 0; k < caps[i].nvla; k++)
       out_gen(e->out, loc, ", size_t %s", capture_vla_extent_name(e->ctx, &caps[i], k));
-    out_gen(e->out, loc, ", %s", caps[i].nvla        ? capture_vla_pointer_decl(e->ctx, &caps[i], "")
-                                 : by_pointer(&caps[i]) ? capture_pointer_decl(e->ctx, &caps[i])
-                                                        : sent_decl(&caps[i]));
+    if (caps[i].nvla)
+      out_gen(e->out, loc, ", void *pa_%s", caps[i].name);
+    else
+      out_gen(e->out, loc, ", %s", param_decl(e->ctx, &caps[i]));
   }
   out_gen(e->out, loc, ")\n{\n");
+  /* an array of run-time size: a pointer to it, whose type names the
+   * extents (a parameter's type cannot, in C++) */
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].nvla) {
+      const char *d = capture_vla_pointer_decl(e->ctx, &caps[i], "");
+      pin_if_named(e, caps[i].decl);
+      out_gen(e->out, loc, "  %s = (%s)pa_%s;\n", d, capture_type_name(e->ctx, d, caps[i].name), caps[i].name);
+    }
   if (!text_mentions(body, "pa_rank"))
     out_gen(e->out, loc, "  (void)pa_rank;\n");
   for (int i = 0; i < t->nparams; i++)
@@ -206,10 +223,12 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
       for (int k = 0; k < caps[i].nvla; k++)
         out_gen(e->out, loc, ", pa_a->%s", capture_vla_extent_name(e->ctx, &caps[i], k));
       if (caps[i].nvla)
-        out_gen(e->out, loc, ", (void *)((char *)pa_args + pa_a->pa_%s_at)", caps[i].name);
+        out_gen(e->out, loc, ", (char *)pa_args + pa_a->pa_%s_at", caps[i].name);
+      else if (by_pointer(&caps[i]) || caps[i].sized_param) /* this process's copy, not const */
+        out_gen(e->out, loc, ", (%s)%spa_a->%s", capture_type_name(e->ctx, param_decl(e->ctx, &caps[i]), caps[i].name),
+                caps[i].sized_param ? "" : "&", caps[i].name);
       else
-        out_gen(e->out, loc, by_pointer(&caps[i]) ? ", (void *)&pa_a->%s"
-                             : caps[i].sized_param ? ", (void *)pa_a->%s" : ", pa_a->%s", caps[i].name);
+        out_gen(e->out, loc, ", pa_a->%s", caps[i].name);
     }
     out_gen(e->out, loc, ");\n}\n");
   } else {
@@ -279,7 +298,8 @@ static void send_with_arrays(Emitter *e, Node *n, Type *t, Capture *caps, int nc
       end = ctx_printf(e->ctx, "pa_args.pa_%s_at + sizeof %s", caps[i].name, caps[i].name);
     }
   out_gen(e->out, n->loc, "%s  size_t pa_size = %s;\n", in, end);
-  out_gen(e->out, n->loc, "%s  char *pa_buf = pa_alloc_host(PA_PAGED, pa_size, 1, \"char\", %s, %d);\n", in, file, line);
+  out_gen(e->out, n->loc, "%s  char *pa_buf = (char *)pa_alloc_host(PA_PAGED, pa_size, 1, \"char\", %s, %d);\n", in,
+          file, line);
   out_gen(e->out, n->loc, "%s  memcpy(pa_buf, &pa_args, sizeof pa_args);\n", in);
   for (int i = 0; i < ncaps; i++)
     if (caps[i].nvla)
@@ -319,13 +339,19 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
+  /* (C++ wants every member initialised: those copied after too) */
   for (int i = 0; i < ncaps; i++)
     if (!by_pointer(&caps[i]) && !caps[i].sized_param)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", caps[i].name, caps[i].name);
+    else if (e->cuda && !caps[i].nvla)
+      buf_printf(&args, "%s.%s = {}", args.len ? ", " : "", caps[i].name);
   for (int i = 0; i < ncaps; i++)
     for (int k = 0; k < caps[i].nvla; k++)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", capture_vla_extent_name(ctx, &caps[i], k),
                  capture_vla_extent(ctx, &caps[i], k));
+  for (int i = 0; i < ncaps && e->cuda; i++)
+    if (caps[i].nvla)
+      buf_printf(&args, ", .pa_%s_at = 0", caps[i].name);
   bool send = t->nparams || ncaps;
   long long np;
   char *how_many = poly_is_const(t->root->extent, &np) ? ctx_printf(ctx, "%lld", np)
