@@ -140,19 +140,22 @@ static char *expand_typedef(Ctx *ctx, const char *decl, const char *at, size_t l
                                        tn.s + tn.n, (int)(tname - def), def, (int)len, at, tname + tlen));
 }
 
-/* The bracket groups after the name at [at, at + len) of decl, in *open
- * (at most max); their number, or -1 when anything else follows them. */
-static int bracket_groups(const char *at, size_t len, const char **open, int max)
+/* The bracket groups right after the name at [at, at + len) of a
+ * declaration, in *open (at most max): their number; *rest: whether
+ * anything else follows them ("int (*fa[n])(int)"). */
+static int bracket_groups(const char *at, size_t len, const char **open, int max, bool *rest)
 {
   int n = 0;
   CText c = ctext(at + len, NULL, 0);
-  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
-    const char *close = ctok_is(t, '[') ? ctext_close(t.s, NULL) : NULL;
-    if (!close || n == max)
-      return -1;
+  CTok t;
+  for (t = ctext_code(&c); ctok_is(t, '[') && n < max; t = ctext_code(&c)) {
+    const char *close = ctext_close(t.s, NULL);
+    if (!close)
+      break;
     open[n++] = t.s;
     c = ctext(close + 1, NULL, 0);
   }
+  *rest = t.kind != CT_END;
   return n;
 }
 
@@ -201,40 +204,43 @@ static bool runtime_size(Finder *f, const char *open)
   return ctok_is(ctext_code(&c), ']') || varying_size(f, open);
 }
 
-/* Where identifier name first stands in the text of list at or after
- * line from (nested detours included when deep). */
-static bool find_name(Node *list, const char *name, int from, bool deep, Loc *at)
+/* Where identifier name stands first in the text of node k, an N_TEXT. */
+static bool text_use(Node *k, const char *name, Loc *at)
+{
+  CText c = ctext(k->text, NULL, CT_DIRECTIVES);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (t.kind == CT_IDENT && !t.member && ctok_word(t, name)) {
+      Loc l = k->loc;
+      for (const char *p = k->text; p < t.s; p++) {
+        l.col = *p == '\n' ? 1 : l.col + 1;
+        l.line += *p == '\n';
+      }
+      *at = l;
+      return true;
+    }
+  return false;
+}
+
+/* Where the text of list (nested detours aside) first uses name. */
+static bool find_use(Node *list, const char *name, Loc *at)
 {
   for (Node *k = list; k; k = k->next) {
-    if (k->kind == N_TEXT && k->text && k->loc.line >= from) {
-      CText c = ctext(k->text, NULL, CT_DIRECTIVES);
-      for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
-        if (t.kind == CT_IDENT && !t.member && ctok_word(t, name)) {
-          Loc l = k->loc;
-          for (const char *p = k->text; p < t.s; p++) {
-            l.col = *p == '\n' ? 1 : l.col + 1;
-            l.line += *p == '\n';
-          }
-          *at = l;
-          return true;
-        }
-    }
-    if (k->body && (deep || k->kind != N_DETOUR) && find_name(k->body, name, from, deep, at))
+    if (k->kind == N_TEXT && k->text && text_use(k, name, at))
+      return true;
+    if (k->body && k->kind != N_DETOUR && find_use(k->body, name, at))
       return true;
   }
   return false;
 }
 
-/* Where name is declared: in the last text before the detour at that
- * declares it. */
-static bool find_declaration(Node *list, const char *name, Loc before, Loc *at)
+/* Where name is declared: in the last text of list before line 'before'
+ * that declares it. */
+static bool find_declaration(Node *list, const char *name, int before, Loc *at)
 {
   bool found = false;
-  for (Node *k = list; k; k = k->next) {
-    if (k->loc.line > before.line)
-      break;
+  for (Node *k = list; k && k->loc.line <= before; k = k->next) {
     if (k->kind == N_TEXT && k->text && scope_text_declares(k->text, name))
-      found = find_name(k, name, 0, false, at) || found;
+      found = text_use(k, name, at) || found;
     if (k->body && find_declaration(k->body, name, before, at))
       found = true;
   }
@@ -246,9 +252,9 @@ static bool find_declaration(Node *list, const char *name, Loc before, Loc *at)
 static void refuse(Finder *f, const char *name, const char *decl, const char *why)
 {
   Loc use = f->at, at;
-  find_name(f->node->body, name, 0, false, &use);
+  find_use(f->node->body, name, &use);
   diag_error(f->ctx, use, "the detour body uses '%s', %s", name, why);
-  if (find_declaration(f->ctx->tree, name, f->at, &at))
+  if (find_declaration(f->ctx->tree, name, f->at.line, &at))
     diag_note(f->ctx, at, "'%s' is declared here, as '%s'", name, decl);
   f->ok = false;
 }
@@ -271,9 +277,10 @@ static bool read_type(Finder *f, Capture *c, bool param)
     bool tparam;
     const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam);
     if (td && is_typedef(td)) {
-      refuse(f, c->name, c->decl, ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: the body, "
-                                             "outlined into a function of its own, cannot name it; define the "
-                                             "type at file scope", tname));
+      refuse(f, c->name, c->decl,
+             ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: "
+                        "the body, outlined into a function of its own, cannot name it; define the type at file "
+                        "scope", tname));
       return false;
     }
     td = scope_file_declaration(ctx, f->scope, tname);
@@ -286,29 +293,36 @@ static bool read_type(Finder *f, Capture *c, bool param)
     typed = kind == CD_ARRAY;
   }
   const char *open[16];
-  int n = bracket_groups(at, len, open, 16);
+  bool rest;
+  int n = bracket_groups(at, len, open, 16, &rest);
   if (kind == CD_ARRAY && param) {
     bool sized = n > 0 && !runtime_size(f, open[0]);
     c->sized_param = sized ? c->decl : NULL;
     c->decl = decay(ctx, decl);
   } else if (kind == CD_ARRAY) {
     c->array = true;
-    bool runtime = false;
-    for (int i = 0; !typed && i < n; i++)
+    bool runtime = false, varying = false;
+    for (int i = 0; !typed && i < n; i++) {
       runtime = runtime || runtime_size(f, open[i]);
-    c->nvla = runtime ? n : 0;
+      varying = varying || varying_size(f, open[i]);
+    }
+    /* sized by its initialiser in another form ("int (*fa[])(int) = ..."):
+     * an array of incomplete type, as written */
+    c->nvla = runtime && (varying || !rest) ? n : 0;
   }
-  /* a size of run time anywhere else: a type the outlined body cannot declare */
-  bool varies = c->nvla && (n < 0 || memchr(c->decl, '(', (size_t)(at - c->decl)));
+  /* a size of run time anywhere else: a type the outlined body cannot
+   * declare at file scope */
+  bool varies = c->nvla && (rest || memchr(c->decl, '(', (size_t)(at - c->decl)));
   ctext_declarator(c->decl, NULL, &at, &len);
   CText t = ctext(c->decl, NULL, 0);
   for (CTok k = ctext_code(&t); k.kind != CT_END && !varies; k = ctext_code(&t))
     varies = ctok_is(k, '[') && (!c->nvla || k.s < at) && varying_size(f, k.s);
   if (varies) {
-    refuse(f, c->name, c->decl, ctx_printf(ctx, "a local of the enclosing function whose type ('%s') holds a size of run time in a form "
-                                           "parrayc cannot pass: the body, outlined into a function of its own, "
-                                           "cannot declare it; let the body use the array itself ('TYPE a[n][m]') "
-                                           "or a pointer to its first element", c->decl));
+    refuse(f, c->name, c->decl,
+           ctx_printf(ctx, "a local of the enclosing function whose type ('%s') holds a size of run time in a "
+                      "form parrayc cannot pass: the body, outlined into a function of its own, cannot declare "
+                      "it; let the body use the array itself ('TYPE a[n][m]') or a pointer to its first element",
+                      c->decl));
     return false;
   }
   return true;

@@ -291,7 +291,8 @@ static void send_with_arrays(Emitter *e, Node *n, Type *t, Capture *caps, int nc
 {
   const char *in = text_indent_of(n);
   const char *end = "sizeof pa_args";
-  out_gen(e->out, n->loc, "%s  /* the arrays of run-time size follow the struct, each at a multiple of 16 bytes */\n", in);
+  out_gen(e->out, n->loc, "%s  /* the arrays of run-time size follow the struct, each at a multiple of 16 bytes */\n",
+          in);
   for (int i = 0; i < ncaps; i++)
     if (caps[i].nvla) {
       out_gen(e->out, n->loc, "%s  pa_args.pa_%s_at = (%s + 15) / 16 * 16;\n", in, caps[i].name, end);
@@ -324,6 +325,16 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   Capture *caps;
   int ncaps = capture_find(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
+    return;
+  bool unsized = false;
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].array && !caps[i].nvla && capture_decl_is_unsized_array(caps[i].decl)) {
+      diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a local array whose size its initialiser "
+                 "gives ('%s'): the processes receive a copy, whose size must be written: declare it with its size",
+                 n->name, caps[i].name, caps[i].decl);
+      unsized = true;
+    }
+  if (unsized)
     return;
   /* the arrays and the locals of unknown type are read through pointers */
   Capture *ptrs = ctx_alloc(ctx, sizeof(Capture) * (size_t)(ncaps + 1));
