@@ -197,11 +197,18 @@ static bool varying_size(Finder *f, const char *open)
   return false;
 }
 
-/* ... or is it empty ("char s[] = ...": sized by the initialiser)? */
-static bool runtime_size(Finder *f, const char *open)
+/* Are the brackets at open empty? */
+static bool runtime_empty(const char *open)
 {
   CText c = ctext(open + 1, NULL, 0);
-  return ctok_is(ctext_code(&c), ']') || varying_size(f, open);
+  return ctok_is(ctext_code(&c), ']');
+}
+
+/* ... or is the size in them empty ("char s[] = ...": sized by the
+ * initialiser)? */
+static bool runtime_size(Finder *f, const char *open)
+{
+  return runtime_empty(open) || varying_size(f, open);
 }
 
 /* Where identifier name stands first in the text of node k, an N_TEXT. */
@@ -265,7 +272,7 @@ static void refuse(Finder *f, const char *name, const char *decl, const char *wh
 static bool read_type(Finder *f, Capture *c, bool param)
 {
   Ctx *ctx = f->ctx;
-  const char *decl = c->decl, *at;
+  const char *decl = c->decl, *at, *original = c->decl;
   size_t len;
   CDeclKind kind = ctext_declarator(decl, NULL, &at, &len);
   bool typed = false; /* an array by a typedef name */
@@ -296,9 +303,19 @@ static bool read_type(Finder *f, Capture *c, bool param)
   bool rest;
   int n = bracket_groups(at, len, open, 16, &rest);
   if (kind == CD_ARRAY && param) {
-    bool sized = n > 0 && !runtime_size(f, open[0]);
-    c->sized_param = sized ? c->decl : NULL;
+    bool sized = n > 0 && !runtime_size(f, open[0]), inner = false;
+    for (int i = 1; !typed && i < n; i++)
+      inner = inner || varying_size(f, open[i]);
     c->decl = decay(ctx, decl);
+    if (n > 0 && (varying_size(f, open[0]) || inner) && !runtime_empty(open[0]) && !rest) /* n rows */
+      c->rows = util_str_trim(ctx, ctx_strndup(ctx, open[0] + 1, (size_t)(ctext_close(open[0], NULL) - open[0] - 1)));
+    if (inner && !rest && !memchr(decl, '(', (size_t)(at - decl))) {
+      /* "double a[n][m]": a pointer to rows of run-time size */
+      c->vla_ptr = true;
+      c->nvla = n - 1;
+      return true;
+    }
+    c->sized_param = sized && !inner ? original : NULL;
   } else if (kind == CD_ARRAY) {
     c->array = true;
     bool runtime = false, varying = false;
@@ -371,7 +388,7 @@ static void consider(void *arg, const char *w, size_t len)
            "own, cannot name it; define the type at file scope");
     return;
   }
-  Capture c = {name, decl, NULL, false, false, 0};
+  Capture c = {name, decl, NULL, false, false, 0, false, NULL};
   if (!read_type(f, &c, param))
     return;
   if (f->n == f->cap) {
@@ -460,13 +477,16 @@ char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k)
   return ctx_printf(ctx, "pa_%s_%d", c->name, k);
 }
 
-char *capture_vla_pointer_decl(Ctx *ctx, const Capture *c, const char *prefix)
+char *capture_vla_decl(Ctx *ctx, const Capture *c, const char *prefix, bool pointer)
 {
   const char *at;
   size_t len;
   ctext_declarator(c->decl, NULL, &at, &len);
   Buf b = {0};
-  buf_printf(&b, "%.*s(*%s)", (int)(at - c->decl), c->decl, c->name);
+  buf_printf(&b, "%.*s%s", (int)(at - c->decl), c->decl, pointer ? ctx_printf(ctx, "(*%s)", c->name) : c->name);
+  CText t = ctext(at + len, NULL, 0);
+  for (CTok k = ctext_code(&t); ctok_is(k, ')'); k = ctext_code(&t))
+    buf_putc(&b, ')'); /* "(*a" of a pointer */
   for (int k = 0; k < c->nvla; k++)
     buf_printf(&b, "[%s%s]", prefix, capture_vla_extent_name(ctx, c, k));
   char *s = ctx_strdup(ctx, b.data);
@@ -485,7 +505,8 @@ static char *element(Ctx *ctx, const char *name, int k)
 
 char *capture_vla_extent(Ctx *ctx, const Capture *c, int k)
 {
-  return ctx_printf(ctx, "sizeof %s / sizeof %s", element(ctx, c->name, k), element(ctx, c->name, k + 1));
+  const char *base = c->vla_ptr ? ctx_printf(ctx, "(*%s)", c->name) : c->name;
+  return ctx_printf(ctx, "sizeof %s / sizeof %s", element(ctx, base, k), element(ctx, base, k + 1));
 }
 
 typedef struct Rewriter {

@@ -92,7 +92,7 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   for (int i = 0; i < ncaps; i++) {
     pin_if_named(e, caps[i].decl);
     if (caps[i].nvla) { /* C++ (CUDA) converts no void * without a cast */
-      const char *d = capture_vla_pointer_decl(ctx, &caps[i], "pa_args->");
+      const char *d = capture_vla_decl(ctx, &caps[i], "pa_args->", true);
       out_gen(e->out, loc, "  %s = %spa_args->%s;\n", d,
               e->cuda ? ctx_printf(ctx, "(%s)", capture_type_name(ctx, d, caps[i].name)) : "", caps[i].name);
     } else {

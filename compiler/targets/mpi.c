@@ -107,6 +107,20 @@ static bool by_pointer(const Capture *c)
   return c->array || c->opaque;
 }
 
+/* A captured local whose elements follow the argument struct: an array
+ * of run-time size, or a parameter declared an array whose number of
+ * rows is of run time ("int a[n]", "double a[n][m]"). */
+static bool appended(const Capture *c)
+{
+  return c->nvla || c->rows;
+}
+
+/* The bytes process 0 sends of such a local. */
+static const char *appended_size(Ctx *ctx, const Capture *c)
+{
+  return c->rows ? ctx_printf(ctx, "(size_t)(%s) * sizeof *%s", c->rows, c->name) : ctx_printf(ctx, "sizeof %s", c->name);
+}
+
 /* The declaration of what process 0 sends of c: an array parameter's
  * elements as declared ("int p[3]"), else c as captured. */
 static const char *sent_decl(const Capture *c)
@@ -149,7 +163,7 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     }
     for (int i = 0; i < ncaps; i++)
-      if (!caps[i].nvla) {
+      if (!appended(&caps[i])) {
         pin_if_named(e, sent_decl(&caps[i]));
         out_gen(e->out, loc, "  %s;\n", unconst(e->ctx, sent_decl(&caps[i])));
       }
@@ -158,8 +172,10 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
         out_gen(e->out, loc, "  size_t %s;%s\n", capture_vla_extent_name(e->ctx, &caps[i], k),
                 k ? "" : ctx_printf(e->ctx, " /* %s: its extents, and where it follows the struct */", caps[i].decl));
     for (int i = 0; i < ncaps; i++)
-      if (caps[i].nvla)
-        out_gen(e->out, loc, "  size_t pa_%s_at;\n", caps[i].name);
+      if (appended(&caps[i]))
+        out_gen(e->out, loc, "  size_t pa_%s_at;%s\n", caps[i].name,
+                caps[i].nvla ? "" : ctx_printf(e->ctx, " /* where %s's %s rows follow the struct */", caps[i].name,
+                                               caps[i].rows));
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
@@ -186,7 +202,7 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
    * extents (a parameter's type cannot, in C++) */
   for (int i = 0; i < ncaps; i++)
     if (caps[i].nvla) {
-      const char *d = capture_vla_pointer_decl(e->ctx, &caps[i], "");
+      const char *d = capture_vla_decl(e->ctx, &caps[i], "", !caps[i].vla_ptr);
       pin_if_named(e, caps[i].decl);
       out_gen(e->out, loc, "  %s = (%s)pa_%s;\n", d, capture_type_name(e->ctx, d, caps[i].name), caps[i].name);
     }
@@ -224,6 +240,9 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
         out_gen(e->out, loc, ", pa_a->%s", capture_vla_extent_name(e->ctx, &caps[i], k));
       if (caps[i].nvla)
         out_gen(e->out, loc, ", (char *)pa_args + pa_a->pa_%s_at", caps[i].name);
+      else if (caps[i].rows)
+        out_gen(e->out, loc, ", (%s)((char *)pa_args + pa_a->pa_%s_at)",
+                capture_type_name(e->ctx, caps[i].decl, caps[i].name), caps[i].name);
       else if (by_pointer(&caps[i]) || caps[i].sized_param) /* this process's copy, not const */
         out_gen(e->out, loc, ", (%s)%spa_a->%s", capture_type_name(e->ctx, param_decl(e->ctx, &caps[i]), caps[i].name),
                 caps[i].sized_param ? "" : "&", caps[i].name);
@@ -294,18 +313,19 @@ static void send_with_arrays(Emitter *e, Node *n, Type *t, Capture *caps, int nc
   out_gen(e->out, n->loc, "%s  /* the arrays of run-time size follow the struct, each at a multiple of 16 bytes */\n",
           in);
   for (int i = 0; i < ncaps; i++)
-    if (caps[i].nvla) {
+    if (appended(&caps[i])) {
       out_gen(e->out, n->loc, "%s  pa_args.pa_%s_at = (%s + 15) / 16 * 16;\n", in, caps[i].name, end);
-      end = ctx_printf(e->ctx, "pa_args.pa_%s_at + sizeof %s", caps[i].name, caps[i].name);
+      end = ctx_printf(e->ctx, "pa_args.pa_%s_at + %s", caps[i].name, appended_size(e->ctx, &caps[i]));
     }
   out_gen(e->out, n->loc, "%s  size_t pa_size = %s;\n", in, end);
   out_gen(e->out, n->loc, "%s  char *pa_buf = (char *)pa_alloc_host(PA_PAGED, pa_size, 1, \"char\", %s, %d);\n", in,
           file, line);
   out_gen(e->out, n->loc, "%s  memcpy(pa_buf, &pa_args, sizeof pa_args);\n", in);
   for (int i = 0; i < ncaps; i++)
-    if (caps[i].nvla)
-      out_gen(e->out, n->loc, "%s  memcpy(pa_buf + pa_args.pa_%s_at, %s%s, sizeof %s);\n", in, caps[i].name,
-              text_mentions(caps[i].decl, "volatile") ? "(const void *)" : "", caps[i].name, caps[i].name);
+    if (appended(&caps[i]))
+      out_gen(e->out, n->loc, "%s  memcpy(pa_buf + pa_args.pa_%s_at, %s%s, %s);\n", in, caps[i].name,
+              text_mentions(caps[i].decl, "volatile") ? "(const void *)" : "", caps[i].name,
+              appended_size(e->ctx, &caps[i]));
   out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, pa_buf, pa_size, %s, %s, %s, %d);\n", in, id,
           dollar_poly_whole(e->ctx, t->root->extent), text_c_string(e->ctx, t->name), file, line);
   out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_buf);\n", in);
@@ -334,6 +354,13 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                  n->name, caps[i].name, caps[i].decl);
       unsized = true;
     }
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].vla_ptr && !caps[i].rows) {
+      diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a parameter declared '%s', whose number of rows "
+                 "is not written: the processes receive a copy, whose size must be known: write it ('[n][m]')",
+                 n->name, caps[i].name, caps[i].decl);
+      unsized = true;
+    }
   if (unsized)
     return;
   /* the arrays and the locals of unknown type are read through pointers */
@@ -342,7 +369,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   for (int i = 0; i < ncaps; i++) {
     if (by_pointer(&caps[i]))
       ptrs[nptrs++] = caps[i];
-    nvlas += caps[i].nvla > 0;
+    nvlas += appended(&caps[i]);
   }
   text = capture_by_reference(ctx, text, ptrs, nptrs);
 
@@ -352,16 +379,18 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   /* (C++ wants every member initialised: those copied after too) */
   for (int i = 0; i < ncaps; i++)
-    if (!by_pointer(&caps[i]) && !caps[i].sized_param)
+    if (appended(&caps[i]))
+      continue;
+    else if (!by_pointer(&caps[i]) && !caps[i].sized_param)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", caps[i].name, caps[i].name);
-    else if (e->cuda && !caps[i].nvla)
+    else if (e->cuda)
       buf_printf(&args, "%s.%s = {}", args.len ? ", " : "", caps[i].name);
   for (int i = 0; i < ncaps; i++)
     for (int k = 0; k < caps[i].nvla; k++)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", capture_vla_extent_name(ctx, &caps[i], k),
                  capture_vla_extent(ctx, &caps[i], k));
   for (int i = 0; i < ncaps && e->cuda; i++)
-    if (caps[i].nvla)
+    if (appended(&caps[i]))
       buf_printf(&args, ", .pa_%s_at = 0", caps[i].name);
   bool send = t->nparams || ncaps;
   long long np;
@@ -373,7 +402,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     /* arrays cannot be initialised from arrays: copied after */
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data ? args.data : "");
     for (int i = 0; i < ncaps; i++)
-      if ((by_pointer(&caps[i]) || caps[i].sized_param) && !caps[i].nvla)
+      if ((by_pointer(&caps[i]) || caps[i].sized_param) && !appended(&caps[i]))
         out_gen(e->out, n->loc, "%s  memcpy(%s%s, %s%s, sizeof pa_args.%s);\n", in, caps[i].opaque ? "&" : "",
                 ctx_printf(ctx, "pa_args.%s", caps[i].name),
                 text_mentions(caps[i].decl, "volatile") ? "(const void *)&" : caps[i].opaque ? "&" : "",
