@@ -8,7 +8,15 @@
  * bodies receive copies (by value, like their parameters), since they run
  * in another memory.  The extents of thread arrays and data types sized by
  * locals ($tid_0$ of a [rows][2] array is (pa_tid / 2) % rows) reach the
- * body the same way, since they are found in the translated body. */
+ * body the same way, since they are found in the translated body.
+ *
+ * Each capture's type is read as C reads it (read_type): a typedef name
+ * is looked up in the declarations at file scope, so a typedef'd array is
+ * an array; a parameter declared an array is the pointer C makes of it;
+ * an array whose sizes name a variable, or are left to its initialiser,
+ * is one of run-time size, whose extents the targets take with sizeof
+ * where it is declared.  What the outlined body cannot declare at file
+ * scope is an error where the body uses it. */
 #include "print/capture.h"
 #include "ctext.h"
 
