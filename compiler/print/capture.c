@@ -432,6 +432,24 @@ bool capture_decl_is_array(const char *decl)
   return ctext_declarator(decl, NULL, &name, &len) == CD_ARRAY;
 }
 
+bool capture_type_is_array(Ctx *ctx, Scope *scope, const char *decl)
+{
+  const char *at;
+  size_t len;
+  CDeclKind kind = ctext_declarator(decl, NULL, &at, &len);
+  for (int depth = 0; kind == CD_PLAIN && depth < 16; depth++) {
+    CTok tn;
+    if (!typedef_name(decl, at, &tn))
+      break;
+    const char *td = scope_file_declaration(ctx, scope, ctx_strndup(ctx, tn.s, tn.n));
+    if (!td || !is_typedef(td))
+      break;
+    decl = expand_typedef(ctx, decl, at, len, tn, td);
+    kind = ctext_declarator(decl, NULL, &at, &len);
+  }
+  return kind == CD_ARRAY;
+}
+
 bool capture_decl_is_unsized_array(const char *decl)
 {
   const char *name;

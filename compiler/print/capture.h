@@ -41,6 +41,9 @@ int capture_find_kernel(Ctx *ctx, Scope *scope, Node *n, const char *text, Captu
 char *capture_pointer_decl(Ctx *ctx, const Capture *c);  /* "int *rows" */
 /* A declaration ("double x[10]", not "int (*grid)[4]") declares an array. */
 bool capture_decl_is_array(const char *decl);
+/* ... declares an array, also through typedef names declared at file
+ * scope as seen from scope ("triple t" after "typedef int triple[3]") */
+bool capture_type_is_array(Ctx *ctx, Scope *scope, const char *decl);
 /* ... an array of unwritten size ("char s[]", sized by its initialiser). */
 bool capture_decl_is_unsized_array(const char *decl);
 /* Does declaration decl name anything but its own name and C's keywords

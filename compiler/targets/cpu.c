@@ -33,7 +33,7 @@ static bool params_ok(Emitter *e, Node *n, Type *t)
 {
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (capture_decl_is_array(t->ptypes[i])) {
+    if (capture_type_is_array(e->ctx, e->scope, t->ptypes[i])) {
       diag_error(e->ctx, n->loc,
                  "parameter '%s' of thread array '%s' is an array: %s detours take parameters by value, "
                  "declare it as a pointer",

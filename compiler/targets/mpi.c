@@ -65,7 +65,7 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
   }
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (capture_decl_is_array(t->ptypes[i])) {
+    if (capture_type_is_array(e->ctx, e->scope, t->ptypes[i])) {
       diag_error(ctx, n->loc,
                  "parameter '%s' of mpi array '%s' is an array: detour arguments are sent by value, "
                  "declare it as a pointer (meaningful on process 0 only)",
