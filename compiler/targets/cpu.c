@@ -43,15 +43,6 @@ static bool params_ok(Emitter *e, Node *n, Type *t)
   return ok;
 }
 
-/* A line of generated code declaring decl, which names a user's type,
- * carries the detour's line: its error is the detour's, not that of a
- * line of the body the prologue pushed it to. */
-static void pin_if_named(Emitter *e, const char *decl)
-{
-  if (capture_decl_names(decl))
-    out_pin(e->out);
-}
-
 /* The outlined function: struct of arguments (the parameters by value, the
  * captured locals by reference), header, unpacking, body. */
 static void write_function(Emitter *e, Node *n, Type *t, const char *fname, const char *sname, const char *body,
@@ -66,11 +57,11 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     out_gen(e->out, loc, "struct %s {\n", sname);
     /* each line naming a user's type carries the detour's line */
     for (int i = 0; i < t->nparams; i++) {
-      pin_if_named(e, t->ptypes[i]);
+      hostc_pin_named(e, t->ptypes[i]);
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     }
     for (int i = 0; i < ncaps; i++) {
-      pin_if_named(e, caps[i].nvla ? "void *p" : caps[i].decl);
+      hostc_pin_named(e, caps[i].nvla ? "void *p" : caps[i].decl);
       out_gen(e->out, loc, "  %s;\n", caps[i].nvla ? ctx_printf(ctx, "void *%s", caps[i].name)
                                                     : capture_pointer_decl(ctx, &caps[i]));
     }
@@ -90,7 +81,7 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     self = true;
   }
   for (int i = 0; i < ncaps; i++) {
-    pin_if_named(e, caps[i].decl);
+    hostc_pin_named(e, caps[i].decl);
     if (caps[i].nvla) { /* C++ (CUDA) converts no void * without a cast */
       const char *d = capture_vla_decl(ctx, &caps[i], "pa_args->", true);
       out_gen(e->out, loc, "  %s = %spa_args->%s;\n", d,
@@ -111,7 +102,7 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
    * it), marked unused in the way the C compiler understands */
   for (int i = 0; i < t->nparams; i++) {
     bool used = text_mentions(body, t->pnames[i]);
-    pin_if_named(e, t->ptypes[i]);
+    hostc_pin_named(e, t->ptypes[i]);
     if (!used && e->cuda)
       out_gen(e->out, loc, "  %s __attribute__((unused)) = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
     else

@@ -128,15 +128,6 @@ static const char *sent_decl(const Capture *c)
   return c->sized_param ? c->sized_param : c->decl;
 }
 
-/* A line of generated code declaring decl, which names a user's type,
- * carries the detour's line: its error is the detour's, not that of a
- * line of the body the code before it pushed it to. */
-static void pin_if_named(Emitter *e, const char *decl)
-{
-  if (capture_decl_names(decl))
-    out_pin(e->out);
-}
-
 /* The parameter of the body's function that receives c (not of run-time
  * size): a pointer to the process's copy of an array or of an opaque
  * local, a parameter declared an array as C makes it, else c itself. */
@@ -159,12 +150,12 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     out_gen(e->out, loc, "struct %s {\n", sname);
     /* each line naming a user's type carries the detour's line */
     for (int i = 0; i < t->nparams; i++) {
-      pin_if_named(e, t->ptypes[i]);
+      hostc_pin_named(e, t->ptypes[i]);
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
     }
     for (int i = 0; i < ncaps; i++)
       if (!appended(&caps[i])) {
-        pin_if_named(e, sent_decl(&caps[i]));
+        hostc_pin_named(e, sent_decl(&caps[i]));
         out_gen(e->out, loc, "  %s;\n", unconst(e->ctx, sent_decl(&caps[i])));
       }
     for (int i = 0; i < ncaps; i++)
@@ -203,7 +194,7 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   for (int i = 0; i < ncaps; i++)
     if (caps[i].nvla) {
       const char *d = capture_vla_decl(e->ctx, &caps[i], "", !caps[i].vla_ptr);
-      pin_if_named(e, caps[i].decl);
+      hostc_pin_named(e, caps[i].decl);
       out_gen(e->out, loc, "  %s = (%s)pa_%s;\n", d, capture_type_name(e->ctx, d, caps[i].name), caps[i].name);
     }
   if (!text_mentions(body, "pa_rank"))
