@@ -525,3 +525,9 @@ void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, c
   if (p->via_host[1])
     out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s);\n", in, dp, bytes[1], at);
 }
+
+void hostc_pin_named(Emitter *e, const char *decl)
+{
+  if (capture_decl_names(decl))
+    out_pin(e->out);
+}

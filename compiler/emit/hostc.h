@@ -70,4 +70,10 @@ const char *hostc_packets_how(const CopyPlan *p);
  * has the copy engines move each rectangle straight from the source (the
  * GPU's own by a copy kernel). */
 const char *hostc_packets_direct(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
+/* The next line of generated code declares decl: when decl names a
+ * program's type, the line carries the directive's #line (out_pin), so
+ * that the C compiler's error about it is the directive's, not that of a
+ * line of the body the code before it pushed it to. */
+void hostc_pin_named(Emitter *e, const char *decl);
+
 #endif

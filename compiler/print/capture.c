@@ -8,7 +8,15 @@
  * bodies receive copies (by value, like their parameters), since they run
  * in another memory.  The extents of thread arrays and data types sized by
  * locals ($tid_0$ of a [rows][2] array is (pa_tid / 2) % rows) reach the
- * body the same way, since they are found in the translated body. */
+ * body the same way, since they are found in the translated body.
+ *
+ * Each capture's type is read as C reads it (read_type): a typedef name
+ * is looked up in the declarations at file scope, so a typedef'd array is
+ * an array; a parameter declared an array is the pointer C makes of it;
+ * an array whose sizes name a variable, or are left to its initialiser,
+ * is one of run-time size, whose extents the targets take with sizeof
+ * where it is declared.  What the outlined body cannot declare at file
+ * scope is an error where the body uses it. */
 #include "print/capture.h"
 #include "ctext.h"
 
@@ -31,6 +39,7 @@ typedef struct Finder {
   const char *body;
   char **params;
   int nparams;
+  Node *node;        /* the #detour */
   Capture *caps;
   int n, cap;
   char **seen;
@@ -76,6 +85,274 @@ static const char *host_global(Ctx *ctx, Scope *scope, const char *name)
   return decl;
 }
 
+/* ---- what a captured local's type is ---- */
+
+/* Words of a declaration's type that are not typedef names. */
+static bool keyword(CTok t)
+{
+  static const char *words[] = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+                                "_Bool", "bool", "_Complex", "const", "volatile", "restrict", "__restrict",
+                                "_Atomic", "static", "extern", "register", "inline", "auto", "_Thread_local",
+                                "__thread", "typedef", "__shared__", "__device__", "__constant__", "__managed__",
+                                NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
+/* The typedef name among the type words [decl, end) ("triple" in "const
+ * triple"); false when there is none (struct, union and enum tags are
+ * not). */
+static bool typedef_name(const char *decl, const char *end, CTok *name)
+{
+  CText c = ctext(decl, end, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (ctok_word(t, "struct") || ctok_word(t, "union") || ctok_word(t, "enum")) {
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      if (u.kind == CT_IDENT) { /* the tag */
+        c = peek;
+        u = ctext_code(&peek);
+      }
+      const char *close = ctok_is(u, '{') ? ctext_close(u.s, end) : NULL;
+      if (close) /* the type's body */
+        c = ctext(close + 1, end, 0);
+      continue;
+    }
+    if (t.kind == CT_IDENT && !keyword(t)) {
+      *name = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool is_typedef(const char *decl)
+{
+  CText c = ctext(decl, NULL, 0);
+  return ctok_word(ctext_code(&c), "typedef");
+}
+
+/* decl, "const triple t", with typedef name tn replaced by what td,
+ * "typedef int triple[3]", declares: "const int t[3]". */
+static char *expand_typedef(Ctx *ctx, const char *decl, const char *at, size_t len, CTok tn, const char *td)
+{
+  CText c = ctext(td, NULL, 0);
+  CTok first = ctext_code(&c); /* typedef */
+  const char *tname;
+  size_t tlen;
+  ctext_declarator(td, NULL, &tname, &tlen);
+  const char *def = first.s + first.n;
+  return util_str_trim(ctx, ctx_printf(ctx, "%.*s%.*s %.*s%.*s%s", (int)(tn.s - decl), decl, (int)(at - tn.s - tn.n),
+                                       tn.s + tn.n, (int)(tname - def), def, (int)len, at, tname + tlen));
+}
+
+/* The bracket groups right after the name at [at, at + len) of a
+ * declaration, in *open (at most max): their number; *rest: whether
+ * anything else follows them ("int (*fa[n])(int)"). */
+static int bracket_groups(const char *at, size_t len, const char **open, int max, bool *rest)
+{
+  int n = 0;
+  CText c = ctext(at + len, NULL, 0);
+  CTok t;
+  for (t = ctext_code(&c); ctok_is(t, '[') && n < max; t = ctext_code(&c)) {
+    const char *close = ctext_close(t.s, NULL);
+    if (!close)
+      break;
+    open[n++] = t.s;
+    c = ctext(close + 1, NULL, 0);
+  }
+  *rest = t.kind != CT_END;
+  return n;
+}
+
+/* "int *p" for a parameter "int p[3]", "double (*m)[4]" for "double m[][4]" */
+static char *decay(Ctx *ctx, const char *decl)
+{
+  const char *at;
+  size_t len;
+  ctext_declarator(decl, NULL, &at, &len);
+  CText c = ctext(at + len, NULL, 0);
+  CTok open = ctext_code(&c);
+  const char *rest = ctext_close(open.s, NULL) + 1;
+  while (*rest == ' ')
+    rest++;
+  if (!*rest)
+    return ctx_printf(ctx, "%.*s*%.*s", (int)(at - decl), decl, (int)len, at);
+  return ctx_printf(ctx, "%.*s(*%.*s)%s", (int)(at - decl), decl, (int)len, at, rest);
+}
+
+/* Does identifier w name a variable or a function, whose value makes a
+ * size in which it stands one of run time (C11 6.7.6.2)? */
+static bool names_variable(Finder *f, const char *w, size_t n)
+{
+  char *name = ctx_strndup(f->ctx, w, n);
+  bool param;
+  const char *d = scope_local_declaration_of(f->ctx, f->scope, name, &param);
+  if (!d)
+    d = scope_file_declaration(f->ctx, f->scope, name);
+  return d && !is_typedef(d);
+}
+
+/* Does the size in the brackets at open name a variable? */
+static bool varying_size(Finder *f, const char *open)
+{
+  CText c = ctext(open + 1, ctext_close(open, NULL), 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (t.kind == CT_IDENT && !t.member && names_variable(f, t.s, t.n))
+      return true;
+  return false;
+}
+
+/* Are the brackets at open empty? */
+static bool runtime_empty(const char *open)
+{
+  CText c = ctext(open + 1, NULL, 0);
+  return ctok_is(ctext_code(&c), ']');
+}
+
+/* ... or is the size in them empty ("char s[] = ...": sized by the
+ * initialiser)? */
+static bool runtime_size(Finder *f, const char *open)
+{
+  return runtime_empty(open) || varying_size(f, open);
+}
+
+/* Where identifier name stands first in the text of node k, an N_TEXT. */
+static bool text_use(Node *k, const char *name, Loc *at)
+{
+  CText c = ctext(k->text, NULL, CT_DIRECTIVES);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (t.kind == CT_IDENT && !t.member && ctok_word(t, name)) {
+      Loc l = k->loc;
+      for (const char *p = k->text; p < t.s; p++) {
+        l.col = *p == '\n' ? 1 : l.col + 1;
+        l.line += *p == '\n';
+      }
+      *at = l;
+      return true;
+    }
+  return false;
+}
+
+/* Where the text of list (nested detours aside) first uses name. */
+static bool find_use(Node *list, const char *name, Loc *at)
+{
+  for (Node *k = list; k; k = k->next) {
+    if (k->kind == N_TEXT && k->text && text_use(k, name, at))
+      return true;
+    if (k->body && k->kind != N_DETOUR && find_use(k->body, name, at))
+      return true;
+  }
+  return false;
+}
+
+/* Where name is declared: in the last text of list before line 'before'
+ * that declares it. */
+static bool find_declaration(Node *list, const char *name, int before, Loc *at)
+{
+  bool found = false;
+  for (Node *k = list; k && k->loc.line <= before; k = k->next) {
+    if (k->kind == N_TEXT && k->text && scope_text_declares(k->text, name))
+      found = text_use(k, name, at) || found;
+    if (k->body && find_declaration(k->body, name, before, at))
+      found = true;
+  }
+  return found;
+}
+
+/* Reports local name, declared decl, which cannot reach the body for
+ * the reason why: where the body uses it, with its declaration. */
+static void refuse(Finder *f, const char *name, const char *decl, const char *why)
+{
+  Loc use = f->at, at;
+  find_use(f->node->body, name, &use);
+  diag_error(f->ctx, use, "the detour body uses '%s', %s", name, why);
+  if (find_declaration(f->ctx->tree, name, f->at.line, &at))
+    diag_note(f->ctx, at, "'%s' is declared here, as '%s'", name, decl);
+  f->ok = false;
+}
+
+/* Reads the type of c (a parameter when param): an array, a typedef'd
+ * one, one of run-time size; a parameter declared an array becomes the
+ * pointer C makes of it.  False after an error. */
+static bool read_type(Finder *f, Capture *c, bool param)
+{
+  Ctx *ctx = f->ctx;
+  const char *decl = c->decl, *at, *original = c->decl;
+  size_t len;
+  CDeclKind kind = ctext_declarator(decl, NULL, &at, &len);
+  bool typed = false; /* an array by a typedef name */
+  for (int depth = 0; kind == CD_PLAIN && depth < 16; depth++) {
+    CTok tn;
+    if (!typedef_name(decl, at, &tn))
+      break;
+    char *tname = ctx_strndup(ctx, tn.s, tn.n);
+    bool tparam;
+    const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam);
+    if (td && is_typedef(td)) {
+      refuse(f, c->name, c->decl,
+             ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: "
+                        "the body, outlined into a function of its own, cannot name it; define the type at file "
+                        "scope", tname));
+      return false;
+    }
+    td = scope_file_declaration(ctx, f->scope, tname);
+    if (!td || !is_typedef(td)) {
+      c->opaque = !td && !ctext_type_word(tn.s, tn.n);
+      break;
+    }
+    decl = expand_typedef(ctx, decl, at, len, tn, td);
+    kind = ctext_declarator(decl, NULL, &at, &len);
+    typed = kind == CD_ARRAY;
+  }
+  const char *open[16];
+  bool rest;
+  int n = bracket_groups(at, len, open, 16, &rest);
+  if (kind == CD_ARRAY && param) {
+    bool sized = n > 0 && !runtime_size(f, open[0]), inner = false;
+    for (int i = 1; !typed && i < n; i++)
+      inner = inner || varying_size(f, open[i]);
+    c->decl = decay(ctx, decl);
+    if (n > 0 && (varying_size(f, open[0]) || inner) && !runtime_empty(open[0]) && !rest) /* n rows */
+      c->rows = util_str_trim(ctx, ctx_strndup(ctx, open[0] + 1, (size_t)(ctext_close(open[0], NULL) - open[0] - 1)));
+    if (inner && !rest && !memchr(decl, '(', (size_t)(at - decl))) {
+      /* "double a[n][m]": a pointer to rows of run-time size */
+      c->vla_ptr = true;
+      c->nvla = n - 1;
+      return true;
+    }
+    c->sized_param = sized && !inner ? original : NULL;
+  } else if (kind == CD_ARRAY) {
+    c->array = true;
+    bool runtime = false, varying = false;
+    for (int i = 0; !typed && i < n; i++) {
+      runtime = runtime || runtime_size(f, open[i]);
+      varying = varying || varying_size(f, open[i]);
+    }
+    /* sized by its initialiser in another form ("int (*fa[])(int) = ..."):
+     * an array of incomplete type, as written */
+    c->nvla = runtime && (varying || !rest) ? n : 0;
+  }
+  /* a size of run time anywhere else: a type the outlined body cannot
+   * declare at file scope */
+  bool varies = c->nvla && (rest || memchr(c->decl, '(', (size_t)(at - c->decl)));
+  ctext_declarator(c->decl, NULL, &at, &len);
+  CText t = ctext(c->decl, NULL, 0);
+  for (CTok k = ctext_code(&t); k.kind != CT_END && !varies; k = ctext_code(&t))
+    varies = ctok_is(k, '[') && (!c->nvla || k.s < at) && varying_size(f, k.s);
+  if (varies) {
+    refuse(f, c->name, c->decl,
+           ctx_printf(ctx, "a local of the enclosing function whose type ('%s') holds a size of run time in a "
+                      "form parrayc cannot pass: the body, outlined into a function of its own, cannot declare "
+                      "it; let the body use the array itself ('TYPE a[n][m]') or a pointer to its first element",
+                      c->decl));
+    return false;
+  }
+  return true;
+}
+
 static void consider(void *arg, const char *w, size_t len)
 {
   Finder *f = arg;
@@ -90,7 +367,8 @@ static void consider(void *arg, const char *w, size_t len)
       return;
   if (scope_text_declares(f->body, name))
     return; /* the body's own */
-  const char *decl = scope_local_declaration(ctx, f->scope, name);
+  bool param = false;
+  const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param);
   if (!decl && f->globals)
     decl = host_global(ctx, f->scope, name);
   if (!decl)
@@ -113,22 +391,27 @@ static void consider(void *arg, const char *w, size_t len)
     f->ok = false;
     return;
   }
+  if (is_typedef(decl)) {
+    refuse(f, name, decl, "a type defined in the enclosing function: the body, outlined into a function of its "
+           "own, cannot name it; define the type at file scope");
+    return;
+  }
+  Capture c = {name, decl, NULL, false, false, 0, false, NULL};
+  if (!read_type(f, &c, param))
+    return;
   if (f->n == f->cap) {
     f->cap = f->cap ? 2 * f->cap : 8;
-    Capture *c = ctx_alloc(ctx, sizeof(Capture) * f->cap);
+    Capture *cs = ctx_alloc(ctx, sizeof(Capture) * f->cap);
     if (f->n)
-      memcpy(c, f->caps, sizeof(Capture) * f->n);
-    f->caps = c;
+      memcpy(cs, f->caps, sizeof(Capture) * f->n);
+    f->caps = cs;
   }
-  f->caps[f->n].name = name;
-  f->caps[f->n].decl = decl;
-  f->caps[f->n].array = capture_decl_is_array(decl);
-  f->n++;
+  f->caps[f->n++] = c;
 }
 
 int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
-  Finder f = {ctx, scope, text, params, nparams, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
+  Finder f = {ctx, scope, text, params, nparams, n, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
   each_identifier(text, consider, &f);
   *out = f.caps;
   return f.ok ? f.n : -1;
@@ -136,7 +419,7 @@ int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **param
 
 int capture_find_kernel(Ctx *ctx, Scope *scope, Node *n, const char *text, Capture **out)
 {
-  Finder f = {ctx, scope, text, NULL, 0, NULL, 0, 0, NULL, 0, 0, n->loc, true, true};
+  Finder f = {ctx, scope, text, NULL, 0, n, NULL, 0, 0, NULL, 0, 0, n->loc, true, true};
   each_identifier(text, consider, &f);
   *out = f.caps;
   return f.ok ? f.n : -1;
@@ -147,6 +430,24 @@ bool capture_decl_is_array(const char *decl)
   const char *name;
   size_t len;
   return ctext_declarator(decl, NULL, &name, &len) == CD_ARRAY;
+}
+
+bool capture_type_is_array(Ctx *ctx, Scope *scope, const char *decl)
+{
+  const char *at;
+  size_t len;
+  CDeclKind kind = ctext_declarator(decl, NULL, &at, &len);
+  for (int depth = 0; kind == CD_PLAIN && depth < 16; depth++) {
+    CTok tn;
+    if (!typedef_name(decl, at, &tn))
+      break;
+    const char *td = scope_file_declaration(ctx, scope, ctx_strndup(ctx, tn.s, tn.n));
+    if (!td || !is_typedef(td))
+      break;
+    decl = expand_typedef(ctx, decl, at, len, tn, td);
+    kind = ctext_declarator(decl, NULL, &at, &len);
+  }
+  return kind == CD_ARRAY;
 }
 
 bool capture_decl_is_unsized_array(const char *decl)
@@ -171,6 +472,67 @@ char *capture_pointer_decl(Ctx *ctx, const Capture *c)
   if (!at[nl]) /* nothing follows: no parentheses needed */
     return ctx_printf(ctx, "%.*s*%s", (int)(at - d), d, c->name);
   return ctx_printf(ctx, "%.*s(*%s)%s", (int)(at - d), d, c->name, at + nl);
+}
+
+bool capture_decl_names(const char *decl)
+{
+  const char *at = NULL;
+  size_t len = 0;
+  ctext_declarator(decl, NULL, &at, &len);
+  CText c = ctext(decl, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (t.kind == CT_IDENT && t.s != at && !keyword(t))
+      return true;
+  return false;
+}
+
+char *capture_type_name(Ctx *ctx, const char *decl, const char *name)
+{
+  CText c = ctext(decl, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (t.kind == CT_IDENT && ctok_word(t, name)) {
+      const char *after = t.s + t.n;
+      bool gap = t.s > decl && t.s[-1] == ' ' && (!*after || *after == ')' || *after == '[');
+      return ctx_printf(ctx, "%.*s%s", (int)(t.s - decl - gap), decl, after);
+    }
+  return ctx_strdup(ctx, decl);
+}
+
+char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k)
+{
+  return ctx_printf(ctx, "pa_%s_%d", c->name, k);
+}
+
+char *capture_vla_decl(Ctx *ctx, const Capture *c, const char *prefix, bool pointer)
+{
+  const char *at;
+  size_t len;
+  ctext_declarator(c->decl, NULL, &at, &len);
+  Buf b = {0};
+  buf_printf(&b, "%.*s%s", (int)(at - c->decl), c->decl, pointer ? ctx_printf(ctx, "(*%s)", c->name) : c->name);
+  CText t = ctext(at + len, NULL, 0);
+  for (CTok k = ctext_code(&t); ctok_is(k, ')'); k = ctext_code(&t))
+    buf_putc(&b, ')'); /* "(*a" of a pointer */
+  for (int k = 0; k < c->nvla; k++)
+    buf_printf(&b, "[%s%s]", prefix, capture_vla_extent_name(ctx, c, k));
+  char *s = ctx_strdup(ctx, b.data);
+  buf_free(&b);
+  return s;
+}
+
+/* "v[0][0]": name followed by k indices 0 */
+static char *element(Ctx *ctx, const char *name, int k)
+{
+  char *s = ctx_strdup(ctx, name);
+  while (k-- > 0)
+    s = ctx_printf(ctx, "%s[0]", s);
+  return s;
+}
+
+char *capture_vla_extent(Ctx *ctx, const Capture *c, int k)
+{
+  const char *base = c->vla_ptr ? ctx_printf(ctx, "(*%s)", c->name) : c->name;
+  return ctx_printf(ctx, "sizeof %s / sizeof %s", element(ctx, base, k), element(ctx, base, k + 1));
 }
 
 typedef struct Rewriter {

@@ -191,6 +191,18 @@ static bool is_decl_word(const char *w, size_t n)
   return ctext_type_word(w, n);
 }
 
+/* A qualifier or a storage class: what may stand before a typedef name. */
+static bool qualifier(CTok t)
+{
+  static const char *const words[] = {"const", "volatile", "restrict", "static", "extern", "register", "auto",
+                                      "inline", "_Thread_local", "__thread", "__shared__", "__device__",
+                                      "__constant__", "__managed__", NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
 /* One declarator of a declaration statement: [spec, spec_end) holds the
  * type words, [decl, decl_end) the declarator ("*a", "x[10]",
  * initialiser excluded), [name, name + len) the name it declares. */
@@ -214,6 +226,7 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
   CTok t = ctext_code(&c);
   d.spec = d.spec_end = t.s;
   bool star = false;
+  bool base = false; /* a type word other than a qualifier or a storage class */
   for (;; t = ctext_code(&c)) {
     if (ctok_is(t, '*')) {
       star = true;
@@ -223,7 +236,7 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
       break;
     if (ctok_word(t, "struct") || ctok_word(t, "union") || ctok_word(t, "enum")) {
       /* the tag is a type word here, not the declarator's name */
-      is_decl = true;
+      is_decl = base = true;
       words++;
       d.spec_end = t.s + t.n;
       CText peek = c;
@@ -243,8 +256,19 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
     if (is_decl_word(t.s, t.n)) {
       is_decl = true;
       words++;
+      base = base || !qualifier(t);
       d.spec_end = t.s + t.n;
       continue;
+    }
+    if (is_decl && !base && !star) {
+      /* "const T x", "static T *p": after qualifiers alone, a typedef name */
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      if (u.kind == CT_IDENT || ctok_is(u, '*')) {
+        base = true;
+        d.spec_end = t.s + t.n;
+        continue;
+      }
     }
     if (!is_decl && words == 0) {
       /* a typedef name must be followed, on its line, by another identifier or '*' */
@@ -598,8 +622,9 @@ static bool scope_text_has_declaration(Ctx *ctx, Scope *s, const char *name)
   return scope_declaring_statement(ctx, s, name, &end) != NULL;
 }
 
-const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
+const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bool *parameter)
 {
+  *parameter = false;
   for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
     Named *x = named(s, name);
     if (x)
@@ -607,10 +632,19 @@ const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
     const char *st, *end, *decl;
     if ((st = scope_declaring_statement(ctx, s, name, &end)))
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
-    if (s->header && (st = declaring_header(s->header, name, &end)))
+    if (s->header && (st = declaring_header(s->header, name, &end))) {
+      const char *init_end; /* a for's first clause declares no parameter */
+      *parameter = !for_init(s->header, s->header + strlen(s->header), &init_end);
       return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+    }
   }
   return NULL;
+}
+
+const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
+{
+  bool parameter;
+  return scope_local_declaration_of(ctx, in, name, &parameter);
 }
 
 const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)

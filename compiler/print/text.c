@@ -73,6 +73,11 @@ void out_gen(Out *o, Loc loc, const char *fmt, ...)
   buf_free(&b);
 }
 
+void out_pin(Out *o)
+{
+  o->gen_line = 0;
+}
+
 void out_append(Out *dst, Out *src)
 {
   if (!src->b.len)

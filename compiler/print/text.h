@@ -20,6 +20,11 @@ Out out_new(Ctx *ctx, int line);
 void out_src(Out *o, const char *text, Loc loc);
 /* generated code standing for the directive at loc: one #line for all of it */
 void out_gen(Out *o, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The next line out_gen writes carries its directive's line again (a
+ * #line): a line of generated code that names a user's type, whose error
+ * must point at the directive, not at a line the code before it pushed
+ * it to (the prologue of an outlined body, longer than the body). */
+void out_pin(Out *o);
 void out_append(Out *dst, Out *src);
 void out_free(Out *o);
 bool out_at_bol(const Out *o);

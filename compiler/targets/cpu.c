@@ -33,7 +33,7 @@ static bool params_ok(Emitter *e, Node *n, Type *t)
 {
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (capture_decl_is_array(t->ptypes[i])) {
+    if (capture_type_is_array(e->ctx, e->scope, t->ptypes[i])) {
       diag_error(e->ctx, n->loc,
                  "parameter '%s' of thread array '%s' is an array: %s detours take parameters by value, "
                  "declare it as a pointer",
@@ -55,10 +55,20 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     out_gen(e->out, loc, "/* the arguments of '#detour %s'%s */\n", n->name,
             ncaps ? (t->nparams ? " and the caller's locals it uses" : ": the caller's locals it uses") : "");
     out_gen(e->out, loc, "struct %s {\n", sname);
-    for (int i = 0; i < t->nparams; i++)
+    /* each line naming a user's type carries the detour's line */
+    for (int i = 0; i < t->nparams; i++) {
+      hostc_pin_named(e, t->ptypes[i]);
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
+    }
+    for (int i = 0; i < ncaps; i++) {
+      hostc_pin_named(e, caps[i].nvla ? "void *p" : caps[i].decl);
+      out_gen(e->out, loc, "  %s;\n", caps[i].nvla ? ctx_printf(ctx, "void *%s", caps[i].name)
+                                                    : capture_pointer_decl(ctx, &caps[i]));
+    }
     for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, "  %s;\n", capture_pointer_decl(ctx, &caps[i]));
+      for (int k = 0; k < caps[i].nvla; k++)
+        out_gen(e->out, loc, "  pa_size_t %s;%s\n", capture_vla_extent_name(ctx, &caps[i], k),
+                k ? "" : ctx_printf(ctx, " /* the extents of %s */", caps[i].decl));
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| %s threads */\n", n->name, t->name,
@@ -70,8 +80,16 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     out_gen(e->out, loc, "  const struct %s *pa_args = (const struct %s *)pa_self->args;\n", sname, sname);
     self = true;
   }
-  for (int i = 0; i < ncaps; i++)
-    out_gen(e->out, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
+  for (int i = 0; i < ncaps; i++) {
+    hostc_pin_named(e, caps[i].decl);
+    if (caps[i].nvla) { /* C++ (CUDA) converts no void * without a cast */
+      const char *d = capture_vla_decl(ctx, &caps[i], "pa_args->", true);
+      out_gen(e->out, loc, "  %s = %spa_args->%s;\n", d,
+              e->cuda ? ctx_printf(ctx, "(%s)", capture_type_name(ctx, d, caps[i].name)) : "", caps[i].name);
+    } else {
+      out_gen(e->out, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
+    }
+  }
   if (tid)
     out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
   if (gpu) {
@@ -84,6 +102,7 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
    * it), marked unused in the way the C compiler understands */
   for (int i = 0; i < t->nparams; i++) {
     bool used = text_mentions(body, t->pnames[i]);
+    hostc_pin_named(e, t->ptypes[i]);
     if (!used && e->cuda)
       out_gen(e->out, loc, "  %s __attribute__((unused)) = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
     else
@@ -132,7 +151,11 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
-    buf_printf(&args, "%s.%s = &%s", args.len ? ", " : "", caps[i].name, caps[i].name);
+    buf_printf(&args, "%s.%s = %s&%s", args.len ? ", " : "", caps[i].name, caps[i].nvla ? "(void *)" : "",
+               caps[i].name);
+  for (int i = 0; i < ncaps; i++)
+    for (int k = 0; k < caps[i].nvla; k++)
+      buf_printf(&args, ", .%s = %s", capture_vla_extent_name(ctx, &caps[i], k), capture_vla_extent(ctx, &caps[i], k));
   char *count = dollar_poly_whole(e->ctx, t->root->extent);
   long long nthreads;
   char *how_many = poly_is_const(t->root->extent, &nthreads) ? ctx_printf(ctx, "%lld", nthreads)

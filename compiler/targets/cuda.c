@@ -501,13 +501,14 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   int ncaps = capture_find(ctx, e->scope, n,
                             ctx_printf(ctx, "%s\n%s", pro.data ? pro.data : "", body->b.data ? body->b.data : ""),
                             t->pnames, t->nparams, &caps);
+  bool arrays = false;
   for (int i = 0; i < ncaps; i++)
     if (caps[i].array) {
       diag_error(ctx, n->loc, "the cuda detour body uses '%s', an array of the enclosing function: a kernel cannot "
                  "read host memory; copy it to dmem with #copy, or pass a pointer parameter", caps[i].name);
-      ncaps = -1;
+      arrays = true;
     }
-  if (ncaps < 0) {
+  if (ncaps < 0 || arrays) {
     buf_free(&pro);
     return;
   }

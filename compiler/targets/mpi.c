@@ -65,7 +65,7 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
   }
   bool ok = true;
   for (int i = 0; i < t->nparams; i++)
-    if (capture_decl_is_array(t->ptypes[i])) {
+    if (capture_type_is_array(e->ctx, e->scope, t->ptypes[i])) {
       diag_error(ctx, n->loc,
                  "parameter '%s' of mpi array '%s' is an array: detour arguments are sent by value, "
                  "declare it as a pointer (meaningful on process 0 only)",
@@ -75,8 +75,8 @@ static bool detour_ok(Emitter *e, Node *n, Type *t)
   return ok;
 }
 
-/* decl without the 'const' before its name: a member that memcpy fills
- * ("const int k[2]" -> "int k[2]") */
+/* decl without the 'const' and 'volatile' before its name: a member that
+ * memcpy fills ("const int k[2]" -> "int k[2]") */
 static const char *unconst(Ctx *ctx, const char *decl)
 {
   const char *name;
@@ -87,7 +87,7 @@ static const char *unconst(Ctx *ctx, const char *decl)
   const char *done = decl;
   CText c = ctext(decl, name, 0);
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
-    if (ctok_word(t, "const")) {
+    if (ctok_word(t, "const") || ctok_word(t, "volatile")) {
       buf_printf(&b, "%.*s", (int)(t.s - done), done);
       done = t.s + t.n;
       while (*done == ' ')
@@ -97,6 +97,43 @@ static const char *unconst(Ctx *ctx, const char *decl)
   char *s = ctx_strdup(ctx, b.data);
   buf_free(&b);
   return s;
+}
+
+/* A captured local that the body reads through a pointer to this
+ * process's copy: an array (its size kept, for sizeof) or a type whose
+ * declaration parrayc does not see (an array perhaps). */
+static bool by_pointer(const Capture *c)
+{
+  return c->array || c->opaque;
+}
+
+/* A captured local whose elements follow the argument struct: an array
+ * of run-time size, or a parameter declared an array whose number of
+ * rows is of run time ("int a[n]", "double a[n][m]"). */
+static bool appended(const Capture *c)
+{
+  return c->nvla || c->rows;
+}
+
+/* The bytes process 0 sends of such a local. */
+static const char *appended_size(Ctx *ctx, const Capture *c)
+{
+  return c->rows ? ctx_printf(ctx, "(pa_size_t)(%s) * sizeof *%s", c->rows, c->name) : ctx_printf(ctx, "sizeof %s", c->name);
+}
+
+/* The declaration of what process 0 sends of c: an array parameter's
+ * elements as declared ("int p[3]"), else c as captured. */
+static const char *sent_decl(const Capture *c)
+{
+  return c->sized_param ? c->sized_param : c->decl;
+}
+
+/* The parameter of the body's function that receives c (not of run-time
+ * size): a pointer to the process's copy of an array or of an opaque
+ * local, a parameter declared an array as C makes it, else c itself. */
+static const char *param_decl(Ctx *ctx, const Capture *c)
+{
+  return by_pointer(c) ? capture_pointer_decl(ctx, c) : c->decl;
 }
 
 /* The body's function, and the function that unpacks the arguments sent
@@ -111,19 +148,55 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
     out_gen(e->out, loc, "/* the arguments of '#detour %s'%s, sent by value from process 0 */\n", n->name,
             ncaps ? " and the caller's locals it uses" : "");
     out_gen(e->out, loc, "struct %s {\n", sname);
-    for (int i = 0; i < t->nparams; i++)
+    /* each line naming a user's type carries the detour's line */
+    for (int i = 0; i < t->nparams; i++) {
+      hostc_pin_named(e, t->ptypes[i]);
       out_gen(e->out, loc, "  %s;\n", t->ptypes[i]);
+    }
     for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, "  %s;\n", caps[i].array ? unconst(e->ctx, caps[i].decl) : caps[i].decl);
+      if (!appended(&caps[i])) {
+        hostc_pin_named(e, sent_decl(&caps[i]));
+        out_gen(e->out, loc, "  %s;\n", unconst(e->ctx, sent_decl(&caps[i])));
+      }
+    for (int i = 0; i < ncaps; i++)
+      for (int k = 0; k < caps[i].nvla; k++)
+        out_gen(e->out, loc, "  pa_size_t %s;%s\n", capture_vla_extent_name(e->ctx, &caps[i], k),
+                k ? "" : ctx_printf(e->ctx, " /* %s: its extents, and where it follows the struct */", caps[i].decl));
+    for (int i = 0; i < ncaps; i++)
+      if (appended(&caps[i]))
+        out_gen(e->out, loc, "  pa_size_t pa_%s_at;%s\n", caps[i].name,
+                caps[i].nvla ? "" : ctx_printf(e->ctx, " /* where %s's %s rows follow the struct */", caps[i].name,
+                                               caps[i].rows));
     out_gen(e->out, loc, "};\n\n");
   }
   out_gen(e->out, loc, "/* the body of '#detour %s', run by each of the |%s| MPI processes */\n", n->name, t->name);
+  bool named = false;
+  for (int i = 0; i < t->nparams; i++)
+    named = named || capture_decl_names(t->ptypes[i]);
+  for (int i = 0; i < ncaps; i++)
+    named = named || capture_decl_names(sent_decl(&caps[i]));
+  if (named)
+    out_pin(e->out);
   out_gen(e->out, loc, "static void %s(int pa_rank", fname);
   for (int i = 0; i < t->nparams; i++)
     out_gen(e->out, loc, ", %s", t->ptypes[i]);
-  for (int i = 0; i < ncaps; i++)
-    out_gen(e->out, loc, ", %s", caps[i].decl);
+  for (int i = 0; i < ncaps; i++) {
+    for (int k = 0; k < caps[i].nvla; k++)
+      out_gen(e->out, loc, ", pa_size_t %s", capture_vla_extent_name(e->ctx, &caps[i], k));
+    if (caps[i].nvla)
+      out_gen(e->out, loc, ", void *pa_%s", caps[i].name);
+    else
+      out_gen(e->out, loc, ", %s", param_decl(e->ctx, &caps[i]));
+  }
   out_gen(e->out, loc, ")\n{\n");
+  /* an array of run-time size: a pointer to it, whose type names the
+   * extents (a parameter's type cannot, in C++) */
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].nvla) {
+      const char *d = capture_vla_decl(e->ctx, &caps[i], "", !caps[i].vla_ptr);
+      hostc_pin_named(e, caps[i].decl);
+      out_gen(e->out, loc, "  %s = (%s)pa_%s;\n", d, capture_type_name(e->ctx, d, caps[i].name), caps[i].name);
+    }
   if (!text_mentions(body, "pa_rank"))
     out_gen(e->out, loc, "  (void)pa_rank;\n");
   for (int i = 0; i < t->nparams; i++)
@@ -147,12 +220,26 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   out_gen(e->out, loc, "static void %s(void *pa_args)\n{\n", rname);
   if (args) {
     out_gen(e->out, loc, "  const struct %s *pa_a = (const struct %s *)pa_args;\n", sname, sname);
+    if (named)
+      out_pin(e->out);
     out_gen(e->out, loc, "  %s(pa_mpi_rank()", fname);
     for (int i = 0; i < t->nparams; i++)
       out_gen(e->out, loc, ", pa_a->%s", t->pnames[i]);
     /* an array reaches the body as a pointer to this process's copy */
-    for (int i = 0; i < ncaps; i++)
-      out_gen(e->out, loc, caps[i].array ? ", (void *)pa_a->%s" : ", pa_a->%s", caps[i].name);
+    for (int i = 0; i < ncaps; i++) {
+      for (int k = 0; k < caps[i].nvla; k++)
+        out_gen(e->out, loc, ", pa_a->%s", capture_vla_extent_name(e->ctx, &caps[i], k));
+      if (caps[i].nvla)
+        out_gen(e->out, loc, ", (char *)pa_args + pa_a->pa_%s_at", caps[i].name);
+      else if (caps[i].rows)
+        out_gen(e->out, loc, ", (%s)((char *)pa_args + pa_a->pa_%s_at)",
+                capture_type_name(e->ctx, caps[i].decl, caps[i].name), caps[i].name);
+      else if (by_pointer(&caps[i]) || caps[i].sized_param) /* this process's copy, not const */
+        out_gen(e->out, loc, ", (%s)%spa_a->%s", capture_type_name(e->ctx, param_decl(e->ctx, &caps[i]), caps[i].name),
+                caps[i].sized_param ? "" : "&", caps[i].name);
+      else
+        out_gen(e->out, loc, ", pa_a->%s", caps[i].name);
+    }
     out_gen(e->out, loc, ");\n}\n");
   } else {
     out_gen(e->out, loc, "  (void)pa_args;\n  %s(pa_mpi_rank());\n}\n", fname);
@@ -206,6 +293,35 @@ static Detour *detour_open(Emitter *e, Node *n, Type *t)
   return &md->dt;
 }
 
+/* Sends pa_args followed by the arrays of run-time size the body uses,
+ * each at a multiple of 16 bytes (the alignment of malloc's blocks, so
+ * that of any element), where pa_NAME_at says. */
+static void send_with_arrays(Emitter *e, Node *n, Type *t, Capture *caps, int ncaps, int id, const char *file,
+                             int line)
+{
+  const char *in = text_indent_of(n);
+  const char *end = "sizeof pa_args";
+  out_gen(e->out, n->loc, "%s  /* the arrays of run-time size follow the struct, each at a multiple of 16 bytes */\n",
+          in);
+  for (int i = 0; i < ncaps; i++)
+    if (appended(&caps[i])) {
+      out_gen(e->out, n->loc, "%s  pa_args.pa_%s_at = (%s + 15) / 16 * 16;\n", in, caps[i].name, end);
+      end = ctx_printf(e->ctx, "pa_args.pa_%s_at + %s", caps[i].name, appended_size(e->ctx, &caps[i]));
+    }
+  out_gen(e->out, n->loc, "%s  pa_size_t pa_size = %s;\n", in, end);
+  out_gen(e->out, n->loc, "%s  char *pa_buf = (char *)pa_alloc_host(PA_PAGED, pa_size, 1, \"char\", %s, %d);\n", in,
+          file, line);
+  out_gen(e->out, n->loc, "%s  pa_memcpy(pa_buf, &pa_args, sizeof pa_args);\n", in);
+  for (int i = 0; i < ncaps; i++)
+    if (appended(&caps[i]))
+      out_gen(e->out, n->loc, "%s  pa_memcpy(pa_buf + pa_args.pa_%s_at, %s%s, %s);\n", in, caps[i].name,
+              text_mentions(caps[i].decl, "volatile") ? "(const void *)" : "", caps[i].name,
+              appended_size(e->ctx, &caps[i]));
+  out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, pa_buf, pa_size, %s, %s, %s, %d);\n", in, id,
+          dollar_poly_whole(e->ctx, t->root->extent), text_c_string(e->ctx, t->name), file, line);
+  out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_buf);\n", in);
+}
+
 static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
 {
   Ctx *ctx = e->ctx;
@@ -221,24 +337,52 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   int ncaps = capture_find(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
     return;
-  bool sized = true;
+  bool unsized = false;
   for (int i = 0; i < ncaps; i++)
-    if (caps[i].array && capture_decl_is_unsized_array(caps[i].decl)) {
+    if (caps[i].array && !caps[i].nvla && capture_decl_is_unsized_array(caps[i].decl)) {
       diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a local array whose size its initialiser "
                  "gives ('%s'): the processes receive a copy, whose size must be written: declare it with its size",
                  n->name, caps[i].name, caps[i].decl);
-      sized = false;
+      unsized = true;
     }
-  if (!sized)
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].vla_ptr && !caps[i].rows) {
+      diag_error(ctx, n->loc, "the body of mpi detour '%s' uses '%s', a parameter declared '%s', whose number of rows "
+                 "is not written: the processes receive a copy, whose size must be known: write it ('[n][m]')",
+                 n->name, caps[i].name, caps[i].decl);
+      unsized = true;
+    }
+  if (unsized)
     return;
+  /* the arrays and the locals of unknown type are read through pointers */
+  Capture *ptrs = ctx_alloc(ctx, sizeof(Capture) * (size_t)(ncaps + 1));
+  int nptrs = 0, nvlas = 0;
+  for (int i = 0; i < ncaps; i++) {
+    if (by_pointer(&caps[i]))
+      ptrs[nptrs++] = caps[i];
+    nvlas += appended(&caps[i]);
+  }
+  text = capture_by_reference(ctx, text, ptrs, nptrs);
 
   /* the call on process 0: arguments evaluated once, then sent */
   Buf args = {0};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
+  /* (C++ wants every member initialised: those copied after too) */
   for (int i = 0; i < ncaps; i++)
-    if (!caps[i].array)
+    if (appended(&caps[i]))
+      continue;
+    else if (!by_pointer(&caps[i]) && !caps[i].sized_param)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", caps[i].name, caps[i].name);
+    else if (e->cuda)
+      buf_printf(&args, "%s.%s = {}", args.len ? ", " : "", caps[i].name);
+  for (int i = 0; i < ncaps; i++)
+    for (int k = 0; k < caps[i].nvla; k++)
+      buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", capture_vla_extent_name(ctx, &caps[i], k),
+                 capture_vla_extent(ctx, &caps[i], k));
+  for (int i = 0; i < ncaps && e->cuda; i++)
+    if (appended(&caps[i]))
+      buf_printf(&args, ", .pa_%s_at = 0", caps[i].name);
   bool send = t->nparams || ncaps;
   long long np;
   char *how_many = poly_is_const(t->root->extent, &np) ? ctx_printf(ctx, "%lld", np)
@@ -249,13 +393,20 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     /* arrays cannot be initialised from arrays: copied after */
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data ? args.data : "");
     for (int i = 0; i < ncaps; i++)
-      if (caps[i].array)
-        out_gen(e->out, n->loc, "%s  pa_memcpy(pa_args.%s, %s, sizeof pa_args.%s);\n", in, caps[i].name, caps[i].name,
-                caps[i].name);
+      if ((by_pointer(&caps[i]) || caps[i].sized_param) && !appended(&caps[i]))
+        out_gen(e->out, n->loc, "%s  pa_memcpy(%s%s, %s%s, sizeof pa_args.%s);\n", in, caps[i].opaque ? "&" : "",
+                ctx_printf(ctx, "pa_args.%s", caps[i].name),
+                text_mentions(caps[i].decl, "volatile") ? "(const void *)&" : caps[i].opaque ? "&" : "",
+                caps[i].name, caps[i].name);
   }
-  out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "PA_NULL",
-          send ? "sizeof pa_args" : "0", dollar_poly_whole(e->ctx, t->root->extent), text_c_string(ctx, t->name),
-          text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
+  const char *file = text_c_string(ctx, text_loc_file(ctx, n->loc));
+  int line = text_loc_line(ctx, n->loc);
+  if (nvlas)
+    send_with_arrays(e, n, t, caps, ncaps, id, file, line);
+  else
+    out_gen(e->out, n->loc, "%s  pa_mpi_detour(%d, %s, %s, %s, %s, %s, %d);\n", in, id, send ? "&pa_args" : "PA_NULL",
+            send ? "sizeof pa_args" : "0", dollar_poly_whole(e->ctx, t->root->extent), text_c_string(ctx, t->name),
+            file, line);
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
 
