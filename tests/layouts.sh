@@ -93,7 +93,7 @@ while IFS='|' read -r call want; do
     fail "'$call' configured"
   else
     grep -q "$want" "err$n.log" || fail "'$call': the error does not say '$want': $(grep -A3 'CMake Error' "err$n.log")"
-    grep -q '^  CMakeLists.txt:5 (parray_add_sources)' "err$n.log" ||
+    grep -q '^  CMakeLists.txt:5 (parray_add_\(sources\|executable\))' "err$n.log" ||
       fail "'$call': the error is not located at CMakeLists.txt:5: $(grep -A6 'CMake Error' "err$n.log")"
   fi
 done <<'EOF'
@@ -102,6 +102,7 @@ parray_add_sources(x missing.pa)|no file 'missing.pa'
 parray_add_sources(x hello.pa ./hello.pa)|already a source of target 'x'
 parray_add_sources(x hello.pa LANGUAGE FORTRAN)|LANGUAGE FORTRAN: C or CUDA
 parray_add_sources(x gpu.pa INCLUDE_DIRECTORIES inc)|gpu.pa uses CUDA
+parray_add_executable(y hello.pa missing.pa)|no file 'missing.pa'
 EOF
 
 [ $fails -eq 0 ] && echo "layouts: ok ($gens)"
