@@ -242,8 +242,11 @@ function(parray_add_sources target)
   endif()
   get_target_property(imported ${target} IMPORTED)
   get_target_property(type ${target} TYPE)
+  if(imported)
+    set(type "an imported target")
+  endif()
   if(imported OR type MATCHES "^(INTERFACE_LIBRARY|UTILITY)$")
-    message(FATAL_ERROR "parray_add_sources: '${target}' is ${type}${imported}: "
+    message(FATAL_ERROR "parray_add_sources: '${target}' is ${type}: "
                         "translations go into a target that compiles sources")
   endif()
   cmake_parse_arguments(PA "" "LANGUAGE" "INCLUDE_DIRECTORIES;OPTIONS" ${ARGN})

@@ -103,6 +103,7 @@ parray_add_sources(x hello.pa ./hello.pa)|already a source of target 'x'
 parray_add_sources(x hello.pa LANGUAGE FORTRAN)|LANGUAGE FORTRAN: C or CUDA
 parray_add_sources(x gpu.pa INCLUDE_DIRECTORIES inc)|gpu.pa uses CUDA
 parray_add_executable(y hello.pa missing.pa)|no file 'missing.pa'
+parray_add_sources(Parray::parray hello.pa)|is an imported target
 EOF
 
 [ $fails -eq 0 ] && echo "layouts: ok ($gens)"
