@@ -96,9 +96,13 @@ function(_parray_backends file dirs dflags out)
   execute_process(COMMAND "${exe}" --print-backends ${iflags} ${dflags} "${file}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE words ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    # a program with errors: the build reports them; choose as the #parray lines say
-    message(STATUS "parray_add_sources: parrayc --print-backends ${file} failed; "
-                   "the #parray lines decide C or CUDA until it translates")
+    # a program with errors: the build reports them; choose as the #parray
+    # lines say (said once, at the end of the directory: at the call a
+    # header may be missing only until the target's directories are set)
+    if(NOT _PARRAY_EARLY)
+      message(STATUS "parray_add_sources: parrayc --print-backends ${file} failed; "
+                     "the #parray lines decide C or CUDA until it translates")
+    endif()
     _parray_backends_scan("${file}" "${dirs}" words)
     set(${out} "${words}" PARENT_SCOPE)
     set(${out}_KNOWN FALSE PARENT_SCOPE)
@@ -286,7 +290,9 @@ function(parray_add_sources target)
     set(backends "")
     set(backends_KNOWN FALSE)
     if(EXISTS "${abs}")
+      set(_PARRAY_EARLY TRUE)
       _parray_backends("${abs}" "${dirs};${tdirs_now}" "${dflags_now}" backends)
+      unset(_PARRAY_EARLY)
     endif()
     if(backends_KNOWN OR PA_LANGUAGE)
       if(NOT backends_KNOWN)
