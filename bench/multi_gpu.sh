@@ -16,7 +16,7 @@
 #   FFT_N=32768                     the order of the second FFT run, on 2 GPUs and more
 #                                   (empty: none)
 #   GPU_COUNTS="1 2 4"              the GPU counts, those up to the machine's (and its own)
-#   PARRAYC=build-stage/bin/parrayc parrayc (with its runtime beside it: bin/../lib)
+#   PARRAYC=build-stage/bin/parrayc parrayc (its runtime beside it: bin/../lib[/MULTIARCH])
 #   MULTI_BUILD=/tmp/multi-build    where the programs are built (MULTI_PREBUILT=1: they
 #                                   are there already, built by an earlier call)
 #   MPIRUN=mpirun                   the launcher of the mpi forms (G processes, Open MPI
