@@ -18,11 +18,13 @@
 # targets included), then OPTIONS, so `#ifdef BIG` around a #parray sees
 # what the C compiler sees.
 #
-# The arguments are checked at the call (an error names its line); the
-# back ends are asked from parrayc itself (`parrayc --print-backends`) at
-# the end of TARGET's CMakeLists.txt (or the caller's, when TARGET's
-# directory is read already), with the include directories and definitions
-# TARGET has by then, so those set after the call count; CMake re-runs when
+# The arguments are checked at the call (an error names its line), and so
+# is a back end the project lacks (CUDA not enabled yet: parray_enable_cuda
+# comes first) where parrayc can tell then; the back ends are asked from
+# parrayc itself (`parrayc --print-backends`) at the end of TARGET's
+# CMakeLists.txt (or the caller's, when TARGET's directory is read
+# already), with the include directories and definitions TARGET has by
+# then, so those set after the call count; CMake re-runs when
 # the file or a header it includes changes.  Where parrayc is not built yet
 # (add_subdirectory of its sources), the #parray lines of the file and its
 # headers are read instead.  LANGUAGE overrides the choice of C or CUDA.
