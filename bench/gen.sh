@@ -12,8 +12,13 @@ parrayc=${PARRAYC:-$root/build-perf/compiler/parrayc}
 gen=${GEN_DIR:-$root/build-perf/gen}
 rm -rf "$gen"
 mkdir -p "$gen"
-for s in perf_fig13 perf_fig21 perf_sgemm perf_sgemm3x perf_tf32 perf_transpose; do
+. "$root/bench/progress.sh"
+set -- perf_fig13 perf_fig21 perf_sgemm perf_sgemm3x perf_tf32 perf_transpose
+i=0
+for s; do
+  i=$((i + 1))
   "$parrayc" "$root/samples/$s.pa" -o "$gen/$s.cu"
+  progress "$i" $# "translated $s"
 done
 cp "$root/bench/gen_decls.h" "$gen/"
 ls "$gen"

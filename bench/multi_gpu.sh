@@ -16,7 +16,7 @@
 #   FFT_N=32768                     the order of the second FFT run, on 2 GPUs and more
 #                                   (empty: none)
 #   GPU_COUNTS="1 2 4"              the GPU counts, those up to the machine's (and its own)
-#   PARRAYC=build-stage/bin/parrayc parrayc (with its runtime beside it: bin/../lib)
+#   PARRAYC=build-stage/bin/parrayc parrayc (its runtime beside it: bin/../lib[/MULTIARCH])
 #   MULTI_BUILD=/tmp/multi-build    where the programs are built (MULTI_PREBUILT=1: they
 #                                   are there already, built by an earlier call)
 #   MPIRUN=mpirun                   the launcher of the mpi forms (G processes, Open MPI
@@ -33,6 +33,7 @@ fftn=${FFT_N-32768}
 parrayc=${PARRAYC:-$root/build-stage/bin/parrayc}
 mpirun=${MPIRUN:-mpirun}
 export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0
+. "$here/progress.sh"
 mkdir -p "$build" && rm -f "$out"/*.log "$out"/status.txt "$out"/multi.* "$out"/ref*.csv
 
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
@@ -63,6 +64,7 @@ if [ "${MULTI_PREBUILT:-0}" != 1 ]; then
   parrayc=$(cd "$(dirname "$parrayc")" && pwd)/$(basename "$parrayc")  # the builds run elsewhere
   nvcc -O3 -arch=sm_90 -std=c++17 -DN="$n" "$here/multi_ref.cu" -o "$build/multi_ref" \
     -lcublas -lcufft > "$build/multi_ref.build.log" 2>&1 &
+  builds=($! multi_ref)
   for g in $counts; do
     mkdir -p "$build/g$g"
     for s in sgemm sgemm3x fft transpose fftbig; do
@@ -74,11 +76,13 @@ if [ "${MULTI_PREBUILT:-0}" != 1 ]; then
       for form in pthd mpi; do
         (cd "$build/g$g" && "$parrayc" --build -DN="$order" -DGPUS="$g" "$root/samples/multi/${src}_$form.pa" \
           $libs -o "$build/g$g/${s}_$form") > "$build/g$g/${s}_$form.build.log" 2>&1 &
+        builds+=($! "g$g/${s}_$form")
       done
     done
   done
+  echo "building $((${#builds[@]} / 2)) programs at once" >&2
   fail=0
-  for job in $(jobs -p); do wait "$job" || fail=1; done
+  wait_jobs built "${builds[@]}" || fail=1
   for f in "$build"/*.build.log "$build"/g*/*.build.log; do
     [ -s "$f" ] && { echo "== $f"; cat "$f"; }
   done
@@ -86,9 +90,20 @@ if [ "${MULTI_PREBUILT:-0}" != 1 ]; then
 fi
 
 # ---- run, one program at a time, each GPU count on the first G GPUs ----
+# (nrun of them: a count first, for the progress lines)
+nrun=0 irun=0
+for g in $counts; do
+  nrun=$((nrun + 1))
+  [ -n "$fftn" ] && [ "$g" -gt 1 ] && nrun=$((nrun + 1))
+  for s in sgemm sgemm3x fft transpose fftbig; do
+    [ -x "$build/g$g/${s}_pthd" ] && nrun=$((nrun + 2))
+  done
+done
 run() { # NAME COMMAND...: its output to OUTDIR/NAME.log and the terminal
   local name=$1
   shift
+  irun=$((irun + 1))
+  progress "$irun" "$nrun" "$name"
   echo "== $name"
   (cd "$build" && "$@") > "$out/$name.log" 2>&1
   local rc=$?

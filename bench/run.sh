@@ -21,6 +21,7 @@ build=${BENCH_BUILD:-/tmp/bench-build}
 gen=${GEN_DIR:-$root/build-perf/gen}
 ns=${BENCH_NS:-1024 2048 4096 8192}
 . "$here/gen_flags.sh"
+. "$here/progress.sh"
 export PATH=$PATH:/usr/local/cuda/bin
 mkdir -p "$build"
 
@@ -44,6 +45,10 @@ if [ -f "$gen/gen_decls.h" ]; then
     rm -f libparray_cuda_all.a && ar rcs libparray_cuda_all.a ./*.o.rt ) || exit 1
 fi
 # one build per N, in parallel: N is a compile-time constant, as in the samples
+set -- $ns
+nn=$#
+echo "building bench.cu for N = $ns, in parallel" >&2
+builds=()
 for n in $ns; do
   (
     objs=()
@@ -66,16 +71,20 @@ for n in $ns; do
     nvcc "${flags[@]}" -arch=sm_90 -DN="$n" -Xptxas -warn-spills "$here/bench.cu" "${objs[@]}" \
       -o "$build/bench_N$n" "${libs[@]}"
   ) > "$build/build_N$n.log" 2>&1 &
+  builds+=($! "bench_N$n")
 done
 fail=0
-for job in $(jobs -p); do wait "$job" || fail=1; done
+wait_jobs built "${builds[@]}" || fail=1
 cat "$build"/build_N*.log
 [ $fail = 0 ] || { echo "build failed"; exit 1; }
 
 csv="$out/bench.csv"
 echo "variant,N,unit,ms_median,ms_min,ms_max,rate,ratio,relerr,status,twin,twin_ratio,ref_rate" > "$csv"
 status=0
+i=0
 for n in $ns; do
+  i=$((i + 1))
+  progress "$i" "$nn" "running bench_N$n"
   "$build/bench_N$n" "$csv" | tee -a "$out/bench.log" || status=1
 done
 python3 "$here/plot.py" "$csv" "$out/bench.png" "$out/bench.md" || status=1

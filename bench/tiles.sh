@@ -42,17 +42,21 @@ status=0
 check_build=$!
 
 # 1
+. "$here/progress.sh"
+progress 1 5 "bench/run.sh: the main orders (log: $out/main.log)"
 BENCH_TILES=${TILES:-0} BENCH_NS="${MAIN_NS:-1024 2048 4096 8192}" bash "$here/run.sh" "$work/main" \
   > "$out/main.log" 2>&1 || status=1
 cp "$work/main/bench.csv" "$out/main.csv"
 cp "$work/main/bench.png" "$out/main.png" 2>/dev/null
 
 # 2
+progress 2 5 "bench/run.sh: the orders that clip tiles (log: $out/clip.log)"
 BENCH_NS="${CLIP_NS:-992 1056 1088 2016 4000}" BENCH_ONLY=fast,sgemm bash "$here/run.sh" "$work/clip" \
   > "$out/clip.log" 2>&1 || status=1
 cp "$work/clip/bench.csv" "$out/clip.csv"
 
 # 3
+progress 3 5 "the spread of repeated runs"
 echo "variant,N,unit,ms_median,ms_min,ms_max,rate,ratio,relerr,status,twin,twin_ratio,ref_rate" \
   > "$out/spread.csv"
 for n in 1024 1024 1024 4096; do
@@ -60,6 +64,7 @@ for n in 1024 1024 1024 4096; do
 done
 
 # 4
+progress 4 5 "the sample checks at other orders and tiles"
 wait $check_build || { echo "sample checks: build failed"; cat "$work/check_build.log"; } >> "$out/check.txt"
 for n in 256 288 992; do
   for t in 64 128; do
@@ -72,6 +77,7 @@ done
 grep -q "exit [^0]" "$out/check.txt" && status=1
 
 # 5
+progress 5 5 "the SASS of the inner loops"
 for n in 1024 4096; do
   echo "== N=$n" >> "$out/sass.txt"
   cuobjdump -sass "$build/bench_N$n" | python3 "$here/sass_loop.py" k_fast pa_kernel_CUDA \

@@ -3,6 +3,8 @@
 # configure and build parrayc into build/ (Release). Safe to run repeatedly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+step() { printf 'setup: [%d/3] %s (%d:%02d)\n' "$1" "$2" $((SECONDS / 60)) $((SECONDS % 60)); }
+step 1 "the build's packages"
 
 packages=(build-essential cmake flex bison check pkg-config libopenmpi-dev openmpi-bin libopenblas-dev)
 # the browser test of --explain's HTML (tests/check_html.sh) only when asked for
@@ -25,6 +27,7 @@ fi
 # Archer tool (omp programs under ThreadSanitizer), lcov (scripts/coverage.sh),
 # lintian (the .deb checked by package_release), jsonschema (the JSON and SARIF
 # diagnostics checked against their schemas), pdflatex and TikZ (--format=tex).
+step 2 "the test tools"
 tools=(clang libclang-rt-dev libomp-dev lcov lintian python3-jsonschema texlive-latex-base texlive-pictures)
 missing=()
 for p in "${tools[@]}"; do
@@ -43,5 +46,7 @@ if [ -d /usr/local/cuda/bin ]; then
   case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) export PATH="$PATH:/usr/local/cuda/bin" ;; esac
 fi
 
+step 3 "configuring and building parrayc into build/"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j2
+printf 'setup: done (%d:%02d)\n' $((SECONDS / 60)) $((SECONDS % 60))

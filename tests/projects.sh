@@ -23,7 +23,11 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 
 run install.log cmake --install "$B" --prefix "$W/stage" || { fail "cmake --install"; exit 1; }
 mv "$W/stage" "$W/prefix" && prefix=$W/prefix
-have=$(sed -n 's/^backends=//p' "$prefix/lib/pkgconfig/parray.pc")
+# the library folder: lib, or lib/<multiarch> on Debian
+pc=$(find "$prefix" -path '*/pkgconfig/parray.pc' | head -n 1)
+[ -n "$pc" ] || { fail "no pkgconfig/parray.pc under $prefix"; exit 1; }
+libdir=$(dirname "$(dirname "$pc")")
+have=$(sed -n 's/^backends=//p' "$pc")
 has() { case " $have " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # ---- a plain C project where MPI is not found ----------------------------------
@@ -62,7 +66,7 @@ nvcc=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/c
 if has cuda && [ -n "$nvcc" ]; then
   ran=$((ran + 1))
   if run cuda_cfg.log cmake -S "$T/cuda" -B cuda -DCMAKE_PREFIX_PATH="$prefix"; then
-    arch=$(sed -n 's/^set(Parray_CUDA_ARCHITECTURES "\(.*\)")/\1/p' "$prefix"/lib/cmake/Parray/ParrayConfig.cmake)
+    arch=$(sed -n 's/^set(Parray_CUDA_ARCHITECTURES "\(.*\)")/\1/p' "$libdir"/cmake/Parray/ParrayConfig.cmake)
     grep -q "CUDA architectures: $arch\$" cuda_cfg.log || fail "cuda: default architecture not the runtime's ($arch): $(grep 'CUDA arch' cuda_cfg.log)"
     run cuda_build.log cmake --build cuda -v || fail "cuda: build"
     grep -q 'gpu.pa.cu' cuda_build.log || fail "cuda: gpu.pa was not translated to CUDA (its cuda array is in inc/kern.pah)"
@@ -92,7 +96,7 @@ else
 fi
 
 # ---- pkg-config: an MPI and an OpenMP translation built by cc --------------------
-export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+export PKG_CONFIG_PATH=$libdir/pkgconfig
 P=$prefix/bin/parrayc
 if has mpi && command -v mpirun >/dev/null 2>&1; then
   ran=$((ran + 1))

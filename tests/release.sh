@@ -5,7 +5,8 @@
 # .deb; a LICENSE; CITATION.cff valid (cffconvert, where installed); the .deb
 # that cpack makes free of lintian errors, with the copyright file, the
 # changelog, the gzipped man page, a stripped parrayc, a real description,
-# the documentation, the samples and the editor files.
+# the documentation, the samples (sources only) and the editor files, the
+# libraries in the multiarch folder, pkg-config modules with plain /usr paths.
 # Exit 77 (skipped) without cpack, dpkg-deb or lintian.
 set -u
 [ $# -eq 4 ] || { echo "usage: $0 PARRAYC BUILD_DIR SOURCE_DIR WORKDIR" >&2; exit 2; }
@@ -22,7 +23,7 @@ grep -q "^## $v " "$S/CHANGELOG.md" || fail "CHANGELOG.md has no section for $v"
 [ "$(sed -n '/^## /{s/^## \([0-9.]*\).*/\1/p;q}' "$S/CHANGELOG.md")" = "$v" ] || fail "CHANGELOG.md's newest section is not $v"
 grep -qx "version: $v" "$S/CITATION.cff" || fail "CITATION.cff's version is not $v"
 grep -q "PACKAGE_VERSION \"$v\"" "$B/ParrayConfigVersion.cmake" || fail "ParrayConfigVersion.cmake is not $v"
-grep -qx "Version: $v" "$B/parray.pc" || fail "parray.pc is not $v"
+grep -qx "Version: $v" "$B/pkgconfig/parray.pc.in" || fail "parray.pc is not $v"
 
 # ---- licence and citation ------------------------------------------------------
 grep -q 'Permission is hereby granted' "$S/LICENSE" 2>/dev/null || fail "no MIT LICENSE"
@@ -51,8 +52,8 @@ grep -q '^E:' lintian.log && fail "lintian errors (above)"
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >contents
 for f in /usr/bin/parrayc /usr/share/doc/parrayc/copyright /usr/share/doc/parrayc/changelog.gz \
          /usr/share/man/man1/parrayc.1.gz /usr/share/doc/parrayc/README.md /usr/share/doc/parrayc/CHANGELOG.md \
-         /usr/share/doc/parrayc/LICENSE /usr/share/doc/parrayc/CITATION.cff /usr/share/doc/parrayc/tutorial.md \
-         /usr/share/doc/parrayc/language.md /usr/share/doc/parrayc/examples/samples/fig1_natural.pa \
+         /usr/share/doc/parrayc/LICENSE /usr/share/doc/parrayc/CITATION.cff /usr/share/doc/parrayc/doc/tutorial.md \
+         /usr/share/doc/parrayc/doc/language.md /usr/share/doc/parrayc/samples/fig1_natural.pa \
          /usr/share/doc/parrayc/examples/cmake-user/CMakeLists.txt \
          /usr/share/vim/vimfiles/syntax/parray.vim /usr/share/vim/vimfiles/ftdetect/parray.vim \
          /usr/share/parrayc/editors/vscode/package.json \
@@ -60,6 +61,20 @@ for f in /usr/bin/parrayc /usr/share/doc/parrayc/copyright /usr/share/doc/parray
   grep -qx "$f" contents || fail ".deb lacks $f"
 done
 dpkg-deb -x "$deb" root || fail "dpkg-deb -x"
+# the samples and examples as sources only: no program a build left beside them
+odd=$(grep '^/usr/share/doc/parrayc/\(samples\|examples\)/.*[^/]$' contents |
+      grep -v '\.\(pa\|pah\|h\|c\|out\|md\|txt\)$\|/CMakeLists\.txt$')
+[ -z "$odd" ] || fail "the .deb's samples or examples hold other files than sources: $odd"
+# the libraries, CMake package and pkg-config modules in the multiarch folder
+ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+for f in libparray.a pkgconfig/parray.pc cmake/Parray/ParrayConfig.cmake; do
+  grep -qx "/usr/lib/$ma/$f" contents || fail ".deb lacks /usr/lib/$ma/$f"
+done
+# the pkg-config modules name /usr plainly (pkg-config then drops -I/usr/include)
+for pc in root/usr/lib/"$ma"/pkgconfig/*.pc; do
+  grep -qx 'prefix=/usr' "$pc" || fail "$(basename "$pc"): $(grep '^prefix=' "$pc"), not prefix=/usr"
+  grep -n '//\|/\./\|\.\.' "$pc" | grep -v '^[0-9]*:#' && fail "$(basename "$pc") has unnormalised paths (above)"
+done
 file -b root/usr/bin/parrayc 2>/dev/null | grep -q 'not stripped' && fail "parrayc is not stripped"
 [ "$(dpkg-deb -f "$deb" Description | wc -l)" -ge 3 ] || fail "the .deb's description has no extended part"
 case $(dpkg-deb -f "$deb" Maintainer) in
