@@ -357,7 +357,7 @@ function(_parray_add_source_now target call)
   add_custom_command(OUTPUT "${out}"
     COMMAND Parray::parrayc ${iflags} "$<$<BOOL:${tdirs}>:-I$<JOIN:${tdirs},;-I>>"
             "$<$<BOOL:${tdefs}>:-D$<JOIN:${tdefs},;-D>>"
-            ${options} -MD -MF "${out}.d" -MT "${out}" "${abs}" -o "${out}"
+            ${options} -MD -MF "${out}.d" -MQ "${out}" "${abs}" -o "${out}"
     DEPENDS "${abs}" Parray::parrayc
     DEPFILE "${out}.d"
     COMMENT "Translating Parray ${shown}"
