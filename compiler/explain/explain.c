@@ -741,9 +741,11 @@ static const char *svg_defs =
 /* One or two grids side by side, notes underneath. */
 static void svg_picture(FILE *out, Grid **grids, int ngrids, char **notes, int nnotes, int cw, int ch, bool stack)
 {
-  Layout lo[16];
+  Layout lo[32]; /* explain_access draws at most 32 grids */
   int width = 20, height = 0;
-  for (int k = 0; k < ngrids && k < 16; k++) {
+  if (ngrids > 32)
+    ngrids = 32;
+  for (int k = 0; k < ngrids; k++) {
     lo[k] = (Layout){cw, ch, stack ? 60 : width + 40, stack ? height + 60 : 60};
     int w = grid_width(grids[k], &lo[k]), tw = (int)strlen(grids[k]->title) * 7 - 10;
     width = stack ? (w + 80 > width ? w + 80 : width) : width + (w > tw ? w : tw) + 40;
