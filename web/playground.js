@@ -183,6 +183,7 @@
     return null;
   }
   function showPicture(box, r, none) {
+    $(box.id + '-info').textContent = '';
     if (r.status || !r.output) {
       box.innerHTML = '';
       var p = document.createElement('div');
