@@ -30,9 +30,11 @@
   pg.code = code;
 
   /* ---- the examples: the tutorial's steps, the paper's figures, the rest ---- */
+  /* the first line of the program's header comment (not a test tag) */
   function firstComment(fs, path) {
-    var head = fs.readFile('/' + path, { encoding: 'utf8' }).split('\n')[0];
-    return head.replace(/^\/\/\s*|^\/\*\s*|\s*\*\/$/g, '').slice(0, 70);
+    var lines = fs.readFile('/' + path, { encoding: 'utf8' }).split('\n').slice(0, 4);
+    var head = lines.filter(function (l) { return /^\s*(\/\/|\/\*)/.test(l) && !/parrayc-(sample|test):/.test(l); })[0];
+    return (head || '').replace(/^\s*\/\/\s*|^\s*\/\*\s*|\s*\*\/$/g, '').slice(0, 70);
   }
   function fillExamples(fs) {
     var groups = [['The tutorial (doc/tutorial.md)', 'samples/tutorial', /^step.*\.pa$/],
@@ -57,7 +59,32 @@
     editor.setValue(pg.fs.readFile('/' + path, { encoding: 'utf8' }));
     editor.setCursor(0, 0);
     $('example').value = path;
+    $('defines').value = smallSizes();
     update();
+  }
+
+  /* The program's own sizes, unless its first type is then too large to
+   * draw: then the smallest N of 8, 16, 32, 64 that draws it and leaves
+   * no type empty (N/16 tiles need N = 16), as the tutorial's pictures
+   * are drawn with N = 8. */
+  function smallSizes() {
+    pg.types = request({ mode: 'translate' }).types;
+    if (!pg.types.length || !/#\s*define\s+N\s/.test(editor.getValue()))
+      return '';
+    var first = pg.types[0].name;
+    if (!/too many to draw/.test(firstError(request({ mode: 'explain', type: first, format: 'svg' }))))
+      return '';
+    for (var n = 8; n <= 64; n *= 2) {
+      var d = ['N=' + n];
+      var ok = request({ mode: 'explain', type: first, format: 'svg', defines: d }).status === 0 &&
+               pg.types.every(function (t) {
+                 var r = request({ mode: 'explain', type: t.name, format: 'text', defines: d });
+                 return r.status !== 0 || r.output.indexOf('(= 0)') < 0;
+               });
+      if (ok)
+        return d[0];
+    }
+    return '';
   }
   pg.load = loadExample;
 
