@@ -240,6 +240,7 @@
       showPicture($('access'), { status: 1, output: '' }, 'line ' + line + ' has no $T[...]$: put the cursor on an ' +
                   'access inside a detour');
       $('access-text').textContent = '';
+      $('access-notes').textContent = '';
       return;
     }
     var req = { mode: 'access', line: line, threadMap: true, defines: defines(), format: 'svg' };
@@ -248,6 +249,11 @@
     req.format = 'text';
     var text = request(req);
     $('access-text').textContent = text.status ? firstError(text) : text.output;
+    /* what the picture leaves to the text: the verdicts, the loops swept
+     * or taken as 0, what is not predicted */
+    $('access-notes').textContent = text.status ? '' : text.output.split('\n').filter(function (l) {
+      return /global memory:|shared memory:|the map (sweeps|takes)|taken as 0|not predicted|not in a cuda/.test(l);
+    }).map(function (l) { return l.trim(); }).join('\n');
   }
   function pictures() {
     if (pg.translation.status)
