@@ -24,6 +24,39 @@
 #define EMSCRIPTEN_KEEPALIVE
 #endif
 
+/* qsort as native parrayc's C library (glibc) has it: a merge sort that
+ * keeps equal elements in order, halves split as glibc's msort splits
+ * them.  Emscripten's (musl's) smoothsort does not keep them, and the
+ * compiler sorts with comparators that call some elements equal (the
+ * copy loops of model/copy_plan.c where strides are symbols): the same
+ * sort keeps the outputs the native compiler's.  Defined here, it
+ * replaces the library's in the link. */
+static void merge_sort(char *a, char *tmp, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+  if (n < 2)
+    return;
+  size_t n1 = n / 2, i = 0, j = n1, k = 0;
+  merge_sort(a, tmp, n1, size, cmp);
+  merge_sort(a + n1 * size, tmp, n - n1, size, cmp);
+  while (i < n1 && j < n) {
+    bool left = cmp(a + i * size, a + j * size) <= 0;
+    memcpy(tmp + k++ * size, a + (left ? i++ : j++) * size, size);
+  }
+  memcpy(tmp + k * size, a + i * size, (n1 - i) * size);
+  k += n1 - i;
+  memcpy(tmp + k * size, a + j * size, (n - j) * size);
+  memcpy(a, tmp, n * size);
+}
+
+void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+  if (n < 2)
+    return;
+  char *tmp = malloc(n * size);
+  merge_sort(base, tmp, n, size, cmp);
+  free(tmp);
+}
+
 enum { WEB_TRANSLATE, WEB_EXPLAIN, WEB_ACCESS };
 enum { WEB_NO_LINE = 1, WEB_THREAD_MAP = 2, WEB_NO_WARNINGS = 4 };
 
