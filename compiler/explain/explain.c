@@ -14,6 +14,7 @@
 #include "model/launch.h"
 #include "model/macros.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -746,9 +747,11 @@ static const char *svg_defs =
 /* One or two grids side by side, notes underneath. */
 static void svg_picture(FILE *out, Grid **grids, int ngrids, char **notes, int nnotes, int cw, int ch, bool stack)
 {
-  Layout lo[16];
+  Layout lo[32]; /* explain_access draws at most 32 grids */
   int width = 20, height = 0;
-  for (int k = 0; k < ngrids && k < 16; k++) {
+  if (ngrids > 32)
+    ngrids = 32;
+  for (int k = 0; k < ngrids; k++) {
     lo[k] = (Layout){cw, ch, stack ? 60 : width + 40, stack ? height + 60 : 60};
     int w = grid_width(grids[k], &lo[k]), tw = (int)strlen(grids[k]->title) * 7 - 10;
     width = stack ? (w + 80 > width ? w + 80 : width) : width + (w > tw ? w : tw) + 40;
@@ -1520,6 +1523,8 @@ static void touch_grid(Ctx *ctx, Dim *root, Toucher *th, int n, bool cuda, bool 
     Buf who = {0};
     for (int j = 0; j < n; j++)
       if (th[j].off == c->off) {
+        if (first >= 0 && th[j].block == th[first].block && th[j].thread == th[first].thread)
+          continue; /* the same thread again, in another iteration */
         if (count < 8)
           buf_printf(&who, "%s%s", count ? ", " : "",
                      cuda ? ctx_printf(ctx, "block %lld thread %lld", th[j].block, th[j].thread)
@@ -1561,6 +1566,262 @@ static void touch_grid(Ctx *ctx, Dim *root, Toucher *th, int n, bool cuda, bool 
   }
 }
 
+static int src_line(Ctx *ctx, int line);
+
+/* ---- the thread map's loops: a loop counter in the offset whose loop
+ * encloses the access and has constant bounds is swept, so that the map
+ * shows each thread's whole footprint, not its first iteration ---- */
+
+#define MAX_SWEEPS 4
+#define MAX_SWEPT (16 * MAX_TOUCH) /* threads x iterations drawn */
+
+/* for (NAME = from; NAME < to; NAME += step), or why it is not swept */
+typedef struct Sweep {
+  const char *name;
+  long long from, to, step;
+  int line;
+  const char *why;
+} Sweep;
+
+static bool is_word_at(const char *start, const char *p, const char *w)
+{
+  size_t n = strlen(w);
+  return !strncmp(p, w, n) && (p == start || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+         !(isalnum((unsigned char)p[n]) || p[n] == '_');
+}
+
+/* Does the body that starts at p (after a for's ')') hold position q? */
+static bool body_holds(const char *p, const char *q)
+{
+  while (p < q && isspace((unsigned char)*p))
+    p++;
+  bool braced = p < q && *p == '{';
+  int braces = 0, parens = 0;
+  for (; p < q; p++) {
+    if (*p == '{')
+      braces++;
+    else if (*p == '}' && (--braces < 0 || (braced && braces == 0)))
+      return false;
+    else if (*p == '(')
+      parens++;
+    else if (*p == ')')
+      parens--;
+    else if (*p == ';' && braces == 0 && parens == 0)
+      return false;
+  }
+  return true;
+}
+
+/* s..e without the spaces around it */
+static void trim(const char **s, const char **e)
+{
+  while (*s < *e && isspace((unsigned char)**s))
+    (*s)++;
+  while (*e > *s && isspace((unsigned char)(*e)[-1]))
+    (*e)--;
+}
+
+/* $dim(T)$, $dim_1_0(T)$ (= $dim(T_1_0)$), $size(T)$: the extent, or NULL */
+static Dim *dim_of_extent(Ctx *ctx, const char *t)
+{
+  char fn[8], path[128];
+  int used = 0;
+  if (sscanf(t, "$%7[a-z]%127[_0-9](%n", fn, path, &used) != 2 &&
+      (path[0] = 0, sscanf(t, "$%7[a-z](%n", fn, &used) != 1))
+    return NULL;
+  if ((strcmp(fn, "dim") && strcmp(fn, "size")) || (!strcmp(fn, "size") && path[0]))
+    return NULL;
+  char name[128];
+  int k = 0;
+  while (t[used] == ' ')
+    used++;
+  while (k < 127 && (isalnum((unsigned char)t[used]) || t[used] == '_'))
+    name[k++] = t[used++];
+  name[k] = 0;
+  while (t[used] == ' ')
+    used++;
+  if (strcmp(t + used, ")$"))
+    return NULL;
+  /* the type, then the digits of the name and of the function */
+  char *full = ctx_printf(ctx, "%s%s", name, path), *digits = strchr(full, '_');
+  Type *ty = NULL;
+  for (char *u = digits; !ty; u = strchr(u + 1, '_')) {
+    char *type_name = ctx_strndup(ctx, full, u ? (size_t)(u - full) : strlen(full));
+    ty = type_lookup(ctx, type_name);
+    if (ty || !u) {
+      digits = u;
+      break;
+    }
+  }
+  if (!ty)
+    return NULL;
+  Dim *d = ty->root;
+  for (char *u = digits; d && u && *u; ) {
+    char *end;
+    long i = strtol(u + 1, &end, 10);
+    if (end == u + 1 || i < 0 || i >= dim_nkids(d))
+      return NULL;
+    d = dim_kid(d, (int)i);
+    u = end;
+  }
+  return d;
+}
+
+/* the value of a loop bound: numbers, macros (-D, #define) and the
+ * extents of types ($dim_0_1(M)$) only */
+static bool constant_text(Ctx *ctx, const char *s, size_t n, long long *v)
+{
+  Env env = {.ctx = ctx};
+  const char *e = s + n;
+  trim(&s, &e);
+  char *t = ctx_strndup(ctx, s, (size_t)(e - s));
+  if (*t == '$') {
+    Dim *d = dim_of_extent(ctx, t);
+    return d && eval_poly(&env, dim_extent(d), v) && !env.nmissing;
+  }
+  return !strchr(t, '$') && eval_text(&env, t, v) && !env.nmissing;
+}
+
+/* The header for (init; cond; step) of name, read into *sw; false when it
+ * is not that of a counter of name. */
+static bool read_loop(Ctx *ctx, const char *name, const char *h, const char *end, Sweep *sw)
+{
+  const char *semi1 = memchr(h, ';', (size_t)(end - h)), *semi2 = semi1 ? memchr(semi1 + 1, ';', (size_t)(end - semi1 - 1)) : NULL;
+  if (!semi2)
+    return false;
+  size_t nl = strlen(name);
+  /* init: [type] name = FROM */
+  const char *p = h, *from = NULL;
+  for (; p + nl < semi1; p++)
+    if (is_word_at(h, p, name)) {
+      const char *q = p + nl;
+      while (q < semi1 && isspace((unsigned char)*q))
+        q++;
+      if (q < semi1 && *q == '=' && q[1] != '=')
+        from = q + 1;
+      break;
+    }
+  if (!from)
+    return false;
+  /* cond: name < TO, name <= TO */
+  const char *c = semi1 + 1, *ce = semi2;
+  trim(&c, &ce);
+  if (!is_word_at(c, c, name))
+    return false;
+  c += nl;
+  while (c < ce && isspace((unsigned char)*c))
+    c++;
+  bool le = c + 1 < ce && c[0] == '<' && c[1] == '=';
+  if (!(c < ce && c[0] == '<' && c[1] != '<'))
+    return false;
+  c += le ? 2 : 1;
+  /* step: name++, ++name, name += STEP */
+  const char *s = semi2 + 1, *se = end;
+  trim(&s, &se);
+  char *step = ctx_strndup(ctx, s, (size_t)(se - s));
+  long long by = 0;
+  if (!strcmp(step, ctx_printf(ctx, "%s++", name)) || !strcmp(step, ctx_printf(ctx, "++%s", name)))
+    by = 1;
+  else if (!strncmp(step, name, nl) && (step[nl] == ' ' || step[nl] == '+')) {
+    const char *v = step + nl;
+    while (*v == ' ')
+      v++;
+    if (strncmp(v, "+=", 2) || !constant_text(ctx, v + 2, strlen(v + 2), &by))
+      by = 0;
+  }
+  const char *fe = semi1;
+  trim(&from, &fe);
+  sw->name = name;
+  if (by <= 0 || !constant_text(ctx, from, (size_t)(fe - from), &sw->from) ||
+      !constant_text(ctx, c, (size_t)(ce - c), &sw->to)) {
+    const char *b = c, *be = ce;
+    trim(&b, &be);
+    sw->why = ctx_printf(ctx, "its loop (from %.*s to %.*s, step %s) has bounds that are not constant",
+                         (int)(fe - from), from, (int)(be - b), b, step);
+    return true;
+  }
+  sw->to += le;
+  sw->step = by;
+  sw->why = sw->to <= sw->from ? "its loop runs no iteration" : NULL;
+  return true;
+}
+
+/* The innermost for loop of name around the access at the end of r's
+ * text, read into *sw; false when name is no loop's counter there. */
+static bool find_loop(Region *r, const char *name, Sweep *sw)
+{
+  Buf b = {0};
+  int *line_at = NULL, nlines = 0;
+  for (int k = r->from; k <= r->to && k <= r->ctx->nlines; k++) {
+    int len;
+    const char *s = region_line(r, k, &len);
+    line_at = realloc(line_at, sizeof(int) * (size_t)(nlines + 1));
+    line_at[nlines++] = (int)b.len;
+    buf_printf(&b, "%.*s\n", len, s);
+  }
+  bool found = false;
+  const char *text = b.data ? b.data : "", *q = text + b.len;
+  for (const char *p = text; p < q; p++) {
+    if (!is_word_at(text, p, "for"))
+      continue;
+    const char *h = p + 3;
+    while (h < q && isspace((unsigned char)*h))
+      h++;
+    if (h >= q || *h != '(')
+      continue;
+    int depth = 0;
+    const char *e = h;
+    for (; e < q; e++)
+      if (*e == '(')
+        depth++;
+      else if (*e == ')' && --depth == 0)
+        break;
+    Sweep s = {0};
+    if (e < q && body_holds(e + 1, q) && read_loop(r->ctx, name, h + 1, e, &s)) {
+      int k = 0;
+      while (k + 1 < nlines && line_at[k + 1] <= p - text)
+        k++;
+      s.line = r->from + k;
+      *sw = s;
+      found = true;
+    }
+  }
+  free(line_at);
+  buf_free(&b);
+  return found;
+}
+
+/* The loops the map sweeps for access a (the names env has taken as 0,
+ * threads threads): at most MAX_SWEEPS, said on out. */
+static int sweeps_of(Ctx *ctx, Access *a, Env *env, long long threads, Sweep *sw, FILE *out)
+{
+  Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->node->loc.line, a->node->loc.col};
+  int n = 0;
+  long long total = threads;
+  for (int k = 0; k < env->nzeroed; k++) {
+    Sweep s = {0};
+    if (!find_loop(&reg, env->zeroed[k], &s))
+      continue;
+    long long trips = s.why ? 0 : (s.to - s.from + s.step - 1) / s.step;
+    if (!s.why && (n == MAX_SWEEPS || total * trips > MAX_SWEPT))
+      s.why = ctx_printf(ctx, "sweeping its %lld iterations too would draw more than %d accesses", trips, MAX_SWEPT);
+    if (s.why) {
+      fprintf(out, "    the map takes %s as 0: %s (line %d)\n", s.name, s.why, src_line(ctx, s.line));
+      continue;
+    }
+    total *= trips;
+    sw[n++] = s;
+  }
+  if (n) {
+    fputs("    the map sweeps the loops of", out);
+    for (int k = 0; k < n; k++)
+      fprintf(out, "%s %s from %lld to %lld%s", k ? "," : "", sw[k].name, sw[k].from, sw[k].to - 1,
+              sw[k].step > 1 ? ctx_printf(ctx, " step %lld", sw[k].step) : "");
+    fputs(" (constant bounds): each thread's whole footprint\n", out);
+  }
+  return n;
+}
+
 /* the threads of a's detour and the element each reaches: g[0] on the
  * accessed type's grid, g[1] on its storage's where it views another */
 static bool touch_map(Ctx *ctx, Access *a, Via *via, Grid *g, int *ng, FILE *out)
@@ -1589,26 +1850,47 @@ static bool touch_map(Ctx *ctx, Access *a, Via *via, Grid *g, int *ng, FILE *out
     if (block > MAX_TOUCH)
       block = MAX_TOUCH;
   }
-  int n = 0;
-  Toucher *th = ctx_alloc(ctx, sizeof(Toucher) * (size_t)(block * nblocks));
-  Binding b[24];
+  Binding b[32];
+  long long off, base = 0;
+  bind_thread(&env, &l, t, 0, 0, b);
+  eval_poly(&env, a->off, &off); /* which names are taken as 0 */
+  via_offset(&env, via, &base);
+  Sweep sw[MAX_SWEEPS];
+  int nsw = sweeps_of(ctx, a, &env, block * nblocks, sw, out);
+  long long iters = 1;
+  for (int s = 0; s < nsw; s++)
+    iters *= (sw[s].to - sw[s].from + sw[s].step - 1) / sw[s].step;
+  int n = 0, threads = 0;
+  Toucher *th = ctx_alloc(ctx, sizeof(Toucher) * (size_t)(block * nblocks * iters));
   long long lo = LLONG_MAX, hi = LLONG_MIN;
   for (long long blk = 0; blk < nblocks; blk++)
     for (long long k = 0; k < block; k++) {
       if (t->kind == TK_CUDA && l.tiled && blk * l.tile + k >= size_of(&env, t->root->extent))
         break;
       bind_thread(&env, &l, t, blk, k, b);
-      long long off, base = 0;
-      if (!eval_poly(&env, a->off, &off) || !via_offset(&env, via, &base))
-        return false;
-      th[n++] = (Toucher){off + base, blk, k};
-      lo = off + base < lo ? off + base : lo;
-      hi = off + base > hi ? off + base : hi;
+      int nb = env.nbind;
+      for (int s = 0; s < nsw; s++)
+        b[nb + s] = (Binding){sw[s].name, sw[s].from};
+      env.nbind = nb + nsw;
+      threads++;
+      for (long long it = 0; it < iters; it++) {
+        for (int s = nsw - 1, carry = it > 0; s >= 0 && carry; s--) { /* the next iteration, the last loop fastest */
+          b[nb + s].value += sw[s].step;
+          carry = b[nb + s].value >= sw[s].to;
+          if (carry)
+            b[nb + s].value = sw[s].from;
+        }
+        if (!eval_poly(&env, a->off, &off) || !via_offset(&env, via, &base))
+          return false;
+        th[n++] = (Toucher){off + base, blk, k};
+        lo = off + base < lo ? off + base : lo;
+        hi = off + base > hi ? off + base : hi;
+      }
     }
   if (!n)
     return false;
   bool cuda = t->kind == TK_CUDA, blocks = nblocks > 1;
-  fprintf(out, "    who touches what: %d thread%s (%s)", n, n == 1 ? "" : "s",
+  fprintf(out, "    who touches what: %d thread%s (%s)", threads, threads == 1 ? "" : "s",
           cuda ? (blocks ? "every block" : "block 0") : type_kind_name(t->kind));
   Dim *root = a->dim->type->root, *store = storage_of(root);
   touch_grid(ctx, root, th, n, cuda, blocks, lo, hi, &g[0], out);
@@ -1772,12 +2054,15 @@ static bool varies_checked(Ctx *ctx, Region *reg, Access *a, Via *via, FILE *out
   via_offset(&env, via, &v);
   if (!zeroed_uniform(ctx, reg, &env, out))
     return false;
-  if (env.nzeroed) {
-    fputs("    taken as 0:", out);
-    for (int k = 0; k < env.nzeroed; k++)
-      fprintf(out, "%s %s", k ? "," : "", env.zeroed[k]);
-    fputs(" (set them with -D NAME=VALUE)\n", out);
+  int said = 0;
+  for (int k = 0; k < env.nzeroed; k++) {
+    Sweep s = {0};
+    if (find_loop(reg, env.zeroed[k], &s) && !s.why)
+      continue; /* the map sweeps its loop */
+    fprintf(out, "%s %s", said++ ? "," : "    taken as 0:", env.zeroed[k]);
   }
+  if (said)
+    fputs(" (set them with -D NAME=VALUE)\n", out);
   return true;
 }
 
