@@ -26,9 +26,12 @@ fi
 # fuzzer and sanitizer runtimes (the libFuzzer test), LLVM's libomp with the
 # Archer tool (omp programs under ThreadSanitizer), lcov (scripts/coverage.sh),
 # lintian (the .deb checked by package_release), jsonschema (the JSON and SARIF
-# diagnostics checked against their schemas), pdflatex and TikZ (--format=tex).
+# diagnostics checked against their schemas), pdflatex and TikZ (--format=tex),
+# Emscripten, CodeMirror and Chromium (the playground, built as WebAssembly
+# and driven in the browser: web/, tests/web_*).
 step 2 "the test tools"
-tools=(clang libclang-rt-dev libomp-dev lcov lintian python3-jsonschema texlive-latex-base texlive-pictures)
+tools=(clang libclang-rt-dev libomp-dev lcov lintian python3-jsonschema texlive-latex-base texlive-pictures
+       emscripten libjs-codemirror chromium)
 missing=()
 for p in "${tools[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -39,7 +42,7 @@ if (( ${#missing[@]} )); then
   if (( $(id -u) != 0 )); then sudo=(sudo); fi
   { "${sudo[@]}" apt-get update -q &&
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; } ||
-    echo "setup.sh: could not install ${missing[*]}: the fuzz, tsan, coverage, lintian and schema parts will be skipped"
+    echo "setup.sh: could not install ${missing[*]}: the fuzz, tsan, coverage, lintian, schema and playground parts will be skipped"
 fi
 
 if [ -d /usr/local/cuda/bin ]; then
