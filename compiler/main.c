@@ -97,7 +97,7 @@ static void usage(FILE *f)
         "  --force          replace an existing file parrayc did not write (without it,\n"
         "                   a translation never replaces a hand-written FILE.c)\n"
         "  --np N           processes for an mpi program run (default: its mpi array)\n"
-        "  -w               no warnings\n"
+        "  -w               no warnings (parrayc's and the C compiler's)\n"
         "  -Wall            accepted (warnings are on by default)\n"
         "  -Werror          warnings are errors (-Wno-error: not)\n"
         "  -WNAME, -Wno-NAME, -Werror=NAME, -Wno-error=NAME\n"
@@ -321,7 +321,10 @@ static int take_option(Cli *cli, int c, const char *v, const char *spelled, cons
     driver_argv_add(&cli->nvflags, buf);
     break;
   case OPT_MP: cli->deps_phony = true; break;
-  case OPT_NOWARN: cli->no_warnings = true; break;
+  case OPT_NOWARN: /* as gcc's: the C compiler's warnings too */
+    cli->no_warnings = true;
+    driver_argv_add(&cli->cflags, "-w");
+    break;
   case OPT_WALL: break;
   case OPT_WERROR: cli->werror = true; break;
   case OPT_FORMAT:

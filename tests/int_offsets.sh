@@ -20,7 +20,7 @@ cp "$T/offsets/macro_span.pa" . || exit 2
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-out=$("$P" --run -DN=70000 macro_span.pa -o wide 2>err.txt) || fail "-DN=70000: $(cat err.txt)"
+out=$("$P" --run -save-temps -DN=70000 macro_span.pa -o wide 2>err.txt) || fail "-DN=70000: $(cat err.txt)"
 [ "$out" = "N = 70000: ok" ] || fail "-DN=70000 printed '$out'"
 grep -q 'long long' wide.c || fail "-DN=70000: no 64-bit offsets in wide.c"
 
