@@ -135,14 +135,16 @@ static bool is_typedef(const char *decl)
 }
 
 /* decl, "const triple t", with typedef name tn replaced by what td,
- * "typedef int triple[3]", declares: "const int t[3]". */
+ * "typedef int triple[3]", declares: "const int t[3]"; NULL when td has
+ * no declarator parrayc reads. */
 static char *expand_typedef(Ctx *ctx, const char *decl, const char *at, size_t len, CTok tn, const char *td)
 {
   CText c = ctext(td, NULL, 0);
   CTok first = ctext_code(&c); /* typedef */
   const char *tname;
   size_t tlen;
-  ctext_declarator(td, NULL, &tname, &tlen);
+  if (ctext_declarator(td, NULL, &tname, &tlen) == CD_NONE)
+    return NULL;
   const char *def = first.s + first.n;
   return util_str_trim(ctx, ctx_printf(ctx, "%.*s%.*s %.*s%.*s%s", (int)(tn.s - decl), decl, (int)(at - tn.s - tn.n),
                                        tn.s + tn.n, (int)(tname - def), def, (int)len, at, tname + tlen));
@@ -283,6 +285,8 @@ static bool read_type(Finder *f, Capture *c, bool param)
   const char *decl = c->decl, *at, *original = c->decl;
   size_t len;
   CDeclKind kind = ctext_declarator(decl, NULL, &at, &len);
+  if (kind == CD_NONE)
+    return true; /* no declarator parrayc reads ("int (" cut short): taken as written */
   bool typed = false; /* an array by a typedef name */
   for (int depth = 0; kind == CD_PLAIN && depth < 16; depth++) {
     CTok tn;
@@ -303,8 +307,12 @@ static bool read_type(Finder *f, Capture *c, bool param)
       c->opaque = !td && !ctext_type_word(tn.s, tn.n);
       break;
     }
-    decl = expand_typedef(ctx, decl, at, len, tn, td);
-    kind = ctext_declarator(decl, NULL, &at, &len);
+    const char *expanded = expand_typedef(ctx, decl, at, len, tn, td), *eat;
+    size_t elen;
+    CDeclKind ekind = expanded ? ctext_declarator(expanded, NULL, &eat, &elen) : CD_NONE;
+    if (ekind == CD_NONE)
+      break; /* a typedef parrayc cannot read: the type as written */
+    decl = expanded, kind = ekind, at = eat, len = elen;
     typed = kind == CD_ARRAY;
   }
   const char *open[16];
@@ -445,6 +453,8 @@ bool capture_type_is_array(Ctx *ctx, Scope *scope, const char *decl)
     if (!td || !is_typedef(td))
       break;
     decl = expand_typedef(ctx, decl, at, len, tn, td);
+    if (!decl)
+      return false;
     kind = ctext_declarator(decl, NULL, &at, &len);
   }
   return kind == CD_ARRAY;
