@@ -20,7 +20,9 @@ v=$(sed -n 's/^project(parrayc VERSION \([0-9.]*\).*/\1/p' "$S/CMakeLists.txt")
 [ -n "$v" ] || fail "no version in project() of CMakeLists.txt"
 "$P" --version | head -n 1 | grep -qx "parrayc $v" || fail "parrayc --version: $("$P" --version | head -n 1), project(): $v"
 grep -q "^## $v " "$S/CHANGELOG.md" || fail "CHANGELOG.md has no section for $v"
-[ "$(sed -n '/^## /{s/^## \([0-9.]*\).*/\1/p;q}' "$S/CHANGELOG.md")" = "$v" ] || fail "CHANGELOG.md's newest section is not $v"
+# (an "## Unreleased" section above it gathers what the next version brings)
+[ "$(sed -n '/^## Unreleased/d; /^## /{s/^## \([0-9.]*\).*/\1/p;q}' "$S/CHANGELOG.md")" = "$v" ] ||
+  fail "CHANGELOG.md's newest section is not $v"
 grep -qx "version: $v" "$S/CITATION.cff" || fail "CITATION.cff's version is not $v"
 grep -q "PACKAGE_VERSION \"$v\"" "$B/ParrayConfigVersion.cmake" || fail "ParrayConfigVersion.cmake is not $v"
 grep -qx "Version: $v" "$B/pkgconfig/parray.pc.in" || fail "parray.pc is not $v"
