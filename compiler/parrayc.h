@@ -546,7 +546,7 @@ struct Ctx {
   bool macros_read;
   bool function_macros;   /* some #define has parameters */
   Poly *small_consts[18]; /* poly_const(-1 .. 16), made once: Polys are never changed */
-  bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
+  bool uses_gpu, uses_mpi, uses_pthd, uses_omp;
   SrcSeg *segs;           /* where each line of src came from; NULL: all opt.display */
   int nsegs;
   const char **deps;      /* files read for this input, for -M (include.c) */
