@@ -15,7 +15,7 @@
 #include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
-#include "emit/kernels.h"
+#include "targets/cuda/kernels.h"
 #include "model/launch.h"
 #include "targets/all.h"
 #include "targets/cuda/team.h"

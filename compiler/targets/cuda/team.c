@@ -8,7 +8,7 @@
  * pointer, the copy through the host); nothing here names it. */
 #include "ctext.h"
 #include "emit/hostc.h"
-#include "emit/kernels.h"
+#include "targets/cuda/kernels.h"
 #include "targets/cuda/team.h"
 
 #include <string.h>

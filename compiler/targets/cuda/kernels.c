@@ -9,7 +9,7 @@
  *   kernel_peer  the copy between the GPUs of threads (targets/cuda.c, a
  *                pthd or omp team) or of processes (targets/mpi.c);
  *   kernel_packets  the packing kernel of an all-to-all in packets. */
-#include "emit/kernels.h"
+#include "targets/cuda/kernels.h"
 #include "model/launch.h"
 #include "print/capture.h"
 
