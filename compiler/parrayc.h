@@ -316,7 +316,7 @@ char *poly_str(Ctx *ctx, const Poly *p);
  * Plain data the walk hands to the model: the thread array, the nodes whose
  * index is known directly (searched from a node upwards), and what the
  * body tells about itself as it is translated: every index handed out (the
- * CUDA target declares the thread indices the body used) and the data
+ * GPU target declares the thread indices the body used) and the data
  * types it uses (their extents are checked at the launch). */
 typedef struct KnownIndex {
   Dim *node;

@@ -447,7 +447,7 @@ static void emit_detour(Emitter *e, Node *n)
     }
   const Backend *b = backend_for(e, t->kind, MEM_NONE);
   /* a GPU thread runs a kernel's code: it cannot start host threads or
-   * processes (nvcc would fail on the output, far from here) */
+   * processes (the GPU compiler would fail on the output, far from here) */
   Type *outer = e->detour ? e->detour->type : NULL;
   if (outer && backend_for(e, outer->kind, MEM_NONE)->gpu && !b->gpu) {
     const char *kind = type_kind_name(t->kind);

@@ -160,7 +160,7 @@ static void device_over_digits(Ctx *ctx, CopyPlan *p)
   }
   if (a < 0 || b < 0 || a == b)
     return;
-  /* the other digits are enumerated by blockIdx.z: at most 65535 */
+  /* the other digits are enumerated by the grid's third axis: at most 65535 */
   Poly *batch = poly_const(ctx, 1);
   for (int k = 0; k < p->nd; k++)
     if (k != a && k != b)
@@ -455,7 +455,7 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
  * process digit alone.  Then what GPU p sends GPU q is one rectangle,
  * extent(a) rows of extent(b) elements at pitch pk_pitch in q's block: a
  * local transposing kernel packs it, and one pitched copy per pair moves
- * it at the speed of the copy engines (0.88-0.95 of cudaMemcpyPeerAsync of
+ * it at the speed of the copy engines (0.88-0.95 of the runtime's peer copy of
  * contiguous blocks on 2 and 4 H200s, where a kernel reading or writing
  * the peers' blocks reached 0.45-0.7: bench/a2a_variants.cu,
  * doc/performance.md).  Where the copy does not transpose (one digit has
@@ -600,7 +600,7 @@ static void plan_peer(Ctx *ctx, CopyPlan *p)
 /* A scatter or gather between a shared host array and dmem distributed
  * over the threads, when each thread's part of the host array is rows of
  * a contiguous width (or one block) and its GPU block the same rows
- * packed: each thread copies its part with one cudaMemcpy2D, by the host
+ * packed: each thread copies its part with one pitched 2D copy, by the host
  * as outside a detour (COPY_ROWS, the host pointer moved to the thread's
  * first element).  False when the layouts do not allow it. */
 /* The one process digit of side s when the owner of an element is that
@@ -671,7 +671,7 @@ static bool part_rows(Ctx *ctx, CopyPlan *p, Poly **step, Poly **ybase, Poly **x
 
 /* A scatter or gather between a shared host array and dmem distributed
  * over the threads, when each thread's part is rows (part_rows): each
- * thread copies its part with one cudaMemcpy2D, as the host does outside
+ * thread copies its part with one pitched 2D copy, as the host does outside
  * a detour (COPY_ROWS, the host pointer moved to the thread's part). */
 static bool team_rows(Ctx *ctx, CopyPlan *p)
 {
@@ -801,12 +801,12 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
     return true;
   }
   p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
-  /* MPI moves host memory: a GPU side is staged (CUDA-aware MPI would take
+  /* MPI moves host memory: a GPU side is staged (GPU-aware MPI would take
    * the device pointers; the Open MPI builds parrayc meets are not) */
   p->via_host[0] = copy_on_gpu(p->src);
   p->via_host[1] = copy_on_gpu(p->dst);
   /* between GPUs, when the processes share a node and the blocks are
-   * #create's: each GPU reads the others' blocks through CUDA IPC (the
+   * #create's: each GPU reads the others' blocks mapped across processes (the
    * runtime decides; through the host otherwise) */
   p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
   if (p->peer) {
@@ -830,7 +830,7 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
   /* through the host, MPI moves about 0.3 GB/s between the processes of a
    * node on the machines at hand (64 MB broadcast and 32 MB scattered in
    * 278 ms, bench/multi_gpu.sh at N = 4096 on an H100); process 0 writing
-   * the GPU blocks itself moves them at the speed of cudaMemcpy */
+   * the GPU blocks itself moves them at the speed of a plain GPU copy */
   int x = p->coll == COLL_GATHER ? 0 : 1; /* the GPU side */
   p->ipc_rows = p->rows && p->via_host[x] && !p->via_host[1 - x];
   return true;

@@ -56,7 +56,7 @@ static int count_atom(const Poly *p, const Atom *a)
 
 /* Prints p, parenthesised unless it is one atom; index expressions with side effects that the offset uses other
  * than once are evaluated once into temporaries (a GNU statement
- * expression, which gcc, clang and nvcc accept). */
+ * expression, which gcc, clang and the GPU compiler accept). */
 static char *print_once(Ctx *ctx, Poly *p, int first_atom)
 {
   bool wide = !poly_fits_int(p);
