@@ -1,20 +1,29 @@
 /* parrayc.h: the data model of parrayc, shared by every stage.
  *
- * Stages (doc/internals.md draws them): lexer.l and parser.y build a syntax
- * tree of Nodes (C text kept as text, Parray constructs as nodes); types.c
- * turns #parray declarations into dimension trees and answers every
- * question about offsets; expr.c holds the offset expressions (sums of
- * products, simplified before printing); dollar.c turns C fragments and
- * $...$ into C text; copy_plan.c (copy_plan.h) decides how each #copy moves
- * its elements.  This model knows nothing of the printer: what it needs
- * from the detour being translated comes as plain data (ThreadView).
- * Above it, text.c (output, #line, indentation, names) and scope.c (names
- * the C text declares); emit.c walks the tree and hands each construct to
- * the backend that pick_backend chooses through one interface (backend.h):
- * emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c, which share hostc.c and
- * capture.c (the caller's locals a detour body uses) and never call each
- * other.  explain.c draws types and accesses for --explain.  All state
- * lives in one Ctx per compilation. */
+ * The layers, one folder each, bottom up (doc/internals.md draws them):
+ *   root      this header, util.c, ctext.c (the one reader of C text),
+ *             diag.c and diag_log.c (diagnostics);
+ *   front/    include.c, lexer.l and parser.y: a syntax tree of Nodes (C
+ *             text kept as text, Parray constructs as nodes);
+ *   model/    types.c (#parray declarations as dimension trees, every
+ *             question about offsets), expr.c (offset polynomials),
+ *             dollar.c (C fragments and $...$ as C text), copy_plan.c (how
+ *             each #copy moves its elements), launch.c (the launch rule of a
+ *             cuda thread array and the GPU's numbers), ceval.c, macros.c,
+ *             branches.c.  The model knows nothing of the printer: what it
+ *             needs from the detour being translated comes as plain data
+ *             (ThreadView);
+ *   print/    text.c (output, #line, names), scope.c (names the C text
+ *             declares), capture.c (the caller's locals a body uses);
+ *   emit/     emit.c walks the tree and hands each construct to the target
+ *             backend_for chooses through one interface (backend.h);
+ *             hostc.c holds what targets print alike;
+ *   targets/  c.c, cpu.c, mpi.c and the GPU target's folder cuda/ (cuda.c,
+ *             team.c: a team's GPU work, kernels.c: the copy kernels),
+ *             listed in all.c; they never call each other;
+ *   explain/  --explain and --explain-access;
+ * and the command: driver.c, main.c.  All state lives in one Ctx per
+ * compilation. */
 #ifndef PARRAYC_H
 #define PARRAYC_H
 

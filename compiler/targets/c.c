@@ -1,4 +1,4 @@
-/* emit_c.c: the host C target: allocation in paged, pinned and rmem memory,
+/* c.c: the host C target: allocation in paged, pinned and rmem memory,
  * copies between host layouts, and #mainhost. */
 #include "emit/hostc.h"
 #include "targets/all.h"

@@ -9,7 +9,7 @@
  * and the compile-time errors. */
 #include "pa_test.h"
 
-Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
+Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* targets/cuda/cuda.c */
 
 /* values of the index variables for one thread */
 typedef struct Env {

@@ -1,13 +1,13 @@
-/* kernels.c: the one writer of CUDA copy kernels.  Every kernel a #copy
+/* kernels.c: the one writer of CUDA copy kernels (the GPU target's).  Every kernel a #copy
  * needs, whichever target launches it, is written here, to the hoisted
  * code before the top-level item that holds the copy, and written once: a
  * kernel whose text (after its name) another already has is not written
  * again, its launches use the first (kernel_add).
- *   kernel_copy  host code copying between a GPU's layouts (targets/cuda.c):
+ *   kernel_copy  host code copying between a GPU's layouts (cuda.c):
  *                one thread per element, or 32/64-element square tiles
  *                through shared memory when the copy transposes;
- *   kernel_peer  the copy between the GPUs of threads (targets/cuda.c, a
- *                pthd or omp team) or of processes (targets/mpi.c);
+ *   kernel_peer  the copy between the GPUs of a team, threads of a
+ *                pthd or omp detour or mpi processes (team.c);
  *   kernel_packets  the packing kernel of an all-to-all in packets. */
 #include "targets/cuda/kernels.h"
 #include "model/launch.h"

@@ -1,5 +1,5 @@
 /* kernels.h: the one writer of CUDA copy kernels (kernels.c), for the
- * targets that launch them (cuda, mpi).  Each returns the kernel's name,
+ * GPU target's launches of them (cuda.c, team.c).  Each returns the kernel's name,
  * its launch configuration (*launch, "GRID, BLOCK") and the launch
  * arguments after the pointers (*extra, the host sizes the kernel
  * captures), or NULL after an error; the kernel goes to e->hoist, once. */
