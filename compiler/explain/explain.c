@@ -1002,9 +1002,9 @@ bool explain_type(Ctx *ctx, Dim *d, FILE *out)
 
 /* ---- --explain-access: one warp of a cuda detour ---- */
 
-#define WARP 32
-#define SECTOR 32              /* bytes: the unit global memory moves in */
-#define BANKS 32               /* shared memory: 32 banks of 4-byte words */
+#define WARP LAUNCH_WARP       /* CUDA's numbers: model/launch.h */
+#define SECTOR LAUNCH_SECTOR   /* bytes: the unit global memory moves in */
+#define BANKS LAUNCH_BANKS     /* shared memory: banks of 4-byte words */
 
 typedef enum AccessKind { ACC_LOAD, ACC_STORE, ACC_OFFSET } AccessKind;
 

@@ -14,6 +14,7 @@
  * the rows, or the transpose kernel) under that run-time condition, with
  * the element plan as its fallback (guarded, below). */
 #include "model/copy_plan.h"
+#include "model/launch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -160,13 +161,13 @@ static void device_over_digits(Ctx *ctx, CopyPlan *p)
   }
   if (a < 0 || b < 0 || a == b)
     return;
-  /* the other digits are enumerated by the grid's third axis: at most 65535 */
+  /* the other digits are enumerated by the grid's z axis (launch_numbers.grid_max) */
   Poly *batch = poly_const(ctx, 1);
   for (int k = 0; k < p->nd; k++)
     if (k != a && k != b)
       batch = poly_mul(ctx, batch, dg[k].extent);
   long long nb;
-  if (!poly_is_const(batch, &nb) || nb > 65535)
+  if (!poly_is_const(batch, &nb) || nb > launch_numbers.grid_max[0])
     return;
   p->how = COPY_TRANSPOSE;
   p->a = a;

@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SMEM_STATIC (48 * 1024)  /* static __shared__ bytes a block may declare */
-#define SMEM_MAX (227 * 1024)    /* dynamic shared memory a block may opt in to (sm_80, sm_90) */
 #define SMEM_ALIGN 16
 
 /* ---- the launch shape of a thread array ---- */
@@ -142,16 +140,14 @@ static bool shape_of(Emitter *e, Node *n, Type *t, Shape *sh)
   }
   set_level(ctx, &sh->lv[0], &l, 0);
   set_level(ctx, &sh->lv[1], &l, 1);
-  bool ok = limit_ok(e, n, t, l.lv[1], "the block size", LAUNCH_MAX_BLOCK);
-  static const long long grid_max[3] = {65535, 65535, 2147483647LL};
-  static const long long block_max[3] = {64, 1024, 1024};
+  bool ok = limit_ok(e, n, t, l.lv[1], "the block size", launch_numbers.block_threads);
   static const char *grid_what[3] = {"gridDim.z", "gridDim.y", "gridDim.x"};
   static const char *block_what[3] = {"blockDim.z", "blockDim.y", "blockDim.x"};
   for (int w = 0; w < 2; w++) {
     Level *lv = &sh->lv[w];
     for (int k = 0; k < lv->n; k++) {
       int c = 3 - lv->n + k;
-      ok &= limit_ok(e, n, t, lv->ax[k].node, w ? block_what[c] : grid_what[c], w ? block_max[c] : grid_max[c]);
+      ok &= limit_ok(e, n, t, lv->ax[k].node, w ? block_what[c] : grid_what[c], w ? launch_numbers.block_max[c] : launch_numbers.grid_max[c]);
     }
   }
   return ok;
@@ -240,8 +236,8 @@ static void set_view(Ctx *ctx, CudaDetour *cd, Node *n, Type *t, ThreadView *par
 
 static bool smem_too_big(Emitter *e, Node *n, CudaDetour *cd, long long bytes)
 {
-  diag_error(e->ctx, n->loc, "the smem arrays of cuda detour '%s' take %lld bytes; a block can have at most %d (227 KB)",
-             cd->dt.type->name, bytes, SMEM_MAX);
+  diag_error(e->ctx, n->loc, "the smem arrays of cuda detour '%s' take %lld bytes; a block can have at most %lld (%lld KB)",
+             cd->dt.type->name, bytes, launch_numbers.smem_max, launch_numbers.smem_max / 1024);
   for (int i = 0; i < cd->nsmem; i++)
     diag_note(e->ctx, cd->smem[i].node->loc, "'%s' takes %lld bytes", cd->smem[i].name, cd->smem[i].bytes);
   return false;
@@ -273,15 +269,15 @@ static bool smem_plan_numbers(Emitter *e, Node *n, CudaDetour *cd)
   long long total = 0;
   for (int i = 0; i < cd->nsmem; i++) {
     SmemArray *a = &cd->smem[i];
-    if (a->bytes > SMEM_MAX)
+    if (a->bytes > launch_numbers.smem_max)
       return smem_too_big(e, n, cd, a->bytes);
     long long at = (total + SMEM_ALIGN - 1) / SMEM_ALIGN * SMEM_ALIGN;
     a->offset = ctx_printf(e->ctx, "%lld", at);
     total = at + a->bytes;
   }
-  if (total > SMEM_MAX)
+  if (total > launch_numbers.smem_max)
     return smem_too_big(e, n, cd, total);
-  if (total > SMEM_STATIC)
+  if (total > launch_numbers.smem_static)
     cd->smem_bytes = ctx_printf(e->ctx, "%lld", total);
   return true;
 }

@@ -8,6 +8,7 @@
  * pointer, the copy through the host); nothing here names it. */
 #include "ctext.h"
 #include "emit/hostc.h"
+#include "model/launch.h"
 #include "targets/cuda/kernels.h"
 #include "targets/cuda/team.h"
 
@@ -92,9 +93,10 @@ static void packets_steps(Emitter *e, Node *n, const CopyPlan *p, const char *kn
 {
   out_gen(e->out, n->loc, "%sfor (int pa_s = 0; pa_s < pa_pk.steps; pa_s++) {\n", in);
   out_gen(e->out, n->loc, "%s  const pa_cuda_step pa_st = pa_cuda_packets_step(&pa_pk, &pa_blocks, pa_s);\n", in);
-  out_gen(e->out, n->loc, "%s  %s<<<dim3((unsigned)((pa_st.hi - pa_st.lo + 31) / 32), %s), dim3(32, 8), 0, "
+  int t = launch_numbers.copy_tile;
+  out_gen(e->out, n->loc, "%s  %s<<<dim3((unsigned)((pa_st.hi - pa_st.lo + %d) / %d), %s), dim3(%d, %d), 0, "
           "pa_pk.stream>>>(%s, (%s *)pa_st.out, pa_st.pitch, %s, pa_st.q, pa_st.lo, pa_st.hi%s);\n", in, kname,
-          grid_yz, p->sp, p->dst->type->elem, me, extra);
+          t - 1, t, grid_yz, t, launch_numbers.copy_rows, p->sp, p->dst->type->elem, me, extra);
   out_gen(e->out, n->loc, "%s  pa_cuda_packets_sent(&pa_pk, pa_s, %s);\n", in, at);
   out_gen(e->out, n->loc, "%s}\n", in);
   out_gen(e->out, n->loc, "%spa_cuda_packets_end(&pa_pk, \"%s\", %s);\n", in, kname, at);
