@@ -308,7 +308,16 @@ bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b); /* a < b for every value */
 bool poly_known_value(const Poly *p, long long *value);
 bool poly_names_variable(const Poly *p); /* some size in p is known at run time only */
 Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
+/* The one evaluator: p's value, each size or index (A_SYM, A_VAR) given
+ * by leaf, divisions and remainders computed; false when leaf gives an
+ * atom none, a divisor is not positive or the value overflows. */
+typedef bool (*PolyLeaf)(void *arg, const Atom *a, long long *out);
+bool poly_value(const Poly *p, PolyLeaf leaf, void *arg, long long *out);
+/* p's value at var = value (var its only atom with one) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
+/* The one walk: how many times p uses atom a, inside divisions and
+ * remainders too (0: p does not depend on it) */
+int poly_count_atom(const Poly *p, const Atom *a);
 bool poly_fits_int(const Poly *p); /* every constant fits in int */
 void poly_print(Buf *b, const Poly *p, bool wide);
 /* C text converted to long long ("n * n": "(long long)n * (long long)n"),

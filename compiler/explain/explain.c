@@ -103,44 +103,20 @@ static bool eval_text(Env *env, const char *text, long long *out)
   return ceval(text, CEVAL_SIZE, name_value, env, out, NULL);
 }
 
-static bool eval_poly(Env *env, const Poly *p, long long *out);
-
-static bool eval_atom(Env *env, const Atom *a, long long *out)
+/* a size or index: its text evaluated, the variable being drawn its value */
+static bool eval_leaf(void *arg, const Atom *a, long long *out)
 {
-  long long n, d;
-  switch (a->kind) {
-  case A_SYM:
-    return eval_text(env, a->text, out);
-  case A_VAR:
-    if (a == env->var) {
-      *out = env->var_value;
-      return true;
-    }
-    return eval_text(env, a->text, out);
-  case A_DIV:
-  case A_MOD:
-    if (!eval_poly(env, a->num, &n) || !eval_poly(env, a->den, &d) || d <= 0)
-      return false;
-    *out = a->kind == A_DIV ? n / d : n % d;
+  Env *env = arg;
+  if (a->kind == A_VAR && a == env->var) {
+    *out = env->var_value;
     return true;
   }
-  return false;
+  return eval_text(env, a->text, out);
 }
 
 static bool eval_poly(Env *env, const Poly *p, long long *out)
 {
-  long long sum = 0;
-  for (int i = 0; i < p->n; i++) {
-    long long t = p->t[i].coef, v;
-    for (int k = 0; k < p->t[i].nf; k++) {
-      if (!eval_atom(env, p->t[i].f[k], &v) || __builtin_mul_overflow(t, v, &t))
-        return false;
-    }
-    if (__builtin_add_overflow(sum, t, &sum))
-      return false;
-  }
-  *out = sum;
-  return true;
+  return poly_value(p, eval_leaf, env, out);
 }
 
 bool explain_size(Ctx *ctx, const Poly *p, long long *out)

@@ -312,22 +312,11 @@ Poly *copy_side_owner(Ctx *ctx, CopySide *s, Poly *i, bool own)
   return p;
 }
 
-static bool uses_atom(const Poly *p, const Atom *a)
-{
-  for (int i = 0; i < p->n; i++)
-    for (int k = 0; k < p->t[i].nf; k++) {
-      Atom *f = p->t[i].f[k];
-      if (f == a || ((f->kind == A_DIV || f->kind == A_MOD) && (uses_atom(f->num, a) || uses_atom(f->den, a))))
-        return true;
-    }
-  return false;
-}
-
 /* Does p depend on a local loop variable of s? */
 bool copy_side_uses_locals(CopySide *s, Poly *p)
 {
   for (int k = 0; k < s->n; k++)
-    if (!s->dg[k].proc && uses_atom(p, s->dg[k].var->t[0].f[0]))
+    if (!s->dg[k].proc && poly_count_atom(p, s->dg[k].var->t[0].f[0]))
       return true;
   return false;
 }
@@ -385,7 +374,7 @@ static bool affine_in(Ctx *ctx, Poly *p, CopySide *s, Poly **a, Poly **c)
       } else if (f->kind == A_DIV || f->kind == A_MOD) {
         for (int d = 0; d < s->n; d++) {
           Atom *v = s->dg[d].var->t[0].f[0];
-          if (uses_atom(f->num, v) || uses_atom(f->den, v))
+          if (poly_count_atom(f->num, v) || poly_count_atom(f->den, v))
             return false;
         }
       }

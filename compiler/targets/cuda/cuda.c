@@ -155,19 +155,6 @@ static bool shape_of(Emitter *e, Node *n, Type *t, Shape *sh)
 
 /* ---- $tid...$ inside a kernel ---- */
 
-static bool poly_has_atom(const Poly *p, const Atom *a)
-{
-  for (int i = 0; i < p->n; i++)
-    for (int k = 0; k < p->t[i].nf; k++) {
-      Atom *f = p->t[i].f[k];
-      if (f == a)
-        return true;
-      if ((f->kind == A_DIV || f->kind == A_MOD) && (poly_has_atom(f->num, a) || poly_has_atom(f->den, a)))
-        return true;
-    }
-  return false;
-}
-
 static Atom *atom_of(Poly *var)
 {
   return var->t[0].f[0];
@@ -177,12 +164,12 @@ static void note_used(CudaDetour *cd, Poly *p)
 {
   Shape *sh = &cd->sh;
   if (sh->tiled) {
-    cd->used_tid |= poly_has_atom(p, atom_of(sh->tid));
+    cd->used_tid |= poly_count_atom(p, atom_of(sh->tid)) > 0;
     return;
   }
   for (int w = 0; w < 2; w++)
     for (int k = 0; k < sh->lv[w].n; k++)
-      cd->used[w][k] |= poly_has_atom(p, atom_of(sh->lv[w].ax[k].var));
+      cd->used[w][k] |= poly_count_atom(p, atom_of(sh->lv[w].ax[k].var)) > 0;
 }
 
 /* the linear index of a level: its axes in row-major order */
