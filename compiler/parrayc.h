@@ -594,7 +594,7 @@ struct SizeFact {
 };
 
 /* An access $T[...]$ on the line --explain-access asks about, as the walk
- * met it (dollar.c notes it; explain.c draws it). */
+ * met it (dollar.c notes it; explain/access.c draws it). */
 struct Access {
   Node *node;          /* the $...$ */
   Dim *dim;            /* the type it indexes */

@@ -1,6 +1,6 @@
 /* launch.h: the launch rule of a cuda thread array, in one place: how its
  * dimensions become a CUDA grid of blocks of threads.  targets/cuda/cuda.c
- * launches kernels by it, explain/explain.c draws who each index is by it,
+ * launches kernels by it, explain/cells.c draws who each index is by it,
  * targets/cuda/kernels.c sizes the grids of its copy kernels with
  * launch_blocks. */
 #ifndef PARRAYC_LAUNCH_H
