@@ -413,7 +413,7 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
  * from its block of the source along digit pk_a and written to pa_out
  * (pa_pitch elements a row) along pk_b, in 32 x 32 tiles through shared
  * memory.  *grid_yz is the launch grid's y and z; its x covers the rows
- * of each step (hostc_packets, emit/hostc.c). */
+ * of each step (packets_steps, team.c). */
 const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **grid_yz, const char **extra)
 {
   Ctx *ctx = e->ctx;

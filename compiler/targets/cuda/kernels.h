@@ -16,7 +16,7 @@ const char *kernel_copy(Emitter *e, Node *n, const CopyPlan *p, const char **lau
 const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra);
 /* The packing kernel of an all-to-all in packets (CopyPlan.packets): the
  * rectangle this GPU sends one GPU, transposed; its launch grid's y and z
- * in *grid_yz (hostc_packets launches it). */
+ * in *grid_yz (team.c, packets_steps, launches it). */
 const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **grid_yz, const char **extra);
 
 #endif
