@@ -113,9 +113,9 @@ static const char *packets_direct(Emitter *e, const CopyPlan *p, const char *me,
   Ctx *ctx = e->ctx;
   Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
   return ctx_printf(ctx, "pa_cuda_packets_direct(%s, %s, %s, %s, %s, %s, sizeof(%s), &pa_blocks, %s, %s, %s, %s);",
-                    nprocs, me, dollar_poly_text(ctx, p->pk_rows), dollar_poly_text(ctx, p->pk_width),
-                    dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, p->sp,
-                    dollar_poly_text(ctx, p->pk_spitch), dollar_poly_text(ctx, p->pk_sstride), at);
+                    nprocs, me, dollar_poly_whole(ctx, p->pk_rows), dollar_poly_whole(ctx, p->pk_width),
+                    dollar_poly_whole(ctx, p->pk_pitch), dollar_poly_whole(ctx, base), p->dst->type->elem, p->sp,
+                    dollar_poly_whole(ctx, p->pk_spitch), dollar_poly_whole(ctx, p->pk_sstride), at);
 }
 
 static const char *packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at)
@@ -125,8 +125,8 @@ static const char *packets_begin(Emitter *e, const CopyPlan *p, const char *me, 
     return ctx_printf(ctx, "pa_cuda_packets_ready(%s); /* this GPU's stream done with the blocks */", at);
   Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
   return ctx_printf(ctx, "pa_cuda_packets pa_pk = pa_cuda_packets_begin(%s, %s, %s, %s, %s, %s, sizeof(%s), %s);",
-                    nprocs, me, dollar_poly_text(ctx, p->pk_rows), dollar_poly_text(ctx, p->pk_width),
-                    dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, at);
+                    nprocs, me, dollar_poly_whole(ctx, p->pk_rows), dollar_poly_whole(ctx, p->pk_width),
+                    dollar_poly_whole(ctx, p->pk_pitch), dollar_poly_whole(ctx, base), p->dst->type->elem, at);
 }
 
 /* ---- threads ---- */
