@@ -838,7 +838,7 @@ static bool translate(Cli *cli, Unit *u)
   }
   if (w)
     fprintf(stderr, "%d warning%s generated.\n", w, w == 1 ? "" : "s");
-  u->cuda = u->ctx->uses_cuda; /* emit_program found it */
+  u->cuda = u->ctx->uses_gpu; /* emit_program found it */
   return true;
 }
 

@@ -1,20 +1,29 @@
 /* parrayc.h: the data model of parrayc, shared by every stage.
  *
- * Stages (doc/internals.md draws them): lexer.l and parser.y build a syntax
- * tree of Nodes (C text kept as text, Parray constructs as nodes); types.c
- * turns #parray declarations into dimension trees and answers every
- * question about offsets; expr.c holds the offset expressions (sums of
- * products, simplified before printing); dollar.c turns C fragments and
- * $...$ into C text; copy_plan.c (copy_plan.h) decides how each #copy moves
- * its elements.  This model knows nothing of the printer: what it needs
- * from the detour being translated comes as plain data (ThreadView).
- * Above it, text.c (output, #line, indentation, names) and scope.c (names
- * the C text declares); emit.c walks the tree and hands each construct to
- * the backend that pick_backend chooses through one interface (backend.h):
- * emit_c.c, emit_cpu.c, emit_cuda.c, emit_mpi.c, which share hostc.c and
- * capture.c (the caller's locals a detour body uses) and never call each
- * other.  explain.c draws types and accesses for --explain.  All state
- * lives in one Ctx per compilation. */
+ * The layers, one folder each, bottom up (doc/internals.md draws them):
+ *   root      this header, util.c, ctext.c (the one reader of C text),
+ *             diag.c and diag_log.c (diagnostics);
+ *   front/    include.c, lexer.l and parser.y: a syntax tree of Nodes (C
+ *             text kept as text, Parray constructs as nodes);
+ *   model/    types.c (#parray declarations as dimension trees, every
+ *             question about offsets), expr.c (offset polynomials),
+ *             dollar.c (C fragments and $...$ as C text), copy_plan.c (how
+ *             each #copy moves its elements), launch.c (the launch rule of a
+ *             cuda thread array and the GPU's numbers), ceval.c, macros.c,
+ *             branches.c.  The model knows nothing of the printer: what it
+ *             needs from the detour being translated comes as plain data
+ *             (ThreadView);
+ *   print/    text.c (output, #line, names), scope.c (names the C text
+ *             declares), capture.c (the caller's locals a body uses);
+ *   emit/     emit.c walks the tree and hands each construct to the target
+ *             backend_for chooses through one interface (backend.h);
+ *             hostc.c holds what targets print alike;
+ *   targets/  c.c, cpu.c, mpi.c and the GPU target's folder cuda/ (cuda.c,
+ *             team.c: a team's GPU work, kernels.c: the copy kernels),
+ *             listed in all.c; they never call each other;
+ *   explain/  --explain and --explain-access;
+ * and the command: driver.c, main.c.  All state lives in one Ctx per
+ * compilation. */
 #ifndef PARRAYC_H
 #define PARRAYC_H
 
@@ -299,7 +308,16 @@ bool poly_provably_less(Ctx *ctx, Poly *a, Poly *b); /* a < b for every value */
 bool poly_known_value(const Poly *p, long long *value);
 bool poly_names_variable(const Poly *p); /* some size in p is known at run time only */
 Poly *poly_max(Ctx *ctx, Poly *p); /* an upper bound (inclusive) */
+/* The one evaluator: p's value, each size or index (A_SYM, A_VAR) given
+ * by leaf, divisions and remainders computed; false when leaf gives an
+ * atom none, a divisor is not positive or the value overflows. */
+typedef bool (*PolyLeaf)(void *arg, const Atom *a, long long *out);
+bool poly_value(const Poly *p, PolyLeaf leaf, void *arg, long long *out);
+/* p's value at var = value (var its only atom with one) */
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out);
+/* The one walk: how many times p uses atom a, inside divisions and
+ * remainders too (0: p does not depend on it) */
+int poly_count_atom(const Poly *p, const Atom *a);
 bool poly_fits_int(const Poly *p); /* every constant fits in int */
 void poly_print(Buf *b, const Poly *p, bool wide);
 /* C text converted to long long ("n * n": "(long long)n * (long long)n"),
@@ -316,7 +334,7 @@ char *poly_str(Ctx *ctx, const Poly *p);
  * Plain data the walk hands to the model: the thread array, the nodes whose
  * index is known directly (searched from a node upwards), and what the
  * body tells about itself as it is translated: every index handed out (the
- * CUDA target declares the thread indices the body used) and the data
+ * GPU target declares the thread indices the body used) and the data
  * types it uses (their extents are checked at the launch). */
 typedef struct KnownIndex {
   Dim *node;
@@ -546,7 +564,7 @@ struct Ctx {
   bool macros_read;
   bool function_macros;   /* some #define has parameters */
   Poly *small_consts[18]; /* poly_const(-1 .. 16), made once: Polys are never changed */
-  bool uses_cuda, uses_mpi, uses_pthd, uses_omp;
+  bool uses_gpu, uses_mpi, uses_pthd, uses_omp;
   SrcSeg *segs;           /* where each line of src came from; NULL: all opt.display */
   int nsegs;
   const char **deps;      /* files read for this input, for -M (include.c) */
@@ -576,7 +594,7 @@ struct SizeFact {
 };
 
 /* An access $T[...]$ on the line --explain-access asks about, as the walk
- * met it (dollar.c notes it; explain.c draws it). */
+ * met it (dollar.c notes it; explain/access.c draws it). */
 struct Access {
   Node *node;          /* the $...$ */
   Dim *dim;            /* the type it indexes */

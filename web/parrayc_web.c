@@ -151,8 +151,8 @@ char *parrayc_web(const char *path, const char *src, int mode, const char *arg, 
   FILE *j = open_memstream(&json, &jsonlen);
   fprintf(j, "{\"status\": %d, \"output\": ", ok ? 0 : 1);
   json_str(j, out);
-  fprintf(j, ", \"cuda\": %s, \"backends\": \"%s%s%s%s\", \"types\": ", ctx->uses_cuda ? "true" : "false",
-          ctx->uses_cuda ? "cuda " : "", ctx->uses_mpi ? "mpi " : "", ctx->uses_omp ? "omp " : "",
+  fprintf(j, ", \"cuda\": %s, \"backends\": \"%s%s%s%s\", \"types\": ", ctx->uses_gpu ? "true" : "false",
+          ctx->uses_gpu ? "cuda " : "", ctx->uses_mpi ? "mpi " : "", ctx->uses_omp ? "omp " : "",
           ctx->uses_pthd ? "pthd" : "");
   put_types(j, ctx);
   fputs(", \"diagnostics\": ", j);

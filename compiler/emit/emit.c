@@ -1,6 +1,6 @@
 /* emit.c: the walk over the syntax tree.  C text is copied through with
  * #line directives; each Parray construct goes to the target that
- * pick_backend finds for it among those the driver lists (backend.h),
+ * backend_for (backend.h) finds for it among those the driver lists,
  * never to a target by name.
  * Detour bodies are walked here, into text the backend outlines into a
  * function placed before the top-level item that holds the detour. */
@@ -16,31 +16,20 @@
 
 /* ---- the one place that maps kinds to targets ---- */
 
-/* The target for a construct run by threads of kind `threads` (TK_NONE:
- * the host) on memory of kind `mem` (MEM_NONE: no memory involved): the
- * first of the others that takes it, or else the list's first, host C. */
-static const Backend *pick_backend(Emitter *e, ThreadKind threads, MemKind mem)
-{
-  for (const Backend *const *b = e->targets + 1; *b; b++)
-    if ((*b)->takes(threads, mem, e->cuda))
-      return *b;
-  return e->targets[0];
-}
-
 /* a copy goes to the target of whoever runs it (copy_plan.c, copy_by) */
 static const Backend *copy_backend(Emitter *e, const CopyPlan *p)
 {
   switch (p->by) {
   case COPY_BY_PROCESSES:
-    return pick_backend(e, TK_MPI, MEM_NONE);
+    return backend_for(e, TK_MPI, MEM_NONE);
   case COPY_BY_THREAD:
-    return pick_backend(e, p->detour->kind, MEM_NONE);
+    return backend_for(e, p->detour->kind, MEM_NONE);
   case COPY_BY_DEVICE:
-    return pick_backend(e, TK_NONE, MEM_DMEM);
+    return backend_for(e, TK_NONE, MEM_DMEM);
   case COPY_BY_HOST:
     break;
   }
-  return pick_backend(e, TK_NONE, MEM_NONE);
+  return backend_for(e, TK_NONE, MEM_NONE);
 }
 
 /* A plan under a run-time condition (copy_plan.c, guarded): its
@@ -66,7 +55,7 @@ static void print_copy(Emitter *e, Node *n, const CopyPlan *p)
 /* The innermost detour runs on a GPU (its target says so). */
 static bool detour_on_gpu(Emitter *e)
 {
-  return e->detour && pick_backend(e, e->detour->type->kind, MEM_NONE)->gpu;
+  return e->detour && backend_for(e, e->detour->type->kind, MEM_NONE)->gpu;
 }
 
 /* Directive n does work on a GPU (memory, a copy, a kernel).  Inside a
@@ -204,10 +193,7 @@ static bool mem_allowed(Emitter *e, Node *n, Dim *d)
                n->name);
     return false;
   }
-  bool in_kernel = false;
-  for (Detour *x = e->detour; x; x = x->parent)
-    in_kernel |= x->type->kind == TK_CUDA;
-  if (m == MEM_PAGED && in_kernel) { /* dmem and pinned: the cuda target says the same */
+  if (m == MEM_PAGED && backend_in_kernel(e, e->detour)) { /* dmem and pinned: the GPU target says the same */
     diag_error(ctx, n->name_loc, n->kind == N_CREATE ? "'%s' is in %s memory, which is allocated on the host: create "
                                                        "it before the detour"
                                                      : "'%s' is in %s memory, which is freed on the host: destroy it "
@@ -330,7 +316,7 @@ static void emit_memory(Emitter *e, Node *n)
   }
   if (!track_created(e, n, create))
     return;
-  const Backend *b = pick_backend(e, TK_NONE, d->type->mem);
+  const Backend *b = backend_for(e, TK_NONE, d->type->mem);
   if (b->gpu)
     note_gpu_work(e);
   view_note_used(e->ctx, here(e), d->type);
@@ -344,7 +330,7 @@ static void emit_memory(Emitter *e, Node *n)
   /* dmem distributed over the detour's own thread array: that array's
    * target readies the copies among the blocks */
   Type *tt = d->type->mem == MEM_DMEM ? dim_distributed_over(d) : NULL;
-  const Backend *tb = tt && e->detour && e->detour->type == tt ? pick_backend(e, tt->kind, MEM_DMEM) : NULL;
+  const Backend *tb = tt && e->detour && e->detour->type == tt ? backend_for(e, tt->kind, MEM_DMEM) : NULL;
   if (tb && tb->create_shared)
     tb->create_shared(e, n, tt, util_str_trim(e->ctx, frag_text(e, n->args[0])), hostc_block_bytes(e->ctx, d));
 }
@@ -431,7 +417,7 @@ static void emit_copy(Emitter *e, Node *n)
     Node sync = *n;
     sync.kind = N_SYNC;
     sync.name = NULL;
-    pick_backend(e, e->detour->type->kind, MEM_NONE)->sync(e, &sync);
+    backend_for(e, e->detour->type->kind, MEM_NONE)->sync(e, &sync);
   }
 }
 
@@ -459,11 +445,11 @@ static void emit_detour(Emitter *e, Node *n)
       diag_error(ctx, n->loc, "detour argument %d of '%s' is empty", i + 1, n->name);
       return;
     }
-  const Backend *b = pick_backend(e, t->kind, MEM_NONE);
+  const Backend *b = backend_for(e, t->kind, MEM_NONE);
   /* a GPU thread runs a kernel's code: it cannot start host threads or
-   * processes (nvcc would fail on the output, far from here) */
+   * processes (the GPU compiler would fail on the output, far from here) */
   Type *outer = e->detour ? e->detour->type : NULL;
-  if (outer && pick_backend(e, outer->kind, MEM_NONE)->gpu && !b->gpu) {
+  if (outer && backend_for(e, outer->kind, MEM_NONE)->gpu && !b->gpu) {
     const char *kind = type_kind_name(t->kind);
     diag_error(ctx, n->loc, "%s %s detour inside a %s detour: a GPU thread cannot start %s threads; detour to '%s' "
                "before the %s detour, or after it", strchr("aeiou", kind[0]) ? "an" : "a", kind, type_kind_name(outer->kind),
@@ -490,7 +476,7 @@ static void emit_sync(Emitter *e, Node *n)
     diag_error(e->ctx, n->loc, "'#sync' outside a detour: there are no threads to synchronise");
     return;
   }
-  pick_backend(e, e->detour->type->kind, MEM_NONE)->sync(e, n);
+  backend_for(e, e->detour->type->kind, MEM_NONE)->sync(e, n);
 }
 
 /* #mainhost's body as `static int pa_main(int argc, char **argv)`: a
@@ -498,7 +484,7 @@ static void emit_sync(Emitter *e, Node *n)
  * what comes before and after it (main() itself) */
 static void emit_main(Emitter *e, Node *n)
 {
-  const Backend *b = pick_backend(e, e->mpi ? TK_MPI : TK_NONE, MEM_NONE);
+  const Backend *b = backend_for(e, e->mpi ? TK_MPI : TK_NONE, MEM_NONE);
   b->main_open(e, n);
   e->function_depth++;
   Scope *saved = e->scope;
@@ -822,7 +808,7 @@ static void emit_node(Emitter *e, Node *n)
 /* The first words of the #parray declarations in list, at any depth: one
  * bit each of the kinds a program's target depends on (one walk of the
  * tree, however many are asked about). */
-enum { K_CUDA = 1, K_DMEM = 2, K_SMEM = 4, K_MPI = 8, K_PTHD = 16, K_OMP = 32 };
+enum { K_GPU_ARRAY = 1, K_DMEM = 2, K_SMEM = 4, K_MPI = 8, K_PTHD = 16, K_OMP = 32 };
 
 static unsigned declared_kinds(Node *list)
 {
@@ -978,9 +964,12 @@ char *emit_program(Ctx *ctx, const Backend *const *targets)
   ctx->fragment_text = dollar_fragment_text;
   branches_mark(ctx, ctx->tree);
   unsigned kinds = declared_kinds(ctx->tree);
-  e.cuda = kinds & (K_CUDA | K_DMEM | K_SMEM);
+  e.gpu_program = kinds & (K_GPU_ARRAY | K_DMEM | K_SMEM);
+  for (const Backend *const *b = targets; *b && !e.gpu; b++)
+    if ((*b)->gpu)
+      e.gpu = *b;
   e.mpi = kinds & K_MPI;
-  ctx->uses_cuda = e.cuda;
+  ctx->uses_gpu = e.gpu_program;
   ctx->uses_mpi = e.mpi;
   ctx->uses_pthd = kinds & K_PTHD;
   ctx->uses_omp = kinds & K_OMP;

@@ -1,7 +1,7 @@
 /* hostc.c: what two backends print alike: the per-thread copy loop, the
  * frame of pa_main, outlined detour bodies, the runtime's memory names,
- * the loop nest of a distributed copy and its staging through the host.
- * The CUDA copy kernels are emit/kernels.c's. */
+ * the loop nest of a distributed copy and its staging through the host
+ * (whose GPU side the GPU target prints: Backend.stage_out, stage_in). */
 #include "print/capture.h"
 #include "ctext.h"
 #include "emit/hostc.h"
@@ -19,8 +19,9 @@ const char *hostc_mem_enum(MemKind m)
 
 /* ---- copies ---- */
 
-void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
+void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, const char *kernel_check)
 {
+  bool unroll = kernel_check;
   Ctx *ctx = e->ctx;
   Dim *src = p->src, *dst = p->dst;
   const char *in = text_indent_of(n);
@@ -34,8 +35,8 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll)
     /* inside the block: a copy guarded by 'if (pa_rank == 0)' is one statement */
     const char *s = poly_str(ctx, src->extent), *d = poly_str(ctx, dst->extent);
     const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
-    if (unroll) /* in a kernel: prints and traps (parray_cuda.h) */
-      out_gen(e->out, n->loc, "%s  pa_cuda_kernel_copy_extent(%s, %s, %s);\n", in, s, d, at);
+    if (unroll) /* in a kernel: prints and traps */
+      out_gen(e->out, n->loc, "%s  %s(%s, %s, %s);\n", in, kernel_check, s, d, at);
     else
       out_gen(e->out, n->loc, "%s  if (%s != %s)\n%s    pa_check_copy_extent(%s, %s, %s);\n", in, s, d, in, s, d, at);
   }
@@ -158,9 +159,8 @@ static void type_checks(Emitter *e, Type **list, int n, const char *indent, Buf 
  * the launch); nothing inside a kernel. */
 void hostc_type_checks(Emitter *e, Node *n, Type *t)
 {
-  for (Detour *x = e->detour; x; x = x->parent)
-    if (x->type->kind == TK_CUDA)
-      return;
+  if (backend_in_kernel(e, e->detour))
+    return;
   if (e->detour && view_type_outside(t, e->detour->view.parent) && t->detour != e->detour->node)
     return;
   Reach r = {0};
@@ -425,50 +425,6 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
   buf_free(&ind);
 }
 
-/* The steps of an all-to-all in packets (CopyPlan.packets), after
- * hostc_packets_begin's pa_pk and the destination's blocks in pa_blocks,
- * for this GPU's thread or process me: pack and send each step
- * (pa_cuda_packets_step), then wait for every packet to land. */
-void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
-                   const char *me, const char *at, const char *in)
-{
-  out_gen(e->out, n->loc, "%sfor (int pa_s = 0; pa_s < pa_pk.steps; pa_s++) {\n", in);
-  out_gen(e->out, n->loc, "%s  const pa_cuda_step pa_st = pa_cuda_packets_step(&pa_pk, &pa_blocks, pa_s);\n", in);
-  out_gen(e->out, n->loc, "%s  %s<<<dim3((unsigned)((pa_st.hi - pa_st.lo + 31) / 32), %s), dim3(32, 8), 0, "
-          "pa_pk.stream>>>(%s, (%s *)pa_st.out, pa_st.pitch, %s, pa_st.q, pa_st.lo, pa_st.hi%s);\n", in, kname,
-          grid_yz, p->sp, p->dst->type->elem, me, extra);
-  out_gen(e->out, n->loc, "%s  pa_cuda_packets_sent(&pa_pk, pa_s, %s);\n", in, at);
-  out_gen(e->out, n->loc, "%s}\n", in);
-  out_gen(e->out, n->loc, "%spa_cuda_packets_end(&pa_pk, \"%s\", %s);\n", in, kname, at);
-}
-
-const char *hostc_packets_how(const CopyPlan *p)
-{
-  return p->pk_direct ? "of rectangles as they lie, by the copy engines (this GPU's own by a kernel)"
-                      : "in packets: each GPU packs what it sends each GPU and the copy engines move it";
-}
-
-const char *hostc_packets_direct(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at)
-{
-  Ctx *ctx = e->ctx;
-  Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
-  return ctx_printf(ctx, "pa_cuda_packets_direct(%s, %s, %s, %s, %s, %s, sizeof(%s), &pa_blocks, %s, %s, %s, %s);",
-                    nprocs, me, dollar_poly_text(ctx, p->pk_rows), dollar_poly_text(ctx, p->pk_width),
-                    dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, p->sp,
-                    dollar_poly_text(ctx, p->pk_spitch), dollar_poly_text(ctx, p->pk_sstride), at);
-}
-
-const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at)
-{
-  Ctx *ctx = e->ctx;
-  if (p->pk_direct)
-    return ctx_printf(ctx, "pa_cuda_packets_ready(%s); /* this GPU's stream done with the blocks */", at);
-  Poly *base = poly_add(ctx, p->pk_base, poly_mul(ctx, p->pk_pstride, poly_sym(ctx, me)));
-  return ctx_printf(ctx, "pa_cuda_packets pa_pk = pa_cuda_packets_begin(%s, %s, %s, %s, %s, %s, sizeof(%s), %s);",
-                    nprocs, me, dollar_poly_text(ctx, p->pk_rows), dollar_poly_text(ctx, p->pk_width),
-                    dollar_poly_text(ctx, p->pk_pitch), dollar_poly_text(ctx, base), p->dst->type->elem, at);
-}
-
 char *hostc_block_bytes(Ctx *ctx, Dim *d)
 {
   Poly *span = dim_span(ctx, d);
@@ -502,15 +458,15 @@ void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, co
   const char *in = text_indent_of(n), *elem = p->dst->type->elem;
   const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   if (p->via_host[0])
-    out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem, sp,
-            bytes[0], at);
+    out_gen(e->out, n->loc, "%s  const %s *pa_src = (const %s *)%s;\n", in, elem, elem,
+            e->gpu->stage_out(e, sp, bytes[0], at));
   else
     out_gen(e->out, n->loc, "%s  const %s *pa_src = %s;\n", in, elem, sp);
   /* the whole block goes back: it is read first unless the copy writes
    * all of it (a distributed block without padding or other chunks) */
   if (p->via_host[1])
-    out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)pa_cuda_stage_out(%s, %s, %s);\n", in, elem, elem,
-            hostc_written_whole(ctx, (CopySide *)&p->side[1]) ? "PA_NULL" : dp, bytes[1], at);
+    out_gen(e->out, n->loc, "%s  %s *pa_dst = (%s *)%s;\n", in, elem, elem,
+            e->gpu->stage_out(e, hostc_written_whole(ctx, (CopySide *)&p->side[1]) ? "PA_NULL" : dp, bytes[1], at));
   else
     out_gen(e->out, n->loc, "%s  %s *pa_dst = %s;\n", in, elem, dp);
 }
@@ -521,9 +477,9 @@ void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, c
   const char *in = text_indent_of(n);
   const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
   if (p->via_host[0])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(PA_NULL, (void *)pa_src, 0, %s);\n", in, at);
+    out_gen(e->out, n->loc, "%s  %s\n", in, e->gpu->stage_in(e, "PA_NULL", "(void *)pa_src", "0", at));
   if (p->via_host[1])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_dst, %s, %s);\n", in, dp, bytes[1], at);
+    out_gen(e->out, n->loc, "%s  %s\n", in, e->gpu->stage_in(e, dp, "pa_dst", bytes[1], at));
 }
 
 void hostc_pin_named(Emitter *e, const char *decl)

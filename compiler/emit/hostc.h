@@ -8,9 +8,10 @@
 
 const char *hostc_mem_enum(MemKind m); /* "PA_PAGED", ... */
 /* a COPY_NEST or COPY_ELEMENTS plan as a loop run by the calling thread,
- * after the extent check where the plan has one; unroll: in a kernel
- * ('#pragma unroll' for small extents, the check traps) */
-void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, bool unroll);
+ * after the extent check where the plan has one; kernel_check, in a
+ * kernel: the GPU runtime's check, which traps ('#pragma unroll' for small
+ * extents); NULL on the host */
+void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, const char *kernel_check);
 /* Before a #create or #copy of t: the run-time checks of the extents of t
  * and the types it reaches, outside detours, and inside a host detour for
  * the types its body declares (the others are checked at the launch);
@@ -53,23 +54,10 @@ bool hostc_written_whole(Ctx *ctx, CopySide *s);
 /* The pointers pa_src and pa_dst of a distributed copy (mpi collective,
  * pthd element nest): sp and dp, or, for a side whose GPU block moves
  * through host memory (CopyPlan.via_host), a pinned copy of the block of
- * bytes[k] bytes; stage_close copies the destination's back and frees. */
+ * bytes[k] bytes (the GPU target's Backend.stage_out); stage_close copies
+ * the destination's back and frees (Backend.stage_in). */
 void hostc_stage_open(Emitter *e, Node *n, const CopyPlan *p, const char *sp, const char *dp, char **bytes);
 void hostc_stage_close(Emitter *e, Node *n, const CopyPlan *p, const char *dp, char **bytes);
-/* An all-to-all in packets (CopyPlan.packets), its packing kernel from
- * kernel_packets (emit/kernels.h): the copy's begin (a declaration of
- * pa_pk; for pk_direct, the wait for this GPU's stream) and its steps, for
- * thread or process me (C text) of nprocs, with the destination's blocks
- * in pa_blocks. */
-const char *hostc_packets_begin(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
-void hostc_packets(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *grid_yz, const char *extra,
-                   const char *me, const char *at, const char *in);
-/* How CopyPlan.packets moves the blocks, in words for the copy's comment */
-const char *hostc_packets_how(const CopyPlan *p);
-/* The same without a transpose (CopyPlan.pk_direct): the one statement that
- * has the copy engines move each rectangle straight from the source (the
- * GPU's own by a copy kernel). */
-const char *hostc_packets_direct(Emitter *e, const CopyPlan *p, const char *me, const char *nprocs, const char *at);
 /* The next line of generated code declares decl: when decl names a
  * program's type, the line carries the directive's #line (out_pin), so
  * that the C compiler's error about it is the directive's, not that of a

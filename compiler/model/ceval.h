@@ -2,7 +2,7 @@
  * and 6.10.1), for every value parrayc folds: the sizes of dimensions and
  * the constant indices of $...$ (model/types.c, model/expr.c), the
  * conditions of #if (model/branches.c), and the sizes and offsets
- * --explain draws (explain/explain.c).  The types are those of the target
+ * --explain draws (explain/cells.c).  The types are those of the target
  * (the C compiler parrayc runs on: LP64, plain char as it has it). */
 #ifndef PARRAYC_CEVAL_H
 #define PARRAYC_CEVAL_H

@@ -14,6 +14,7 @@
  * the rows, or the transpose kernel) under that run-time condition, with
  * the element plan as its fallback (guarded, below). */
 #include "model/copy_plan.h"
+#include "model/launch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -160,13 +161,13 @@ static void device_over_digits(Ctx *ctx, CopyPlan *p)
   }
   if (a < 0 || b < 0 || a == b)
     return;
-  /* the other digits are enumerated by blockIdx.z: at most 65535 */
+  /* the other digits are enumerated by the grid's z axis (launch_numbers.grid_max) */
   Poly *batch = poly_const(ctx, 1);
   for (int k = 0; k < p->nd; k++)
     if (k != a && k != b)
       batch = poly_mul(ctx, batch, dg[k].extent);
   long long nb;
-  if (!poly_is_const(batch, &nb) || nb > 65535)
+  if (!poly_is_const(batch, &nb) || nb > launch_numbers.grid_max[0])
     return;
   p->how = COPY_TRANSPOSE;
   p->a = a;
@@ -311,22 +312,11 @@ Poly *copy_side_owner(Ctx *ctx, CopySide *s, Poly *i, bool own)
   return p;
 }
 
-static bool uses_atom(const Poly *p, const Atom *a)
-{
-  for (int i = 0; i < p->n; i++)
-    for (int k = 0; k < p->t[i].nf; k++) {
-      Atom *f = p->t[i].f[k];
-      if (f == a || ((f->kind == A_DIV || f->kind == A_MOD) && (uses_atom(f->num, a) || uses_atom(f->den, a))))
-        return true;
-    }
-  return false;
-}
-
 /* Does p depend on a local loop variable of s? */
 bool copy_side_uses_locals(CopySide *s, Poly *p)
 {
   for (int k = 0; k < s->n; k++)
-    if (!s->dg[k].proc && uses_atom(p, s->dg[k].var->t[0].f[0]))
+    if (!s->dg[k].proc && poly_count_atom(p, s->dg[k].var->t[0].f[0]))
       return true;
   return false;
 }
@@ -384,7 +374,7 @@ static bool affine_in(Ctx *ctx, Poly *p, CopySide *s, Poly **a, Poly **c)
       } else if (f->kind == A_DIV || f->kind == A_MOD) {
         for (int d = 0; d < s->n; d++) {
           Atom *v = s->dg[d].var->t[0].f[0];
-          if (uses_atom(f->num, v) || uses_atom(f->den, v))
+          if (poly_count_atom(f->num, v) || poly_count_atom(f->den, v))
             return false;
         }
       }
@@ -455,7 +445,7 @@ static void plan_peer_tiles(Ctx *ctx, CopyPlan *p)
  * process digit alone.  Then what GPU p sends GPU q is one rectangle,
  * extent(a) rows of extent(b) elements at pitch pk_pitch in q's block: a
  * local transposing kernel packs it, and one pitched copy per pair moves
- * it at the speed of the copy engines (0.88-0.95 of cudaMemcpyPeerAsync of
+ * it at the speed of the copy engines (0.88-0.95 of the runtime's peer copy of
  * contiguous blocks on 2 and 4 H200s, where a kernel reading or writing
  * the peers' blocks reached 0.45-0.7: bench/a2a_variants.cu,
  * doc/performance.md).  Where the copy does not transpose (one digit has
@@ -600,7 +590,7 @@ static void plan_peer(Ctx *ctx, CopyPlan *p)
 /* A scatter or gather between a shared host array and dmem distributed
  * over the threads, when each thread's part of the host array is rows of
  * a contiguous width (or one block) and its GPU block the same rows
- * packed: each thread copies its part with one cudaMemcpy2D, by the host
+ * packed: each thread copies its part with one pitched 2D copy, by the host
  * as outside a detour (COPY_ROWS, the host pointer moved to the thread's
  * first element).  False when the layouts do not allow it. */
 /* The one process digit of side s when the owner of an element is that
@@ -671,7 +661,7 @@ static bool part_rows(Ctx *ctx, CopyPlan *p, Poly **step, Poly **ybase, Poly **x
 
 /* A scatter or gather between a shared host array and dmem distributed
  * over the threads, when each thread's part is rows (part_rows): each
- * thread copies its part with one cudaMemcpy2D, as the host does outside
+ * thread copies its part with one pitched 2D copy, as the host does outside
  * a detour (COPY_ROWS, the host pointer moved to the thread's part). */
 static bool team_rows(Ctx *ctx, CopyPlan *p)
 {
@@ -801,12 +791,12 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
     return true;
   }
   p->check_extent = poly_extents_may_differ(p->src->extent, p->dst->extent);
-  /* MPI moves host memory: a GPU side is staged (CUDA-aware MPI would take
+  /* MPI moves host memory: a GPU side is staged (GPU-aware MPI would take
    * the device pointers; the Open MPI builds parrayc meets are not) */
   p->via_host[0] = copy_on_gpu(p->src);
   p->via_host[1] = copy_on_gpu(p->dst);
   /* between GPUs, when the processes share a node and the blocks are
-   * #create's: each GPU reads the others' blocks through CUDA IPC (the
+   * #create's: each GPU reads the others' blocks mapped across processes (the
    * runtime decides; through the host otherwise) */
   p->peer = p->coll == COLL_ALLTOALL && p->via_host[0] && p->via_host[1] && owner_digit(ctx, T) >= 0;
   if (p->peer) {
@@ -830,7 +820,7 @@ static bool plan_processes(Ctx *ctx, Node *n, CopyPlan *p)
   /* through the host, MPI moves about 0.3 GB/s between the processes of a
    * node on the machines at hand (64 MB broadcast and 32 MB scattered in
    * 278 ms, bench/multi_gpu.sh at N = 4096 on an H100); process 0 writing
-   * the GPU blocks itself moves them at the speed of cudaMemcpy */
+   * the GPU blocks itself moves them at the speed of a plain GPU copy */
   int x = p->coll == COLL_GATHER ? 0 : 1; /* the GPU side */
   p->ipc_rows = p->rows && p->via_host[x] && !p->via_host[1 - x];
   return true;

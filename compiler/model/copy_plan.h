@@ -9,7 +9,7 @@
 
 typedef enum CopyBy {   /* who runs the copy */
   COPY_BY_HOST,         /* the host thread, between host layouts */
-  COPY_BY_DEVICE,       /* the host, with GPU memory on a side (CUDA copies and kernels) */
+  COPY_BY_DEVICE,       /* the host, with GPU memory on a side (the GPU API's copies and kernels) */
   COPY_BY_THREAD,       /* each thread of a pthd, omp or cuda detour, on its own */
   COPY_BY_PROCESSES,    /* the processes of an mpi detour (distributed data, or host data there) */
 } CopyBy;
@@ -78,15 +78,15 @@ typedef struct CopyPlan {
                          * over a sub-range of them, or over one axis of a grid); NULL: all of them */
   bool ipc_rows;        /* rows, a GPU side every process has and process 0's host memory: on one node,
                          * process 0 copies every process's rows itself, into (out of) the GPU blocks
-                         * mapped by CUDA IPC (pa_cuda_ipc_rows); else via_host as usual */
+                         * mapped across processes (the GPU target's IPC); else via_host as usual */
   bool peer;            /* COPY_COLLECTIVE all-to-all between GPUs: each GPU's kernel reads every GPU's block
-                         * (hostc_peer_kernel); mpi: when the processes share a node, else via_host */
+                         * (kernel_peer); mpi: when the processes share a node, else via_host */
   bool peer_tiles;      /* peer: the kernel walks 32 x 32 tiles of digits a and b of the walked side (the
                          * distributed destination, else the source): a has unit stride in the source,
                          * b in the destination; batch is the product of the other local digits */
   bool packets;         /* peer, a transposing all-to-all between two distributions (plan_packets): each GPU
                          * transposes its block into one packet per destination GPU with a local kernel
-                         * (hostc_packet_kernel) and the copy engines move the packets (pa_cuda_packets);
+                         * (kernel_packets) and the copy engines move the packets;
                          * pk_a, pk_b, pk_o: the source's digits of the packet's rows (unit source stride),
                          * columns (unit destination stride) and the destination GPU; pk_pitch: the
                          * destination's row pitch; the rectangle from GPU k lands at pk_base +

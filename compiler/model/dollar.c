@@ -40,30 +40,16 @@ char *dollar_substitute(Ctx *ctx, const char *text)
   return s;
 }
 
-static int count_atom(const Poly *p, const Atom *a)
-{
-  int n = 0;
-  for (int i = 0; i < p->n; i++)
-    for (int k = 0; k < p->t[i].nf; k++) {
-      Atom *f = p->t[i].f[k];
-      if (f == a)
-        n++;
-      else if (f->kind == A_DIV || f->kind == A_MOD)
-        n += count_atom(f->num, a) + count_atom(f->den, a);
-    }
-  return n;
-}
-
 /* Prints p, parenthesised unless it is one atom; index expressions with side effects that the offset uses other
  * than once are evaluated once into temporaries (a GNU statement
- * expression, which gcc, clang and nvcc accept). */
+ * expression, which gcc, clang and the GPU compiler accept). */
 static char *print_once(Ctx *ctx, Poly *p, int first_atom)
 {
   bool wide = !poly_fits_int(p);
   Buf b = {0};
   int slots = 0;
   for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-    if (a->kind == A_VAR && !a->printed && ctext_has_side_effects(a->text) && count_atom(p, a) != 1)
+    if (a->kind == A_VAR && !a->printed && ctext_has_side_effects(a->text) && poly_count_atom(p, a) != 1)
       a->slot = slots++;
   if (slots) {
     buf_puts(&b, "__extension__ ({ ");
@@ -74,7 +60,7 @@ static char *print_once(Ctx *ctx, Poly *p, int first_atom)
     buf_puts(&b, "(");
     poly_print(&b, p, wide);
     for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
-      if (a->kind == A_VAR && a->slot >= 0 && count_atom(p, a) == 0)
+      if (a->kind == A_VAR && a->slot >= 0 && poly_count_atom(p, a) == 0)
         buf_printf(&b, ") + 0 * (pa_ix%d", a->slot);
     buf_puts(&b, "); })");
     for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)

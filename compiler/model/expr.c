@@ -602,43 +602,73 @@ Poly *poly_mod(Ctx *ctx, Poly *a, Poly *d)
   return divmod_atom(ctx, A_MOD, r, d);
 }
 
-/* ---- evaluation ---- */
+/* ---- evaluation: the one evaluator, the one walk ---- */
 
-static bool atom_eval(const Atom *a, Atom *var, long long value, long long *out)
+bool poly_value(const Poly *p, PolyLeaf leaf, void *arg, long long *out)
 {
-  long long n, d;
-  switch (a->kind) {
-  case A_SYM:
-    return false;
-  case A_VAR:
-    if (a != var)
+  long long sum = 0;
+  for (int i = 0; i < p->n; i++) {
+    long long t = p->t[i].coef, v, n, d;
+    for (int k = 0; k < p->t[i].nf; k++) {
+      const Atom *a = p->t[i].f[k];
+      if (a->kind == A_DIV || a->kind == A_MOD) {
+        if (!poly_value(a->num, leaf, arg, &n) || !poly_value(a->den, leaf, arg, &d) || d <= 0)
+          return false;
+        v = a->kind == A_DIV ? n / d : n % d;
+      } else if (!leaf(arg, a, &v)) {
+        return false;
+      }
+      if (__builtin_mul_overflow(t, v, &t))
+        return false;
+    }
+    if (__builtin_add_overflow(sum, t, &sum))
       return false;
-    *out = value;
-    return true;
-  case A_DIV:
-  case A_MOD:
-    if (!poly_eval(a->num, var, value, &n) || !poly_eval(a->den, var, value, &d) || d <= 0)
-      return false;
-    *out = a->kind == A_DIV ? n / d : n % d;
-    return true;
   }
-  return false;
+  *out = sum;
+  return true;
+}
+
+int poly_count_atom(const Poly *p, const Atom *a)
+{
+  int n = 0;
+  for (int i = 0; i < p->n; i++)
+    for (int k = 0; k < p->t[i].nf; k++) {
+      const Atom *f = p->t[i].f[k];
+      if (f == a)
+        n++;
+      else if (f->kind == A_DIV || f->kind == A_MOD)
+        n += poly_count_atom(f->num, a) + poly_count_atom(f->den, a);
+    }
+  return n;
+}
+
+typedef struct VarValue {
+  const Atom *var;
+  long long value;
+} VarValue;
+
+static bool var_leaf(void *arg, const Atom *a, long long *out)
+{
+  const VarValue *vv = arg;
+  if (a != vv->var)
+    return false;
+  *out = vv->value;
+  return true;
 }
 
 bool poly_eval(const Poly *p, Atom *var, long long value, long long *out)
 {
-  long long sum = 0;
-  for (int i = 0; i < p->n; i++) {
-    long long t = p->t[i].coef;
-    for (int k = 0; k < p->t[i].nf; k++) {
-      long long v;
-      if (!atom_eval(p->t[i].f[k], var, value, &v))
-        return false;
-      t = mul_sat(t, v);
-    }
-    sum += t;
-  }
-  *out = sum;
+  VarValue vv = {var, value};
+  return poly_value(p, var_leaf, &vv, out);
+}
+
+/* a size of macros and literals whose value parrayc knows */
+static bool known_leaf(void *arg, const Atom *a, long long *out)
+{
+  (void)arg;
+  if (a->kind != A_SYM || !a->known)
+    return false;
+  *out = a->value;
   return true;
 }
 
@@ -649,33 +679,11 @@ bool poly_eval(const Poly *p, Atom *var, long long value, long long *out)
  * none: a compile-time constant, int offsets while it fits, as a careful
  * person writes them; #create checks at run time that its span does,
  * pa_check_int_span. */
-static long long const_reach(const Poly *p);
-/* set while poly_math prints: the arithmetic as written, run-time sizes
- * counted as 1 (no casts where only a variable could pass 2^31) */
-static bool reach_of_constants_only;
-
-/* The value of p when it is made of constants and sizes whose value
- * parrayc knows (macros): false when it has none or it overflows. */
-static bool known_value(const Poly *p, long long *value)
-{
-  long long sum = 0;
-  for (int i = 0; i < p->n; i++) {
-    long long t = p->t[i].coef;
-    for (int k = 0; k < p->t[i].nf; k++) {
-      const Atom *a = p->t[i].f[k];
-      if (a->kind != A_SYM || !a->known || __builtin_mul_overflow(t, a->value, &t))
-        return false;
-    }
-    if (__builtin_add_overflow(sum, t, &sum))
-      return false;
-  }
-  *value = sum;
-  return true;
-}
+static long long const_reach(const Poly *p, bool consts);
 
 bool poly_known_value(const Poly *p, long long *value)
 {
-  return known_value(p, value);
+  return poly_value(p, known_leaf, NULL, value);
 }
 
 bool poly_names_variable(const Poly *p)
@@ -690,39 +698,41 @@ bool poly_names_variable(const Poly *p)
   return false;
 }
 
-static long long atom_reach(const Atom *a)
+/* consts: for poly_math, the arithmetic as written: run-time sizes count
+ * as 1 (no casts where only a variable could pass 2^31) */
+static long long atom_reach(const Atom *a, bool consts)
 {
   long long v;
   switch (a->kind) {
   case A_SYM:
     if (a->runtime)
-      return reach_of_constants_only ? 1 : LLONG_MAX;
+      return consts ? 1 : LLONG_MAX;
     return a->known ? a->value : 1;
   case A_VAR:
     if (a->bound && poly_is_const(a->bound, &v))
       return v > 1 ? v - 1 : 1;
     /* a thread's index is an int in the code generated for it (thread
      * counts fit one); an index into a run-time size may pass 2^31 */
-    return a->bound && strcmp(a->text, "pa_tid") ? const_reach(a->bound) : 1;
+    return a->bound && strcmp(a->text, "pa_tid") ? const_reach(a->bound, consts) : 1;
   case A_DIV:
-    v = const_reach(a->num);
+    v = const_reach(a->num, consts);
     long long d;
-    return known_value(a->den, &d) && d > 0 ? v / d : v;
+    return poly_known_value(a->den, &d) && d > 0 ? v / d : v;
   case A_MOD:
-    if (known_value(a->den, &v))
+    if (poly_known_value(a->den, &v))
       return v > 1 ? v - 1 : 0;
-    return const_reach(a->num);
+    return const_reach(a->num, consts);
   }
   return 1;
 }
 
-static long long const_reach(const Poly *p)
+static long long const_reach(const Poly *p, bool consts)
 {
   long long pos = 0, neg = 0;
   for (int i = 0; i < p->n; i++) {
     long long t = p->t[i].coef < 0 ? mul_sat(p->t[i].coef, -1) : p->t[i].coef;
     for (int k = 0; k < p->t[i].nf; k++)
-      t = mul_sat(t, atom_reach(p->t[i].f[k]));
+      t = mul_sat(t, atom_reach(p->t[i].f[k], consts));
     long long *acc = p->t[i].coef < 0 ? &neg : &pos;
     if (__builtin_add_overflow(*acc, t, acc))
       *acc = LLONG_MAX;
@@ -730,20 +740,25 @@ static long long const_reach(const Poly *p)
   return pos > neg ? pos : neg;
 }
 
-bool poly_fits_int(const Poly *p)
+static bool fits_int(const Poly *p, bool consts)
 {
-  if (const_reach(p) > INT_MAX)
+  if (const_reach(p, consts) > INT_MAX)
     return false;
   for (int i = 0; i < p->n; i++) {
     if (p->t[i].coef > INT_MAX || p->t[i].coef < INT_MIN)
       return false;
     for (int k = 0; k < p->t[i].nf; k++) {
       Atom *a = p->t[i].f[k];
-      if ((a->kind == A_DIV || a->kind == A_MOD) && (!poly_fits_int(a->num) || !poly_fits_int(a->den)))
+      if ((a->kind == A_DIV || a->kind == A_MOD) && (!fits_int(a->num, consts) || !fits_int(a->den, consts)))
         return false;
     }
   }
   return true;
+}
+
+bool poly_fits_int(const Poly *p)
+{
+  return fits_int(p, false);
 }
 
 /* ---- printing ---- */
@@ -774,13 +789,15 @@ bool poly_is_atom(const Poly *p)
   return poly_fits_int(p) || (t->f[0]->slot < 0 && util_text_is_simple(t->f[0]->text));
 }
 
-static void print_operand(Buf *b, const Poly *p, bool wide)
+static void print_poly(Buf *b, const Poly *p, bool wide, bool consts);
+
+static void print_operand(Buf *b, const Poly *p, bool wide, bool consts)
 {
   if (poly_is_single_factor(p)) {
-    poly_print(b, p, wide);
+    print_poly(b, p, wide, consts);
   } else {
     buf_putc(b, '(');
-    poly_print(b, p, wide);
+    print_poly(b, p, wide, consts);
     buf_putc(b, ')');
   }
 }
@@ -931,7 +948,7 @@ void print_wide_text(Buf *b, const char *text, bool paren)
   free(open);
 }
 
-static void print_atom(Buf *b, const Atom *a, bool wide, bool alone)
+static void print_atom(Buf *b, const Atom *a, bool wide, bool alone, bool consts)
 {
   switch (a->kind) {
   case A_SYM:
@@ -947,9 +964,9 @@ static void print_atom(Buf *b, const Atom *a, bool wide, bool alone)
   case A_MOD:
     if (!alone)
       buf_putc(b, '(');
-    print_operand(b, a->num, wide);
+    print_operand(b, a->num, wide, consts);
     buf_puts(b, a->kind == A_DIV ? " / " : " % ");
-    print_operand(b, a->den, wide);
+    print_operand(b, a->den, wide, consts);
     if (!alone)
       buf_putc(b, ')');
     return;
@@ -965,16 +982,16 @@ bool poly_size_overflows(const Atom *a)
  * a size only the run knows written as arithmetic ("n - 1"): printed with
  * each operand converted to long long, since converting the result would
  * be too late? */
-static bool widened(const Atom *a)
+static bool widened(const Atom *a, bool consts)
 {
   if (util_text_is_simple(a->text ? a->text : "x"))
     return false;
   if (a->kind == A_SYM)
     return poly_size_overflows(a);
-  return a->kind == A_VAR && a->slot < 0 && a->bound && const_reach(a->bound) == LLONG_MAX;
+  return a->kind == A_VAR && a->slot < 0 && a->bound && const_reach(a->bound, consts) == LLONG_MAX;
 }
 
-static void print_term(Buf *b, const Term *t, bool wide, bool first)
+static void print_term(Buf *b, const Term *t, bool wide, bool first, bool consts)
 {
   long long c = t->coef;
   if (!first)
@@ -997,7 +1014,7 @@ static void print_term(Buf *b, const Term *t, bool wide, bool first)
       Atom *a = t->f[k];
       if (printed++)
         buf_puts(b, " * ");
-      if (wide && widened(a)) {
+      if (wide && widened(a, consts)) {
         /* converted operand by operand, in parentheses: the poly may be
          * an operand itself ("(n - 1) % m") */
         print_wide_text(b, a->text, true);
@@ -1005,13 +1022,13 @@ static void print_term(Buf *b, const Term *t, bool wide, bool first)
       }
       if (printed == 1 && wide)
         buf_puts(b, "(long long)");
-      print_atom(b, t->f[k], wide, alone && !wide);
+      print_atom(b, t->f[k], wide, alone && !wide, consts);
     }
   if (c != 1)
     buf_printf(b, " * %lld", c);
 }
 
-void poly_print(Buf *b, const Poly *p, bool wide)
+static void print_poly(Buf *b, const Poly *p, bool wide, bool consts)
 {
   if (p->n == 0) {
     buf_puts(b, "0");
@@ -1028,10 +1045,10 @@ void poly_print(Buf *b, const Poly *p, bool wide)
       first = i;
       break;
     }
-  print_term(b, &p->t[first], wide, true);
+  print_term(b, &p->t[first], wide, true, consts);
   for (int i = 0; i < p->n; i++)
     if (i != first)
-      print_term(b, &p->t[i], wide, false);
+      print_term(b, &p->t[i], wide, false, consts);
 }
 
 const char *index_type(const Poly *extent)
@@ -1039,19 +1056,28 @@ const char *index_type(const Poly *extent)
   return poly_fits_int(extent) ? "int" : "long long";
 }
 
+void poly_print(Buf *b, const Poly *p, bool wide)
+{
+  print_poly(b, p, wide, false);
+}
+
+/* p as C text, in long long where its reach (consts: from the constants
+ * alone) passes int */
+static char *poly_text(Ctx *ctx, const Poly *p, bool consts)
+{
+  Buf b = {0};
+  print_poly(&b, p, !fits_int(p, consts), consts);
+  char *s = ctx_strdup(ctx, b.data ? b.data : "0");
+  buf_free(&b);
+  return s;
+}
+
 char *poly_math(Ctx *ctx, const Poly *p)
 {
-  reach_of_constants_only = true;
-  char *s = poly_str(ctx, p);
-  reach_of_constants_only = false;
-  return s;
+  return poly_text(ctx, p, true);
 }
 
 char *poly_str(Ctx *ctx, const Poly *p)
 {
-  Buf b = {0};
-  poly_print(&b, p, !poly_fits_int(p));
-  char *s = ctx_strdup(ctx, b.data ? b.data : "0");
-  buf_free(&b);
-  return s;
+  return poly_text(ctx, p, false);
 }

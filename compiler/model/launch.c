@@ -3,13 +3,26 @@
 
 #include <string.h>
 
+const LaunchNumbers launch_numbers = {
+  .grid_max = {65535, 65535, 2147483647LL},
+  .block_max = {64, 1024, 1024},
+  .block_threads = 1024,
+  .smem_static = 48 * 1024,
+  .smem_max = 227 * 1024,
+  .tile = 256,
+  .transpose_edge = 64,
+  .transpose_edge_wide = 32,
+  .copy_tile = 32,
+  .copy_rows = 8,
+};
+
 bool launch_shape(Dim *root, long long n, LaunchShape *l)
 {
   memset(l, 0, sizeof *l);
   int m = dim_nkids(root);
   if (m == 1) {
     l->tiled = true;
-    l->tile = n > 0 && n <= LAUNCH_MAX_BLOCK ? n : LAUNCH_TILE;
+    l->tile = n > 0 && n <= launch_numbers.block_threads ? n : launch_numbers.tile;
     return true;
   }
   if (m != 2)

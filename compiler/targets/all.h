@@ -1,6 +1,6 @@
 /* all.h: the targets parrayc translates to, in the order the walk asks
- * them (emit/backend.h, pick_backend).  A fifth target is a file of
- * targets/ defining its Backend and one line of all.c. */
+ * them (emit/backend.h, backend_for).  A fifth target is a file (or a
+ * folder) of targets/ defining its Backend and one line of all.c. */
 #ifndef PARRAYC_TARGETS_ALL_H
 #define PARRAYC_TARGETS_ALL_H
 

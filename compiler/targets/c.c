@@ -1,4 +1,4 @@
-/* emit_c.c: the host C target: allocation in paged, pinned and rmem memory,
+/* c.c: the host C target: allocation in paged, pinned and rmem memory,
  * copies between host layouts, and #mainhost. */
 #include "emit/hostc.h"
 #include "targets/all.h"
@@ -16,9 +16,7 @@ static void create(Emitter *e, Node *n, Dim *d)
     /* a size only the run knows, or a large one: a local array would
      * fault past the thread's stack without a word */
     long long count;
-    bool kernel = false; /* a GPU thread's local memory: not the host's stack */
-    for (Detour *x = e->detour; x; x = x->parent)
-      kernel |= x->type->kind == TK_CUDA;
+    bool kernel = backend_in_kernel(e, e->detour); /* a GPU thread's local memory: not the host's stack */
     if (!kernel && (!poly_is_const(dim_span(ctx, d), &count) || count > 4096))
       out_gen(e->out, n->loc, "%spa_check_rmem(%s, sizeof(%s), %s, %s, %d);\n", text_indent_of(n), span, elem,
               text_c_string(ctx, n->name), text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
@@ -63,7 +61,7 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   }
   CopyPlan loop = *p;
   loop.check_extent = false; /* checked above */
-  hostc_copy_loop(e, n, &loop, false);
+  hostc_copy_loop(e, n, &loop, NULL);
 }
 
 /* ---- #mainhost ---- */

@@ -1,4 +1,4 @@
-/* emit_cpu.c: pthd and omp thread arrays.
+/* cpu.c: pthd and omp thread arrays.
  *
  * A detour's body becomes a function placed before the top-level item that
  * holds the detour:
@@ -16,13 +16,50 @@
  * and the directive becomes a block that evaluates the arguments once, on
  * the calling thread, and hands the function to the runtime
  * (pa_pthd_run, or pa_omp_run from parray_cpu.h), which returns when every
- * thread has finished. */
+ * thread has finished.
+ *
+ * GPU work in a body (SPEC 6.5) is the GPU target's to print
+ * (Backend.team_*): this file describes the team to it (cpu_team). */
 #include "print/capture.h"
 #include "emit/hostc.h"
 #include "targets/all.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the team, as the GPU target sees it (Team) ---- */
+
+static void team_copy(Emitter *e, Node *n, const CopyPlan *p);
+
+static const char *team_count(Emitter *e, Type *t, bool whole)
+{
+  return whole ? dollar_poly_whole(e->ctx, t->root->extent) : dollar_poly_text(e->ctx, t->root->extent);
+}
+
+/* thread k binds GPU k mod G */
+static const char *team_gpu_index(Emitter *e, Type *t, const char *gpus, const char *visible, const char *none,
+                                  const char *at)
+{
+  (void)e, (void)t, (void)gpus, (void)visible, (void)none, (void)at;
+  return "pa_self->tid";
+}
+
+/* the threads' pointers, handed round by the team (pa_team_share) */
+static const char *team_share(Emitter *e, const char *mine, const char *at)
+{
+  (void)at;
+  return ctx_printf(e->ctx, "pa_team_share(pa_self, %s)", mine);
+}
+
+static const Team cpu_team = {
+  .me = "pa_tid",
+  .check_extent = "pa_check_copy_extent",
+  .one_node = "1",
+  .count = team_count,
+  .gpu_index = team_gpu_index,
+  .share = team_share,
+  .host_copy = team_copy,
+};
 
 static const char *kind_word(Type *t)
 {
@@ -82,10 +119,10 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   }
   for (int i = 0; i < ncaps; i++) {
     hostc_pin_named(e, caps[i].decl);
-    if (caps[i].nvla) { /* C++ (CUDA) converts no void * without a cast */
+    if (caps[i].nvla) { /* C++ (a GPU program) converts no void * without a cast */
       const char *d = capture_vla_decl(ctx, &caps[i], "pa_args->", true);
       out_gen(e->out, loc, "  %s = %spa_args->%s;\n", d,
-              e->cuda ? ctx_printf(ctx, "(%s)", capture_type_name(ctx, d, caps[i].name)) : "", caps[i].name);
+              e->gpu_program ? ctx_printf(ctx, "(%s)", capture_type_name(ctx, d, caps[i].name)) : "", caps[i].name);
     } else {
       out_gen(e->out, loc, "  %s = pa_args->%s;\n", capture_pointer_decl(ctx, &caps[i]), caps[i].name);
     }
@@ -94,8 +131,7 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
     out_gen(e->out, loc, "  int pa_tid = %s;\n", t->kind == TK_OMP ? "omp_get_thread_num()" : "pa_self->tid");
   if (gpu) {
     /* thread k drives GPU k mod G (SPEC 6.5) */
-    out_gen(e->out, loc, "  pa_cuda_bind(pa_self->tid, %s, %d);\n", text_c_string(ctx, text_loc_file(ctx, n->loc)),
-            text_loc_line(ctx, n->loc));
+    e->gpu->team_bind(e, n->loc, &cpu_team, t);
     self = true;
   }
   /* a parameter the body never names is still declared (a macro may use
@@ -103,13 +139,13 @@ static void write_function(Emitter *e, Node *n, Type *t, const char *fname, cons
   for (int i = 0; i < t->nparams; i++) {
     bool used = text_mentions(body, t->pnames[i]);
     hostc_pin_named(e, t->ptypes[i]);
-    if (!used && e->cuda)
+    if (!used && e->gpu_program)
       out_gen(e->out, loc, "  %s __attribute__((unused)) = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
     else
       out_gen(e->out, loc, "  %s = pa_args->%s;\n", t->ptypes[i], t->pnames[i]);
   }
   for (int i = 0; i < t->nparams; i++)
-    if (!e->cuda && !text_mentions(body, t->pnames[i]))
+    if (!e->gpu_program && !text_mentions(body, t->pnames[i]))
       out_gen(e->out, loc, "  (void)%s;\n", t->pnames[i]);
   if (!self && !text_mentions(body, "pa_self"))
     out_gen(e->out, loc, "  (void)pa_self;\n");
@@ -162,8 +198,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                                                               : ctx_printf(ctx, "|%s|", t->name);
   hostc_launch_checks(e, n, dt);
   if (dt->gpu_work)
-    out_gen(e->out, n->loc, "%spa_cuda_gpus_for(%s, %s, %s, %d);\n", in, count, text_c_string(ctx, t->name),
-            text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
+    e->gpu->team_launch(e, n, &cpu_team, t);
   out_gen(e->out, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
   if (args.len)
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
@@ -303,24 +338,19 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
   if (p->how == COPY_COLLECTIVE)
     team_copy(e, n, p);
   else
-    hostc_copy_loop(e, n, p, false);
+    hostc_copy_loop(e, n, p, NULL);
 }
 
-/* dmem distributed over the threads (Backend.create_shared): peer access
- * between their GPUs and the buffers of a packet all-to-all
- * (pa_cuda_packets_reserve), at the #create rather than the first copy */
+/* dmem distributed over the threads (Backend.create_shared): what the
+ * copies between their GPUs need, made by the GPU target */
 static void create_shared(Emitter *e, Node *n, Type *threads, const char *p, const char *bytes)
 {
-  Ctx *ctx = e->ctx;
-  (void)p;
-  out_gen(e->out, n->loc, "%spa_cuda_packets_reserve(%s, pa_tid, %s, 1, %s, %d); /* peer access, buffers: now, not "
-          "at the first copy */\n", text_indent_of(n), dollar_poly_text(ctx, threads->root->extent),
-          bytes, text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
+  e->gpu->team_create(e, n, &cpu_team, threads, p, bytes);
 }
 
-static bool takes(ThreadKind threads, MemKind mem, bool cuda)
+static bool takes(ThreadKind threads, MemKind mem, bool gpu_program)
 {
-  (void)mem, (void)cuda;
+  (void)mem, (void)gpu_program;
   return threads == TK_PTHD || threads == TK_OMP;
 }
 
@@ -339,4 +369,5 @@ const Backend backend_cpu = {
   .detour_open = detour_open,
   .detour_close = detour_close,
   .sync = sync,
+  .team = &cpu_team,
 };

@@ -1,4 +1,4 @@
-/* emit_mpi.c: mpi process arrays and distributed data (SPEC.md 4, 6.3).
+/* mpi.c: mpi process arrays and distributed data (SPEC.md 4, 6.3).
  *
  * A program with an mpi array runs as |P| processes.  main() initialises
  * MPI; process 0 runs the #mainhost block (pa_main) and the others wait in
@@ -19,11 +19,13 @@
  * side moves elements in buckets, one per pair of processes: both sides
  * walk the elements in increasing logical index, the sender packs bucket
  * by bucket, a collective moves them (scatter, gather, all-to-all or
- * broadcast), and the receiver unpacks in the same order. */
+ * broadcast), and the receiver unpacks in the same order.
+ *
+ * GPU work (SPEC 6.5) is the GPU target's to print (Backend.team_*,
+ * stage_*): this file describes the processes to it (mpi_team). */
 #include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
-#include "emit/kernels.h"
 #include "targets/all.h"
 
 #include <stdlib.h>
@@ -35,6 +37,8 @@ typedef struct MpiDetour {
   int id;
   const char *sname;
 } MpiDetour;
+
+static const Team mpi_team; /* the processes, as the GPU target sees them: below */
 
 
 static bool has_mainhost(Node *list)
@@ -202,16 +206,8 @@ static void write_functions(Emitter *e, Node *n, Type *t, int id, const char *fn
   for (int i = 0; i < t->nparams; i++)
     if (!text_mentions(body, t->pnames[i]))
       out_gen(e->out, loc, "  (void)%s;\n", t->pnames[i]);
-  if (gpu) {
-    const char *file = text_c_string(e->ctx, text_loc_file(e->ctx, loc));
-    int line = text_loc_line(e->ctx, loc);
-    out_gen(e->out, loc, "  /* the body does GPU work: the process's GPU is its rank among the processes of its node that "
-            "see the same GPUs, mod their number */\n");
-    out_gen(e->out, loc, "  const char *pa_no_gpu;\n");
-    out_gen(e->out, loc, "  int pa_gpus = pa_cuda_gpu_count(&pa_no_gpu);\n");
-    out_gen(e->out, loc, "  pa_cuda_bind(pa_mpi_gpu_of(pa_gpus, pa_cuda_visible_set(), pa_no_gpu, %s, %s, %d), %s, %d);\n",
-            text_c_string(e->ctx, t->name), file, line, file, line);
-  }
+  if (gpu)
+    e->gpu->team_bind(e, loc, &mpi_team, t);
   buf_puts(&e->out->b, body);
   if (e->out->b.len && e->out->b.data[e->out->b.len - 1] != '\n')
     buf_putc(&e->out->b, '\n');
@@ -374,13 +370,13 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
       continue;
     else if (!by_pointer(&caps[i]) && !caps[i].sized_param)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", caps[i].name, caps[i].name);
-    else if (e->cuda)
+    else if (e->gpu_program)
       buf_printf(&args, "%s.%s = {}", args.len ? ", " : "", caps[i].name);
   for (int i = 0; i < ncaps; i++)
     for (int k = 0; k < caps[i].nvla; k++)
       buf_printf(&args, "%s.%s = %s", args.len ? ", " : "", capture_vla_extent_name(ctx, &caps[i], k),
                  capture_vla_extent(ctx, &caps[i], k));
-  for (int i = 0; i < ncaps && e->cuda; i++)
+  for (int i = 0; i < ncaps && e->gpu_program; i++)
     if (appended(&caps[i]))
       buf_printf(&args, ", .pa_%s_at = 0", caps[i].name);
   bool send = t->nparams || ncaps;
@@ -517,8 +513,8 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
   if (p->via_host[x]) {
     /* a scattered block goes back whole: read first unless the rows fill it */
     bool fresh = scatter && hostc_written_whole(ctx, (CopySide *)&p->side[x]);
-    out_gen(e->out, n->loc, "%s  %s *pa_local = (%s *)pa_cuda_stage_out(%s, %s, %s, %d);\n", in, elem, elem,
-            fresh ? "PA_NULL" : xp, bytes[x], where, line);
+    out_gen(e->out, n->loc, "%s  %s *pa_local = (%s *)%s;\n", in, elem, elem,
+            e->gpu->stage_out(e, fresh ? "PA_NULL" : xp, bytes[x], ctx_printf(ctx, "%s, %d", where, line)));
     local = "pa_local";
   }
   if (!poly_is_value(p->xbase, 0))
@@ -534,125 +530,9 @@ static void rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
           poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent), poly_str(ctx, hpitch), poly_str(ctx, p->step),
           local, poly_str(ctx, lpitch), elem, where, line);
   if (p->via_host[x])
-    out_gen(e->out, n->loc, "%s  pa_cuda_stage_in(%s, pa_local, %s, %s, %d);\n", in, scatter ? xp : "PA_NULL",
-            scatter ? bytes[x] : "0", where, line);
-}
-
-/* The opening of a copy through CUDA IPC: each process exports its block
- * at ptr and all gather the exports; the runtime picks the transport
- * (pa_gpu_transport: CUDA IPC on one node with the first `blocks` blocks
- * exportable, else NCCL between GPU blocks, else the host), alike on every
- * process; then the branch through CUDA IPC (closed by the caller, with
- * the other transports' branches and free(pa_all)).  rows: process 0's
- * host memory on one side (no NCCL). */
-static void ipc_open(Emitter *e, Node *n, const char *ptr, const char *blocks, const char *at, bool rows)
-{
-  const char *in = text_indent_of(n);
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, ptr, at);
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
-          in, at);
-  if (rows) {
-    out_gen(e->out, n->loc, "%s  if (pa_gpu_transport(pa_all, %s, 1, %s) == PA_VIA_IPC) {\n", in, blocks, at);
-    return;
-  }
-  out_gen(e->out, n->loc, "%s  const pa_via pa_way = pa_gpu_transport(pa_all, %s, 0, %s);\n", in, blocks, at);
-  out_gen(e->out, n->loc, "%s  if (pa_way == PA_VIA_IPC) {\n", in);
-}
-
-/* The launch of a peer copy's kernel at indentation in, guarded when only
- * the processes 0 .. parts - 1 hold a block of the destination
- * (CopyPlan.parts): the others have nothing to fill. */
-static void holders_launch(Emitter *e, Node *n, const CopyPlan *p, const char *in, const char *kname,
-                           const char *launch, const char *args)
-{
-  if (p->parts) {
-    out_gen(e->out, n->loc, "%sif (pa_rank < %s) /* the processes that hold a block */\n", in,
-            poly_str(e->ctx, p->parts));
-    in = ctx_printf(e->ctx, "%s  ", in);
-  }
-  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s);\n", in, kname, launch, args);
-}
-
-/* The branch of a peer all-to-all through NCCL or the host (pa_xchg.cu):
- * the first copy of the kernel runs it over marked blocks to map which
- * element comes from where (pa_gpu_xchg_probe), then the runtime moves the
- * elements packed on the GPU, pair by pair.  The sizes the kernel captures
- * and the guard of its launch (the processes that hold a block) key the
- * map: one kernel serves every copy between the same layouts, and copies
- * whose destinations have other holders map differently.  Past what the
- * map holds, the collective through the host (the caller's, opened here
- * and closed by it). */
-static void xchg_branch(Emitter *e, Node *n, const CopyPlan *p, const char *kname, const char *launch,
-                        const char *extra, const char *at)
-{
-  Ctx *ctx = e->ctx;
-  const char *in = text_indent_of(n);
-  const char *elem = p->dst->type->elem;
-  Buf key = {0};
-  for (const char *s = extra; s && *s;) {
-    s += strspn(s, ", ");
-    size_t len = strcspn(s, ",");
-    if (len)
-      buf_printf(&key, "%s(long long)%.*s", key.len ? ", " : "", (int)len, s);
-    s += len;
-  }
-  if (p->parts) /* the launch's guard, below */
-    buf_printf(&key, "%s%s", key.len ? ", " : "", poly_str(ctx, p->parts));
-  out_gen(e->out, n->loc, "%s  } else { /* through NCCL or the host: each pair's elements packed on the GPU */\n", in);
-  if (key.len)
-    out_gen(e->out, n->loc, "%s    const long long pa_key[] = {%s}; /* beside the kernel, what decides the map */\n", in,
-            key.data);
-  out_gen(e->out, n->loc, "%s    pa_gpu_xchg *pa_n = pa_gpu_xchg_begin((const void *)%s, %s, %s, %s, %s, sizeof(%s), %s, "
-          "pa_way, %s);\n", in, kname, p->sp, hostc_block_bytes(ctx, p->src), p->dp, hostc_block_bytes(ctx, p->dst),
-          elem, key.len ? "pa_key, (int)(sizeof pa_key / sizeof *pa_key)" : "PA_NULL, 0", at);
-  out_gen(e->out, n->loc, "%s    if (pa_n) {\n", in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_blocks pa_blocks;\n", in);
-  out_gen(e->out, n->loc, "%s      void *pa_probe;\n", in);
-  out_gen(e->out, n->loc, "%s      while (pa_gpu_xchg_probe(pa_n, &pa_blocks, &pa_probe)) { /* the first copy: where each element comes from */\n", in);
-  /* as through CUDA IPC: a process past the holders of the destination has no block to fill */
-  holders_launch(e, n, p, ctx_printf(ctx, "%s        ", in), kname, launch,
-                 ctx_printf(ctx, "(%s *)pa_probe, pa_blocks, pa_rank%s", elem, extra));
-  out_gen(e->out, n->loc, "%s        pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
-  out_gen(e->out, n->loc, "%s      }\n", in);
-  out_gen(e->out, n->loc, "%s      pa_gpu_xchg_run(pa_n);\n", in);
-  out_gen(e->out, n->loc, "%s    } else { /* more processes or elements than the map holds */\n", in);
-  buf_free(&key);
-}
-
-/* Rows between process 0's host memory and every process's GPU block
- * (CopyPlan.ipc_rows): on one node, process 0 maps the blocks (CUDA IPC)
- * and copies them all itself; otherwise rows() through the host.  Every
- * process takes the same branch; the others wait at the barrier until
- * process 0 is done with their blocks. */
-static void ipc_rows(Emitter *e, Node *n, const CopyPlan *p, char **bytes)
-{
-  Ctx *ctx = e->ctx;
-  const char *in = text_indent_of(n);
-  const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
-  bool gather = p->coll == COLL_GATHER;
-  const char *xp = gather ? p->sp : p->dp, *hp = gather ? p->dp : p->sp;
-  const CopyDigit *dg = p->dg;
-  Poly *hpitch = gather ? dg[0].d : dg[0].s, *lpitch = gather ? dg[0].s : dg[0].d;
-  /* the host pointer is cast to void *: its offset added first, in elements */
-  const char *host = poly_is_value(p->ybase, 0) ? util_text_operand(ctx, hp)
-                                                : ctx_printf(ctx, "(%s + %s)", ctext_sum_operand(ctx, hp),
-                                                             poly_str(ctx, p->ybase));
-  /* the processes that hold a part: all, or the first parts */
-  const char *blocks = p->parts ? poly_str(ctx, p->parts) : "pa_mpi_size()";
-  ipc_open(e, n, xp, blocks, at, true);
-  out_gen(e->out, n->loc, "%s    if (pa_rank == 0) {\n", in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_ipc_rows(%d, (void *)%s, %s, %s, %s, %s, pa_all, %s, 0, %s, %s, %s, "
-          "sizeof(%s), %s);\n", in, !gather, host, poly_str(ctx, dg[0].extent), poly_str(ctx, dg[1].extent),
-          poly_str(ctx, hpitch), p->coll == COLL_BCAST ? "0" : poly_str(ctx, p->step), blocks, xp,
-          poly_str(ctx, p->xbase), poly_str(ctx, lpitch), p->dst->type->elem, at);
-  out_gen(e->out, n->loc, "%s    }\n", in);
-  out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* every block written (read) before its process goes on */\n", in, at);
-  out_gen(e->out, n->loc, "%s  } else {\n", in);
-  Node inner = *n;
-  inner.out_indent = ctx_printf(ctx, "%s  ", in);
-  rows(e, &inner, p, bytes);
-  out_gen(e->out, n->loc, "%s  }\n", in);
-  out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_all);\n", in);
+    out_gen(e->out, n->loc, "%s  %s\n", in, e->gpu->stage_in(e, scatter ? xp : "PA_NULL", "pa_local",
+                                                            scatter ? bytes[x] : "0",
+                                                            ctx_printf(ctx, "%s, %d", where, line)));
 }
 
 /* The buckets of a distributed copy, moved by an MPI collective (GPU
@@ -674,11 +554,12 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   const char *elem = dst->type->elem;
   char *bytes[] = {hostc_block_bytes(ctx, src), hostc_block_bytes(ctx, dst)};
   out_gen(e->out, n->loc, "%s{ /* %s: %s%s%s */\n", in, text_copy_title(ctx, n, sp, dp), what, p->rows ? ", rows of each process's part" : "",
-          p->ipc_rows ? ", GPU memory by process 0 through CUDA IPC on one node, else through the host"
+          p->ipc_rows ? ctx_printf(ctx, ", GPU memory by process 0 through %s on one node, else through the host",
+                                   e->gpu->ipc)
           : p->via_host[0] || p->via_host[1] ? ", GPU memory through the host" : "");
   if (p->rows) {
-    if (p->ipc_rows)
-      ipc_rows(e, n, p, bytes);
+    if (p->ipc_rows) /* GPU memory by process 0 */
+      e->gpu->team_copy(e, n, &mpi_team, p);
     else
       rows(e, n, p, bytes);
     out_gen(e->out, n->loc, "%s}\n", in);
@@ -761,71 +642,13 @@ static void collective(Emitter *e, Node *n, const CopyPlan *p)
   out_gen(e->out, n->loc, "%s}\n", in);
 }
 
-/* An all-to-all between the GPUs of the processes (CopyPlan.peer): on one
- * node, each process maps the others' blocks (CUDA IPC) and its GPU runs
- * the peer kernel; across nodes (or with blocks #create did not make)
- * through NCCL where the runtime has it, else through the host, the
- * elements packed on the GPU either way.  Every process takes the same
- * branch (pa_gpu_transport). */
-static void peer_alltoall(Emitter *e, Node *n, const CopyPlan *p)
-{
-  Ctx *ctx = e->ctx;
-  const char *in = text_indent_of(n);
-  const char *at = ctx_printf(ctx, "%s, %d", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
-  const char *launch, *extra, *grid_yz = NULL, *pk_extra = NULL;
-  /* the peer kernel: the copy through CUDA IPC, or where each element
-   * comes from in the NCCL and host branch */
-  const char *kname = kernel_peer(e, n, p, &launch, &extra);
-  bool pack = p->packets && !p->pk_direct;
-  const char *pkname = pack && kname ? kernel_packets(e, n, p, &grid_yz, &pk_extra) : NULL;
-  if (pack && !pkname)
-    return;
-  if (!kname)
-    return;
-  if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_mpi_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
-            poly_str(ctx, p->dst->extent), at);
-  out_gen(e->out, n->loc, "%s{ /* %s: all-to-all among the processes' GPUs%s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
-          p->packets ? ctx_printf(ctx, ", %s", hostc_packets_how(p)) : "");
-  if (p->packets) {
-    /* the destination's blocks, written by the others' copy engines */
-    out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_rank", "pa_mpi_size()", at));
-    ipc_open(e, n, p->dp, "pa_mpi_size()", at, false);
-    out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
-            in, p->dp, at);
-    if (pack)
-      hostc_packets(e, n, p, pkname, grid_yz, pk_extra, "pa_rank", at, ctx_printf(ctx, "%s    ", in));
-    else
-      out_gen(e->out, n->loc, "%s    %s\n", in, hostc_packets_direct(e, p, "pa_rank", "pa_mpi_size()", at));
-  } else {
-    ipc_open(e, n, p->sp, "pa_mpi_size()", at, false);
-    out_gen(e->out, n->loc, "%s    pa_cuda_blocks pa_blocks = pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n",
-            in, p->sp, at);
-    /* a process past the holders of the destination has no block to fill */
-    holders_launch(e, n, p, ctx_printf(ctx, "%s    ", in), kname, launch,
-                   ctx_printf(ctx, "%s, pa_blocks, pa_rank%s", p->dp, extra));
-    out_gen(e->out, n->loc, "%s    pa_cuda_check_launch(\"%s\", %s);\n", in, kname, at);
-  }
-  out_gen(e->out, n->loc, "%s    pa_mpi_sync(%s); /* no block changes while another process reads it */\n", in, at);
-  xchg_branch(e, n, p, kname, launch, extra, at);
-  Node inner = *n;
-  inner.out_indent = ctx_printf(ctx, "%s      ", in);
-  CopyPlan staged = *p;
-  staged.check_extent = false;
-  collective(e, &inner, &staged);
-  out_gen(e->out, n->loc, "%s    }\n", in);
-  out_gen(e->out, n->loc, "%s  }\n", in);
-  out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_all);\n", in);
-  out_gen(e->out, n->loc, "%s}\n", in);
-}
-
 static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
   if (p->how != COPY_COLLECTIVE) {
     /* process 0's memory exists on process 0 only */
     if (p->process0)
       out_gen(e->out, n->loc, "%sif (pa_rank == 0) /* #copy into process 0's memory */\n", text_indent_of(n));
-    hostc_copy_loop(e, n, p, false);
+    hostc_copy_loop(e, n, p, NULL);
     return;
   }
   /* every process must reach this copy: checked as #sync is */
@@ -835,47 +658,73 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
               text_loc_line(e->ctx, n->loc));
       break;
     }
-  if (p->peer)
-    peer_alltoall(e, n, p);
+  if (p->peer) /* between the processes' GPUs */
+    e->gpu->team_copy(e, n, &mpi_team, p);
   else
     collective(e, n, p);
 }
 
 /* dmem distributed over the processes (Backend.create_shared), made by
- * every process together: the buffers of a packet all-to-all, the other
- * processes' blocks mapped by CUDA IPC, and on process 0 also on the GPUs
- * that hold them (its copies from and to host memory), now rather than at
- * the first copy.  Every process must reach it: checked as #sync is. */
+ * every process together (the GPU target's): every process must reach
+ * it, checked as #sync is. */
 static void create_shared(Emitter *e, Node *n, Type *threads, const char *p, const char *bytes)
 {
-  Ctx *ctx = e->ctx;
-  (void)threads;
-  const char *in = text_indent_of(n);
-  const char *file = text_c_string(ctx, text_loc_file(ctx, n->loc));
-  int line = text_loc_line(ctx, n->loc);
-  const char *at = ctx_printf(ctx, "%s, %d", file, line);
-  out_gen(e->out, n->loc, "%spa_mpi_create_point(%s);\n", in, at);
-  out_gen(e->out, n->loc, "%s{ /* the other processes' blocks of %s mapped, and buffers made: now, not at the first "
-          "copy */\n", in, n->name);
-  out_gen(e->out, n->loc, "%s  pa_cuda_packets_reserve(pa_mpi_size(), pa_rank, %s, 0, %s);\n", in, bytes, at);
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc pa_mine = pa_cuda_ipc_export(%s, %s);\n", in, p, at);
-  out_gen(e->out, n->loc, "%s  pa_cuda_ipc *pa_all = (pa_cuda_ipc *)pa_mpi_allgather(&pa_mine, sizeof pa_mine, %s);\n",
-          in, at);
-  out_gen(e->out, n->loc, "%s  if (pa_mpi_one_node() && pa_cuda_ipc_usable(pa_all, pa_mpi_size())) {\n", in);
-  out_gen(e->out, n->loc, "%s    pa_cuda_ipc_open(pa_all, pa_mpi_size(), pa_rank, %s, %s);\n", in, p, at);
-  out_gen(e->out, n->loc, "%s    if (pa_rank == 0) /* its scatters and gathers: by the GPU that holds each block */\n",
-          in);
-  out_gen(e->out, n->loc, "%s      pa_cuda_ipc_on_owners(pa_all, pa_mpi_size(), 0, %s);\n", in, at);
-  out_gen(e->out, n->loc, "%s  }\n", in);
-  out_gen(e->out, n->loc, "%s  pa_free_host(PA_PAGED, pa_all);\n", in);
-  out_gen(e->out, n->loc, "%s}\n", in);
+  out_gen(e->out, n->loc, "%spa_mpi_create_point(%s);\n", text_indent_of(n), backend_at(e, n));
+  e->gpu->team_create(e, n, &mpi_team, threads, p, bytes);
 }
+
+/* ---- the processes, as the GPU target sees them (Team) ---- */
+
+static const char *team_count(Emitter *e, Type *t, bool whole)
+{
+  (void)e, (void)t, (void)whole;
+  return "pa_mpi_size()";
+}
+
+/* a process's GPU: its rank among the processes of its node that see the
+ * same GPUs, mod their number */
+static const char *team_gpu_index(Emitter *e, Type *t, const char *gpus, const char *visible, const char *none,
+                                  const char *at)
+{
+  return ctx_printf(e->ctx, "pa_mpi_gpu_of(%s, %s, %s, %s, %s)", gpus, visible, none, text_c_string(e->ctx, t->name),
+                    at);
+}
+
+/* every process's value of lvalue mine, gathered (freed by pa_free_host) */
+static const char *team_share(Emitter *e, const char *mine, const char *at)
+{
+  return ctx_printf(e->ctx, "pa_mpi_allgather(&%s, sizeof %s, %s)", mine, mine, at);
+}
+
+static const char *team_wait(Emitter *e, const char *at)
+{
+  return ctx_printf(e->ctx, "pa_mpi_sync(%s);", at);
+}
+
+static void team_rows(Emitter *e, Node *n, const CopyPlan *p)
+{
+  char *bytes[] = {hostc_block_bytes(e->ctx, p->src), hostc_block_bytes(e->ctx, p->dst)};
+  rows(e, n, p, bytes);
+}
+
+static const Team mpi_team = {
+  .me = "pa_rank",
+  .processes = true,
+  .check_extent = "pa_mpi_check_copy_extent",
+  .one_node = "pa_mpi_one_node()",
+  .count = team_count,
+  .gpu_index = team_gpu_index,
+  .share = team_share,
+  .wait = team_wait,
+  .host_copy = collective,
+  .host_rows = team_rows,
+};
 
 /* mpi process arrays (and #mainhost of an mpi program, which the walk
  * asks for as run by them) */
-static bool takes(ThreadKind threads, MemKind mem, bool cuda)
+static bool takes(ThreadKind threads, MemKind mem, bool gpu_program)
 {
-  (void)mem, (void)cuda;
+  (void)mem, (void)gpu_program;
   return threads == TK_MPI;
 }
 
@@ -896,4 +745,5 @@ const Backend backend_mpi = {
   .sync = sync,
   .main_open = main_open,
   .main_close = main_close,
+  .team = &mpi_team,
 };

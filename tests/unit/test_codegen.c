@@ -1,4 +1,4 @@
-/* test_codegen.c: the host C the walk (emit.c) and the C target (emit_c.c)
+/* test_codegen.c: the host C the walk (emit.c) and the C target (targets/c.c)
  * write: declare-or-assign for #create, host #copy mechanisms, #subprog and
  * #insert with type parameters and private types, #global hoisting, #line
  * directives, evaluate-once index expressions, and that the output compiles

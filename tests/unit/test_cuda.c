@@ -9,7 +9,7 @@
  * and the compile-time errors. */
 #include "pa_test.h"
 
-Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* emit_cuda.c */
+Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d); /* targets/cuda/cuda.c */
 
 /* values of the index variables for one thread */
 typedef struct Env {
@@ -337,7 +337,7 @@ static void check_packets(const char *kind)
   char want[256];
   ck_contains(out, "__global__ void pa_pack_X_to_YT(");
   ck_contains(out, "pa_out[pa_a * pa_pitch + pa_b] = pa_tile[threadIdx.x][pa_k];");
-  snprintf(want, sizeof want, "pa_cuda_packets_begin(%s, %s, NG, NG, (G * NG), (NG * %s), sizeof(float), ",
+  snprintf(want, sizeof want, "pa_cuda_packets_begin(%s, %s, NG, NG, G * NG, NG * %s, sizeof(float), ",
            strcmp(kind, "mpi") ? "G" : "pa_mpi_size()", me, me);
   ck_contains(out, want);
   ck_contains(out, "pa_cuda_packets_end(&pa_pk, \"pa_pack_X_to_YT\"");

@@ -1,5 +1,5 @@
 /* kernels.h: the one writer of CUDA copy kernels (kernels.c), for the
- * targets that launch them (cuda, mpi).  Each returns the kernel's name,
+ * GPU target's launches of them (cuda.c, team.c).  Each returns the kernel's name,
  * its launch configuration (*launch, "GRID, BLOCK") and the launch
  * arguments after the pointers (*extra, the host sizes the kernel
  * captures), or NULL after an error; the kernel goes to e->hoist, once. */
@@ -16,7 +16,7 @@ const char *kernel_copy(Emitter *e, Node *n, const CopyPlan *p, const char **lau
 const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **launch, const char **extra);
 /* The packing kernel of an all-to-all in packets (CopyPlan.packets): the
  * rectangle this GPU sends one GPU, transposed; its launch grid's y and z
- * in *grid_yz (hostc_packets launches it). */
+ * in *grid_yz (team.c, packets_steps, launches it). */
 const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **grid_yz, const char **extra);
 
 #endif

@@ -1,4 +1,4 @@
-/* emit_cuda.c: cuda thread arrays and GPU memory.
+/* cuda.c: cuda thread arrays and GPU memory (the GPU target).
  *
  * A cuda detour becomes a __global__ kernel (placed before the top-level
  * item that holds the detour) and a launch in place of the directive,
@@ -9,20 +9,20 @@
  * sees constant strides.  A #copy with device memory prints its plan
  * (copy_plan.c): cudaMemcpy, cudaMemcpy2D, or a generated copy kernel
  * launched directly or staged; a #copy inside a kernel, the loop each
- * thread runs alone (hostc.c). */
+ * thread runs alone (hostc.c).  The GPU side of the work of a pthd, omp
+ * or mpi team is team.c's; the copy kernels are kernels.c's. */
 #include <ctype.h>
 #include "ctext.h"
 #include "print/capture.h"
 #include "emit/hostc.h"
-#include "emit/kernels.h"
+#include "targets/cuda/kernels.h"
 #include "model/launch.h"
 #include "targets/all.h"
+#include "targets/cuda/team.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define SMEM_STATIC (48 * 1024)  /* static __shared__ bytes a block may declare */
-#define SMEM_MAX (227 * 1024)    /* dynamic shared memory a block may opt in to (sm_80, sm_90) */
 #define SMEM_ALIGN 16
 
 /* ---- the launch shape of a thread array ---- */
@@ -140,35 +140,20 @@ static bool shape_of(Emitter *e, Node *n, Type *t, Shape *sh)
   }
   set_level(ctx, &sh->lv[0], &l, 0);
   set_level(ctx, &sh->lv[1], &l, 1);
-  bool ok = limit_ok(e, n, t, l.lv[1], "the block size", LAUNCH_MAX_BLOCK);
-  static const long long grid_max[3] = {65535, 65535, 2147483647LL};
-  static const long long block_max[3] = {64, 1024, 1024};
+  bool ok = limit_ok(e, n, t, l.lv[1], "the block size", launch_numbers.block_threads);
   static const char *grid_what[3] = {"gridDim.z", "gridDim.y", "gridDim.x"};
   static const char *block_what[3] = {"blockDim.z", "blockDim.y", "blockDim.x"};
   for (int w = 0; w < 2; w++) {
     Level *lv = &sh->lv[w];
     for (int k = 0; k < lv->n; k++) {
       int c = 3 - lv->n + k;
-      ok &= limit_ok(e, n, t, lv->ax[k].node, w ? block_what[c] : grid_what[c], w ? block_max[c] : grid_max[c]);
+      ok &= limit_ok(e, n, t, lv->ax[k].node, w ? block_what[c] : grid_what[c], w ? launch_numbers.block_max[c] : launch_numbers.grid_max[c]);
     }
   }
   return ok;
 }
 
 /* ---- $tid...$ inside a kernel ---- */
-
-static bool poly_has_atom(const Poly *p, const Atom *a)
-{
-  for (int i = 0; i < p->n; i++)
-    for (int k = 0; k < p->t[i].nf; k++) {
-      Atom *f = p->t[i].f[k];
-      if (f == a)
-        return true;
-      if ((f->kind == A_DIV || f->kind == A_MOD) && (poly_has_atom(f->num, a) || poly_has_atom(f->den, a)))
-        return true;
-    }
-  return false;
-}
 
 static Atom *atom_of(Poly *var)
 {
@@ -179,12 +164,12 @@ static void note_used(CudaDetour *cd, Poly *p)
 {
   Shape *sh = &cd->sh;
   if (sh->tiled) {
-    cd->used_tid |= poly_has_atom(p, atom_of(sh->tid));
+    cd->used_tid |= poly_count_atom(p, atom_of(sh->tid)) > 0;
     return;
   }
   for (int w = 0; w < 2; w++)
     for (int k = 0; k < sh->lv[w].n; k++)
-      cd->used[w][k] |= poly_has_atom(p, atom_of(sh->lv[w].ax[k].var));
+      cd->used[w][k] |= poly_count_atom(p, atom_of(sh->lv[w].ax[k].var)) > 0;
 }
 
 /* the linear index of a level: its axes in row-major order */
@@ -238,8 +223,8 @@ static void set_view(Ctx *ctx, CudaDetour *cd, Node *n, Type *t, ThreadView *par
 
 static bool smem_too_big(Emitter *e, Node *n, CudaDetour *cd, long long bytes)
 {
-  diag_error(e->ctx, n->loc, "the smem arrays of cuda detour '%s' take %lld bytes; a block can have at most %d (227 KB)",
-             cd->dt.type->name, bytes, SMEM_MAX);
+  diag_error(e->ctx, n->loc, "the smem arrays of cuda detour '%s' take %lld bytes; a block can have at most %lld (%lld KB)",
+             cd->dt.type->name, bytes, launch_numbers.smem_max, launch_numbers.smem_max / 1024);
   for (int i = 0; i < cd->nsmem; i++)
     diag_note(e->ctx, cd->smem[i].node->loc, "'%s' takes %lld bytes", cd->smem[i].name, cd->smem[i].bytes);
   return false;
@@ -271,15 +256,15 @@ static bool smem_plan_numbers(Emitter *e, Node *n, CudaDetour *cd)
   long long total = 0;
   for (int i = 0; i < cd->nsmem; i++) {
     SmemArray *a = &cd->smem[i];
-    if (a->bytes > SMEM_MAX)
+    if (a->bytes > launch_numbers.smem_max)
       return smem_too_big(e, n, cd, a->bytes);
     long long at = (total + SMEM_ALIGN - 1) / SMEM_ALIGN * SMEM_ALIGN;
     a->offset = ctx_printf(e->ctx, "%lld", at);
     total = at + a->bytes;
   }
-  if (total > SMEM_MAX)
+  if (total > launch_numbers.smem_max)
     return smem_too_big(e, n, cd, total);
-  if (total > SMEM_STATIC)
+  if (total > launch_numbers.smem_static)
     cd->smem_bytes = ctx_printf(e->ctx, "%lld", total);
   return true;
 }
@@ -712,78 +697,6 @@ static const char *kind_name(CopyDir dir)
   return names[dir];
 }
 
-/* dmem distributed over the threads of a pthd or omp detour, copied to
- * another distribution, from one GPU's array or into it (plan_threads):
- * each thread's GPU runs the peer kernel (hostc.c) over the blocks
- * pa_cuda_team_blocks opens to it (peer access). */
-/* An all-to-all in packets (CopyPlan.packets): each thread's GPU packs
- * what it sends each GPU (unless the rectangles are the source's own:
- * pk_direct) and the copy engines move it into the destination's blocks,
- * a kernel the GPU's own (pa_cuda_packets_begin, hostc_packets;
- * pa_cuda_packets_direct). */
-static void team_packets(Emitter *e, Node *n, const CopyPlan *p, Type *team)
-{
-  Ctx *ctx = e->ctx;
-  const char *in = text_indent_of(n);
-  const char *grid_yz, *extra, *kname = NULL;
-  if (!p->pk_direct && !(kname = kernel_packets(e, n, p, &grid_yz, &extra)))
-    return;
-  const char *nt = dollar_poly_text(ctx, team->root->extent), *at = where(e, n);
-  if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
-            poly_str(ctx, p->dst->extent), at);
-  out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: all-to-all %s */\n", in,
-          text_copy_title(ctx, n, p->sp, p->dp), team->name,
-          hostc_packets_how(p));
-  out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_begin(e, p, "pa_tid", nt, at));
-  out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
-          in, p->dp, nt, at);
-  if (p->pk_direct)
-    out_gen(e->out, n->loc, "%s  %s\n", in, hostc_packets_direct(e, p, "pa_tid", nt, at));
-  else
-    hostc_packets(e, n, p, kname, grid_yz, extra, "pa_tid", at, ctx_printf(ctx, "%s  ", in));
-  out_gen(e->out, n->loc, "%s}\n", in);
-}
-
-static void team_alltoall(Emitter *e, Node *n, const CopyPlan *p)
-{
-  Ctx *ctx = e->ctx;
-  const char *in = text_indent_of(n);
-  const CopySide *S = &p->side[0], *T = &p->side[1];
-  Type *team = (T->procs ? T : S)->procs;
-  if (p->packets) {
-    team_packets(e, n, p, team);
-    return;
-  }
-  const char *launch, *extra;
-  const char *kname = kernel_peer(e, n, p, &launch, &extra);
-  if (!kname)
-    return;
-  if (p->check_extent)
-    out_gen(e->out, n->loc, "%spa_check_copy_extent(%s, %s, %s);\n", in, poly_str(ctx, p->src->extent),
-            poly_str(ctx, p->dst->extent), where(e, n));
-  const char *what = S->procs && T->procs ? "all-to-all" : S->procs ? "each GPU writes its part" : "each GPU reads its part";
-  out_gen(e->out, n->loc, "%s{ /* %s over the GPUs of the threads of %s: %s */\n", in, text_copy_title(ctx, n, p->sp, p->dp),
-          team->name, what);
-  if (S->procs && T->procs) {
-    out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(pa_team_share(pa_self, %s), %s, %s);\n",
-            in, p->sp, dollar_poly_whole(ctx, team->root->extent), where(e, n));
-  } else { /* one GPU's array: one block */
-    out_gen(e->out, n->loc, "%s  const void *pa_one = %s;\n", in, T->procs ? p->sp : p->dp);
-    out_gen(e->out, n->loc, "%s  pa_cuda_blocks pa_blocks = pa_cuda_team_blocks(&pa_one, 1, %s);\n", in, where(e, n));
-  }
-  /* a thread past the holders of the walked side has no block to fill (read) */
-  const char *lin = ctx_printf(ctx, "%s  ", in);
-  if (p->parts) {
-    out_gen(e->out, n->loc, "%s  if (pa_tid < %s) /* the threads that hold a block */\n", in, poly_str(ctx, p->parts));
-    lin = ctx_printf(ctx, "%s    ", in);
-  }
-  out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, pa_blocks, pa_tid%s);\n", lin, kname, launch,
-          T->procs ? p->dp : p->sp, extra);
-  out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
-  out_gen(e->out, n->loc, "%s}\n", in);
-}
-
 /* A #copy each thread of a kernel runs alone.  Extents that may differ
  * are compared before the launch when both types are declared outside the
  * kernel (their sizes mean the same there, and the loop stays as it was);
@@ -799,13 +712,14 @@ static void thread_copy(Emitter *e, Node *n, const CopyPlan *p)
                                             poly_str(ctx, q.src->extent), poly_str(ctx, q.dst->extent), where(e, n)));
     q.check_extent = false;
   }
-  hostc_copy_loop(e, n, &q, true);
+  hostc_copy_loop(e, n, &q, "pa_cuda_kernel_copy_extent");
 }
 
 static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
-  if (p->peer) {
-    team_alltoall(e, n, p);
+  if (p->peer) { /* between the GPUs of a team of threads */
+    Type *team = (p->side[1].procs ? p->side[1] : p->side[0]).procs;
+    cuda_team_copy(e, n, backend_team(e, team->kind), p);
     return;
   }
   if (p->by == COPY_BY_THREAD) {
@@ -914,16 +828,16 @@ Poly *cuda_tid_of(Ctx *ctx, Type *t, Dim *d)
 
 /* cuda thread arrays; on the host, GPU memory and the pinned memory of
  * CUDA programs */
-static bool takes(ThreadKind threads, MemKind mem, bool cuda)
+static bool takes(ThreadKind threads, MemKind mem, bool gpu_program)
 {
   if (threads != TK_NONE)
     return threads == TK_CUDA;
-  return mem == MEM_DMEM || mem == MEM_SMEM || (mem == MEM_PINNED && cuda);
+  return mem == MEM_DMEM || mem == MEM_SMEM || (mem == MEM_PINNED && gpu_program);
 }
 
 static bool needed(const Ctx *ctx)
 {
-  return ctx->uses_cuda;
+  return ctx->uses_gpu;
 }
 
 const Backend backend_cuda = {
@@ -940,4 +854,11 @@ const Backend backend_cuda = {
   .detour_open = detour_open,
   .detour_close = detour_close,
   .sync = sync,
+  .ipc = "CUDA IPC",
+  .team_bind = cuda_team_bind,
+  .team_launch = cuda_team_launch,
+  .team_create = cuda_team_create,
+  .team_copy = cuda_team_copy,
+  .stage_out = cuda_team_stage_out,
+  .stage_in = cuda_team_stage_in,
 };

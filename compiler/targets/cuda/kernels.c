@@ -1,23 +1,27 @@
-/* kernels.c: the one writer of CUDA copy kernels.  Every kernel a #copy
+/* kernels.c: the one writer of CUDA copy kernels (the GPU target's).  Every kernel a #copy
  * needs, whichever target launches it, is written here, to the hoisted
  * code before the top-level item that holds the copy, and written once: a
  * kernel whose text (after its name) another already has is not written
  * again, its launches use the first (kernel_add).
- *   kernel_copy  host code copying between a GPU's layouts (targets/cuda.c):
+ *   kernel_copy  host code copying between a GPU's layouts (cuda.c):
  *                one thread per element, or 32/64-element square tiles
  *                through shared memory when the copy transposes;
- *   kernel_peer  the copy between the GPUs of threads (targets/cuda.c, a
- *                pthd or omp team) or of processes (targets/mpi.c);
+ *   kernel_peer  the copy between the GPUs of a team, threads of a
+ *                pthd or omp detour or mpi processes (team.c);
  *   kernel_packets  the packing kernel of an all-to-all in packets. */
-#include "emit/kernels.h"
+#include "targets/cuda/kernels.h"
 #include "model/launch.h"
 #include "print/capture.h"
 
 #include <string.h>
 
-#define ELEMENT_BLOCK LAUNCH_TILE /* threads per block of the element kernel */
-#define TILE_COLS 32        /* the transpose kernel's block: TILE_COLS x TILE_ROWS threads */
-#define TILE_ROWS 8
+/* the shapes (model/launch.h, launch_numbers): the element kernel's blocks;
+ * the transpose, peer and packing kernels' blocks of TILE x ROWS threads,
+ * the peer and packing kernels' tiles of TILE x TILE elements */
+#define ELEMENT_BLOCK launch_numbers.tile
+#define TILE launch_numbers.copy_tile
+#define ROWS launch_numbers.copy_rows
+#define GRID_YZ launch_numbers.grid_max[1] /* the grid's y and z */
 
 /* The host variables that kernel text k uses (its sizes: [n][m] with n, m
  * locals of the enclosing function or globals) become parameters after
@@ -61,16 +65,17 @@ static Poly *digit_offset(Ctx *ctx, CopyDigit *dg, Poly **v, int nd, bool dst)
   return sum;
 }
 
-/* The transpose kernel's tile edge: 64 for elements of at most 8 bytes
- * (the tile, 64 x 65 of them, fits the 48 KB of static shared memory),
- * 32 for larger ones and for types parrayc cannot size (elem_bytes).
+/* The transpose kernel's tile edge (launch_numbers.transpose_edge): 64 for
+ * elements of at most 8 bytes (the tile, 64 x 65 of them, fits the 48 KB
+ * of static shared memory), 32 for larger ones and for types parrayc
+ * cannot size (elem_bytes).
  * A 64 x 64 tile keeps twice the bytes in flight per
  * thread: the 32 x 32 tile reached 0.944 of a device-to-device copy at
  * N = 8192 on the H100, the 64 x 64 one 0.965 (doc/performance.md). */
 static int tile_edge(const char *elem)
 {
   int size = type_elem_bytes(elem);
-  return size > 0 && size <= 8 ? 64 : 32;
+  return size > 0 && size <= 8 ? launch_numbers.transpose_edge : launch_numbers.transpose_edge_wide;
 }
 
 /* The transpose kernel: two digits, A (unit stride in the source) and B
@@ -112,10 +117,10 @@ static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *
   const char *ga = guard ? ctx_printf(ctx, "if (pa_a < %s && pa_b < %s)\n        ", poly_str(ctx, dg[A].extent),
                                       poly_str(ctx, dg[B].extent))
                          : "";
-  /* each thread: edge / TILE_ROWS rows of edge / TILE_COLS elements */
+  /* each thread: edge / ROWS rows of edge / TILE elements */
   for (int pass = 0; pass < 2; pass++) {
-    buf_printf(&k, "  #pragma unroll\n  for (int pa_r = 0; pa_r < %d; pa_r += %d)\n", edge, TILE_ROWS);
-    buf_printf(&k, "    #pragma unroll\n    for (int pa_c = 0; pa_c < %d; pa_c += %d) {\n", edge, TILE_COLS);
+    buf_printf(&k, "  #pragma unroll\n  for (int pa_r = 0; pa_r < %d; pa_r += %d)\n", edge, ROWS);
+    buf_printf(&k, "    #pragma unroll\n    for (int pa_c = 0; pa_c < %d; pa_c += %d) {\n", edge, TILE);
     buf_puts(&k, "      const int pa_k = threadIdx.y + pa_r, pa_j = threadIdx.x + pa_c;\n");
     if (pass == 0) {
       buf_puts(&k, "      const int pa_a = pa_a0 + pa_j, pa_b = pa_b0 + pa_k;\n");
@@ -127,7 +132,7 @@ static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *
     }
   }
   *grid = ctx_printf(ctx, "dim3(%s, %s, %lld), dim3(%d, %d)", launch_blocks(ctx, dg[A].extent, edge),
-                     launch_blocks(ctx, dg[B].extent, edge), nb, TILE_COLS, TILE_ROWS);
+                     launch_blocks(ctx, dg[B].extent, edge), nb, TILE, ROWS);
   char *s = ctx_strdup(ctx, k.data);
   buf_free(&k);
   return s;
@@ -287,15 +292,16 @@ static void peer_tile_body(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, con
                            const char *to)
 {
   const char *ea = dollar_poly_whole(ctx, X->dg[p->a].extent), *eb = dollar_poly_whole(ctx, X->dg[p->b].extent);
-  buf_printf(k, "  __shared__ %s pa_tile[32][33]; /* padded: no bank conflicts */\n", elem);
-  buf_printf(k, "  const long long pa_a0 = blockIdx.x * 32LL;\n");
+  buf_printf(k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, TILE, TILE + 1);
+  buf_printf(k, "  const long long pa_a0 = blockIdx.x * %dLL;\n", TILE);
   if (poly_is_value(p->batch, 1))
     buf_printf(k, "  {\n");
   else
     buf_printf(k, "  for (long long pa_z = blockIdx.z; pa_z < %s; pa_z += gridDim.z)\n", dollar_poly_whole(ctx, p->batch));
-  buf_printf(k, "    for (long long pa_b0 = blockIdx.y * 32LL; pa_b0 < %s; pa_b0 += gridDim.y * 32LL) {\n", eb);
+  buf_printf(k, "    for (long long pa_b0 = blockIdx.y * %dLL; pa_b0 < %s; pa_b0 += gridDim.y * %dLL) {\n", TILE, eb,
+             TILE);
   for (int pass = 0; pass < 2; pass++) {
-    buf_printf(k, "      for (int pa_k = threadIdx.y; pa_k < 32; pa_k += 8) {\n");
+    buf_printf(k, "      for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", TILE, ROWS);
     buf_printf(k, "        const long long pa_a = pa_a0 + %s, pa_b = pa_b0 + %s;\n", pass ? "pa_k" : "threadIdx.x",
                pass ? "threadIdx.x" : "pa_k");
     buf_printf(k, "        if (pa_a < %s && pa_b < %s) {\n", ea, eb);
@@ -310,23 +316,32 @@ static void peer_tile_body(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, con
     buf_printf(k, "  }\n");
 }
 
-/* The launch of the tiled kernel: blocks of 32 x 8 threads, the grid's
- * y and z at most 65535 (the kernel strides past them). */
+/* The grid's extent over n elements in tiles, at most the grid's y and z
+ * limit (the kernels stride past it): C text. */
+static const char *tiles_capped(Ctx *ctx, Poly *n)
+{
+  long long v, t = TILE, max = GRID_YZ;
+  if (poly_is_const(n, &v))
+    return ctx_printf(ctx, "%lld", (v + t - 1) / t < max ? (v + t - 1) / t : max);
+  const char *s = dollar_poly_text(ctx, n);
+  return ctx_printf(ctx, "(unsigned)((%s + %lld) / %lld < %lld ? (%s + %lld) / %lld : %lld)", s, t - 1, t, max, s,
+                    t - 1, t, max);
+}
+
+/* The launch of the tiled kernel: blocks of TILE x ROWS threads, the
+ * grid's y and z capped (the kernel strides past them). */
 static const char *peer_tile_launch(Ctx *ctx, const CopyPlan *p, CopySide *X)
 {
-  Poly *ea = X->dg[p->a].extent, *eb = X->dg[p->b].extent;
-  long long va, vb, vz;
-  const char *gx = poly_is_const(ea, &va) ? ctx_printf(ctx, "%lld", (va + 31) / 32)
-                                          : ctx_printf(ctx, "(unsigned)((%s + 31) / 32)", dollar_poly_text(ctx, ea));
-  const char *gy = poly_is_const(eb, &vb)
-                       ? ctx_printf(ctx, "%lld", (vb + 31) / 32 < 65535 ? (vb + 31) / 32 : 65535)
-                       : ctx_printf(ctx, "(unsigned)((%s + 31) / 32 < 65535 ? (%s + 31) / 32 : 65535)",
-                                    dollar_poly_text(ctx, eb), dollar_poly_text(ctx, eb));
+  Poly *ea = X->dg[p->a].extent;
+  long long va, vz, t = TILE, max = GRID_YZ;
+  const char *gx = poly_is_const(ea, &va)
+                       ? ctx_printf(ctx, "%lld", (va + t - 1) / t)
+                       : ctx_printf(ctx, "(unsigned)((%s + %lld) / %lld)", dollar_poly_text(ctx, ea), t - 1, t);
   const char *gz = poly_is_const(p->batch, &vz)
-                       ? ctx_printf(ctx, "%lld", vz < 65535 ? vz : 65535)
-                       : ctx_printf(ctx, "(unsigned)(%s < 65535 ? %s : 65535)", dollar_poly_whole(ctx, p->batch),
-                                    dollar_poly_whole(ctx, p->batch));
-  return ctx_printf(ctx, "dim3(%s, %s, %s), dim3(32, 8)", gx, gy, gz);
+                       ? ctx_printf(ctx, "%lld", vz < max ? vz : max)
+                       : ctx_printf(ctx, "(unsigned)(%s < %lld ? %s : %lld)", dollar_poly_whole(ctx, p->batch), max,
+                                    dollar_poly_whole(ctx, p->batch), max);
+  return ctx_printf(ctx, "dim3(%s, %s, %s), dim3(%d, %d)", gx, tiles_capped(ctx, X->dg[p->b].extent), gz, TILE, ROWS);
 }
 
 /* The kernel of a copy between GPUs (CopyPlan.peer).  Into a distributed
@@ -371,7 +386,8 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
   buf_free(&k);
   if (!text)
     return NULL;
-  const char *how = p->peer_tiles ? ", in 32 x 32 tiles through shared memory (it transposes)" : "";
+  const char *how =
+    p->peer_tiles ? ctx_printf(ctx, ", in %d x %d tiles through shared memory (it transposes)", TILE, TILE) : "";
   const char *at = ctx_printf(ctx, "#copy %s to %s (%s:%d) and every copy between the same layouts", n->name,
                               n->name2, text_loc_file(ctx, n->loc), text_loc_line(ctx, n->loc));
   if (pull)
@@ -397,7 +413,7 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
  * from its block of the source along digit pk_a and written to pa_out
  * (pa_pitch elements a row) along pk_b, in 32 x 32 tiles through shared
  * memory.  *grid_yz is the launch grid's y and z; its x covers the rows
- * of each step (hostc_packets, emit/hostc.c). */
+ * of each step (packets_steps, team.c). */
 const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **grid_yz, const char **extra)
 {
   Ctx *ctx = e->ctx;
@@ -411,11 +427,12 @@ const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **
   Buf k = {0};
   buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_out, long long pa_pitch, int pa_tid, int pa_q, "
              "long long pa_lo, long long pa_hi)\n{\n", kname, elem, elem);
-  buf_printf(&k, "  __shared__ %s pa_tile[32][33]; /* padded: no bank conflicts */\n", elem);
-  buf_printf(&k, "  const long long pa_a0 = pa_lo + blockIdx.x * 32LL;\n");
-  buf_printf(&k, "  for (long long pa_b0 = blockIdx.y * 32LL; pa_b0 < %s; pa_b0 += gridDim.y * 32LL) {\n", eb);
+  buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, TILE, TILE + 1);
+  buf_printf(&k, "  const long long pa_a0 = pa_lo + blockIdx.x * %dLL;\n", TILE);
+  buf_printf(&k, "  for (long long pa_b0 = blockIdx.y * %dLL; pa_b0 < %s; pa_b0 += gridDim.y * %dLL) {\n", TILE, eb,
+             TILE);
   for (int pass = 0; pass < 2; pass++) {
-    buf_printf(&k, "    for (int pa_k = threadIdx.y; pa_k < 32; pa_k += 8) {\n");
+    buf_printf(&k, "    for (int pa_k = threadIdx.y; pa_k < %d; pa_k += %d) {\n", TILE, ROWS);
     buf_printf(&k, "      const long long pa_a = pa_a0 + %s, pa_b = pa_b0 + %s;\n", pass ? "pa_k" : "threadIdx.x",
                pass ? "threadIdx.x" : "pa_k");
     buf_printf(&k, "      if (pa_a < pa_hi && pa_b < %s) {\n", eb);
@@ -439,12 +456,9 @@ const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **
     return NULL;
   kname = kernel_add(e, n, kname, text,
                      ctx_printf(ctx, "/* #copy %s to %s (%s:%d) and every copy between the same layouts: each GPU "
-                                "packs, from its block of %s, the rectangle it sends each GPU, transposed in 32 x 32 "
+                                "packs, from its block of %s, the rectangle it sends each GPU, transposed in %d x %d "
                                 "tiles through shared memory */", n->name, n->name2, text_loc_file(ctx, n->loc),
-                                text_loc_line(ctx, n->loc), n->name), true);
-  long long vb;
-  *grid_yz = poly_is_const(S.dg[p->pk_b].extent, &vb)
-               ? ctx_printf(ctx, "%lld, 1", (vb + 31) / 32 < 65535 ? (vb + 31) / 32 : 65535)
-               : ctx_printf(ctx, "(unsigned)((%s + 31) / 32 < 65535 ? (%s + 31) / 32 : 65535), 1", eb, eb);
+                                text_loc_line(ctx, n->loc), n->name, TILE, TILE), true);
+  *grid_yz = ctx_printf(ctx, "%s, 1", tiles_capped(ctx, S.dg[p->pk_b].extent));
   return kname;
 }
