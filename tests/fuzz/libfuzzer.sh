@@ -31,11 +31,12 @@ done
 # the harness: every source of parrayc_core, instrumented
 exe=$work/fuzz_front
 sources=()
-for f in "$src"/compiler/*.c "$src"/compiler/*/*.c; do
+# (at any depth: a target's folder, targets/cuda/, is one level further)
+while IFS= read -r f; do
   case "$(basename "$f")" in main.c | driver.c) ;; *) sources+=("$f") ;; esac
-done
+done < <(find "$src/compiler" -name '*.c' | sort)
 sources+=("$bin/compiler/lexer.c" "$bin/compiler/parser.c" "$src/tests/fuzz/fuzz_front.c")
-newest=$(ls -t "${sources[@]}" "$src"/compiler/*.h "$src"/compiler/*/*.h "$0" 2>/dev/null | head -n 1)
+newest=$(ls -t "${sources[@]}" $(find "$src/compiler" -name '*.h') "$0" 2>/dev/null | head -n 1)
 if [ ! -x "$exe" ] || [ "$newest" -nt "$exe" ]; then
   echo "libfuzzer.sh: building $exe"
   "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
