@@ -861,6 +861,9 @@ static int wide_operand_end(const Wide *w, int i, int end)
   }
   if (wide_punct(w, i, end, "([{") && w->match[i] > 0)
     i = w->match[i] + 1;
+  else if (i + 1 < end && w->t[i].kind == CT_IDENT && (w->t[i + 1].kind == CT_CHAR || w->t[i + 1].kind == CT_STRING) &&
+           w->t[i + 1].s == w->t[i].s + w->t[i].n)
+    i += 2; /* L'x', u8"s": a prefix and its literal */
   else if (i < end)
     i++;
   for (;;) {
