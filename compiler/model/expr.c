@@ -887,6 +887,19 @@ static bool wide_already(const Wide *w, int i, int end)
          ctok_word(w->t[i + 2], "long") && wide_cast(w, i, end);
 }
 
+/* Does the number t[i] begin a product or shift of its own ("70000 * 70000
+ * * n": the first multiplication would be int's)?  A number after an
+ * operand already widened ("n * 4", "n - 1") takes its type. */
+static bool wide_number_first(const Wide *w, int i, int end)
+{
+  bool after = (i > 0 && wide_punct(w, i - 1, end, "*/%")) ||
+               (i > 1 && wide_punct(w, i - 1, end, "<>") && wide_joined(w, i - 2, end) &&
+                w->t[i - 2].s[0] == w->t[i - 1].s[0]);
+  bool before = wide_punct(w, i + 1, end, "*/%") ||
+                (wide_punct(w, i + 1, end, "<") && wide_joined(w, i + 1, end) && w->t[i + 2].s[0] == '<');
+  return before && !after;
+}
+
 static void wide_mark(Wide *w, int i, int end)
 {
   while (i < end) {
@@ -897,7 +910,8 @@ static void wide_mark(Wide *w, int i, int end)
     int j = wide_operand_end(w, i, end);
     if (wide_punct(w, i, end, "(") && j == w->match[i] + 1)
       wide_mark(w, i + 1, w->match[i]); /* (a * b): inside */
-    else if (!(j == i + 1 && w->t[i].kind == CT_NUMBER) && !wide_already(w, i, end))
+    else if ((!(j == i + 1 && w->t[i].kind == CT_NUMBER) || wide_number_first(w, i, end)) &&
+             !wide_already(w, i, end))
       w->mark[i] = true;
     i = j;
     /* one binary operator, of one to three characters ("<<=") */
