@@ -13,7 +13,7 @@ gen=${GEN_DIR:-$root/build-perf/gen}
 rm -rf "$gen"
 mkdir -p "$gen"
 . "$root/bench/progress.sh"
-set -- perf_fig13 perf_fig21 perf_sgemm perf_sgemm3x perf_tf32 perf_transpose
+set -- perf_fig13 perf_fig21 perf_sgemm perf_sgemm3x perf_shapes perf_tf32 perf_transpose
 i=0
 for s; do
   i=$((i + 1))

@@ -10,6 +10,7 @@ gen_flags() {
     perf_tf32) [ $(($2 % 128)) -eq 0 ] && echo "-arch=sm_90a -DTF32_CFG=${TF32_CFG:-6}" ;;
     perf_sgemm3x) [ $(($2 % 128)) -eq 0 ] && echo "-arch=sm_90a" ;;
     perf_transpose) [ $(($2 % 64)) -eq 0 ] && echo "-arch=sm_90" ;;
+    perf_shapes) return 1 ;; # bench/shapes.sh's, not bench.cu's
     *) echo "-arch=sm_90" ;;
   esac
 }
