@@ -118,10 +118,11 @@ for t in 64 128; do
   result perf_sgemm_N288_T$t $status "$log" $(( $(date +%s) - start ))
 done
 
-# ---- the TF32 sample's wgmma kernel (sm_90a only), N = 256, 384 (clipped tiles) and 640
-# (a 256-row tile across Fig 18b's blocks of N/2 rows) ----
-# (its own check: every element of the four layouts against float64, TF32 bound)
-for n in 256 384 640; do
+# ---- the TF32 sample's wgmma kernel (sm_90a only), N = 256, 384 (clipped tiles), 640
+# (a 256-row tile across Fig 18b's blocks of N/2 rows), 1000 and 333 (no tile or slice
+# divides N: k past N read as zeros; Fig 18a and 18b not run at 1000, none at 333) ----
+# (its own check: every element of the layouts against float64, TF32 bound)
+for n in 256 384 640 1000 333; do
   run_sample perf_tf32_wgmma_N$n "$root/samples/perf_tf32.pa" --arch=sm_90a -DN=$n -DTF32_CFG=6
   result perf_tf32_wgmma_N$n $status "$log" $(( $(date +%s) - start ))
 done
@@ -130,9 +131,12 @@ run_sample perf_tf32_wgmma_sm90_fails "$root/samples/perf_tf32.pa" -DN=256 -DTF3
 if [ $status -eq 1 ] && grep -q "runs only as sm_90a code" "$log"; then status=0; else status=1; fi
 result perf_tf32_wgmma_sm90_fails $status "$log" $(( $(date +%s) - start ))
 
-# ---- FP32 through three TF32 products (sm_90a): N = 384, clipped tiles; built for sm_90, refused ----
-run_sample perf_sgemm3x_N384 "$root/samples/perf_sgemm3x.pa" --arch=sm_90a -DN=384
-result perf_sgemm3x_N384 $status "$log" $(( $(date +%s) - start ))
+# ---- FP32 through three TF32 products (sm_90a): N = 384, clipped tiles, 1000 and 333 (no
+# tile or slice divides N); built for sm_90, refused ----
+for n in 384 1000 333; do
+  run_sample perf_sgemm3x_N$n "$root/samples/perf_sgemm3x.pa" --arch=sm_90a -DN=$n
+  result perf_sgemm3x_N$n $status "$log" $(( $(date +%s) - start ))
+done
 run_sample perf_sgemm3x_sm90_fails "$root/samples/perf_sgemm3x.pa" -DN=256
 if [ $status -eq 1 ] && grep -q "perf_sgemm3x (wgmma) runs only as sm_90a code" "$log"; then status=0; else status=1; fi
 result perf_sgemm3x_sm90_fails $status "$log" $(( $(date +%s) - start ))
