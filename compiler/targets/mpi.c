@@ -675,9 +675,9 @@ static void create_shared(Emitter *e, Node *n, Type *threads, const char *p, con
 
 /* ---- the processes, as the GPU target sees them (Team) ---- */
 
-static const char *team_count(Emitter *e, Type *t, bool whole)
+static const char *team_count(Emitter *e, Type *t)
 {
-  (void)e, (void)t, (void)whole;
+  (void)e, (void)t;
   return "pa_mpi_size()";
 }
 
@@ -709,6 +709,7 @@ static void team_rows(Emitter *e, Node *n, const CopyPlan *p)
 
 static const Team mpi_team = {
   .me = "pa_rank",
+  .members = "processes",
   .processes = true,
   .check_extent = "pa_mpi_check_copy_extent",
   .one_node = "pa_mpi_one_node()",
