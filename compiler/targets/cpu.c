@@ -184,7 +184,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   text = capture_by_reference(ctx, text, caps, ncaps);
 
   /* the launch site: arguments and thread count on the calling thread */
-  Buf args = {0};
+  Buf args = {.ctx = ctx};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)

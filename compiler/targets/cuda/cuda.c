@@ -307,7 +307,7 @@ static void smem_declare(Emitter *e, CudaDetour *cd, Out *body)
 {
   if (!cd->nsmem)
     return;
-  Buf b = {0};
+  Buf b = {.ctx = e->ctx};
   for (const char *p = body->b.data; *p; p++) {
     /* a mark is exactly "\x01K\x01" with K one of ours: the same byte from the program
        (a string holding it, or a stray byte the fuzzer wrote) is copied as it is */
@@ -329,7 +329,7 @@ static void smem_prologue(CudaDetour *cd, Buf *pro, int *npro)
 {
   if (!cd->smem_bytes)
     return;
-  Buf b = {0};
+  Buf b = {.ctx = pro->ctx};
   buf_printf(&b, "  extern __shared__ __align__(%d) unsigned char pa_smem[];%s%s", SMEM_ALIGN, *npro ? "\n" : "",
              pro->data ? pro->data : "");
   buf_free(pro);
@@ -341,7 +341,7 @@ static void smem_prologue(CudaDetour *cd, Buf *pro, int *npro)
 
 static const char *join_params(Ctx *ctx, Type *t)
 {
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   for (int i = 0; i < t->nparams; i++)
     buf_printf(&b, "%s%s", i ? ", " : "", t->ptypes[i]);
   char *s = ctx_strdup(ctx, b.data ? b.data : "");
@@ -394,7 +394,7 @@ static const char *dim3_text(Emitter *e, Level *lv)
   Ctx *ctx = e->ctx;
   if (lv->n == 1)
     return num(e, lv->ax[0].node->extent);
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   buf_puts(&b, "dim3(");
   for (int k = lv->n - 1; k >= 0; k--)
     buf_printf(&b, "%s%s", k == lv->n - 1 ? "" : ", ", num(e, lv->ax[k].node->extent));
@@ -477,7 +477,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   smem_declare(e, cd, body);
   for (int i = 0; i < dt->view.ngiven; i++)
     note_used(cd, dt->view.given[i]);
-  Buf pro = {0};
+  Buf pro = {.ctx = ctx};
   int npro;
   prologue(e, cd, &pro, &npro);
   smem_prologue(cd, &pro, &npro);
@@ -514,7 +514,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                pro.data ? pro.data : "", npro, body);
   buf_free(&pro);
   /* the launch */
-  Buf args = {0};
+  Buf args = {.ctx = ctx};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)

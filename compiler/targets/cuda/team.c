@@ -200,7 +200,7 @@ static void ipc_close(Emitter *e, Node *n, const Team *team, const CopyPlan *p, 
   Ctx *ctx = e->ctx;
   const char *elem = p->dst->type->elem;
   out_gen(e->out, n->loc, "%s  %s /* no block changes while another process reads it */\n", in, team->wait(e, at));
-  Buf key = {0};
+  Buf key = {.ctx = ctx};
   for (const char *s = extra; s && *s;) {
     s += strspn(s, ", ");
     size_t len = strcspn(s, ",");
