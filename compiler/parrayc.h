@@ -54,9 +54,12 @@ char *ctx_strdup(Ctx *ctx, const char *s);
 char *ctx_strndup(Ctx *ctx, const char *s, size_t n);
 char *ctx_printf(Ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A growable string.  ctx: the translation it serves, where running out
+ * of memory is reported (NULL: without a place): Buf b = {.ctx = ctx}. */
 struct Buf {
   char *data;
   size_t len, cap;
+  const Ctx *ctx;
 };
 void buf_putc(Buf *b, char c);
 void buf_puts(Buf *b, const char *s);
@@ -67,9 +70,10 @@ char *buf_detach(Buf *b); /* NUL-terminated, malloc'd; b is reset */
 /* The whole file ("-": standard input), NUL-terminated, malloc'd; NULL
  * when it cannot be read (errno says why). */
 char *util_file_read(const char *path, size_t *len);
-/* malloc and realloc that end the translation when memory runs out */
-void *util_malloc(size_t n);
-void *util_realloc(void *p, size_t n);
+/* malloc and realloc that end translation ctx (NULL: none yet) when
+ * memory runs out, saying where */
+void *util_malloc(const Ctx *ctx, size_t n);
+void *util_realloc(const Ctx *ctx, void *p, size_t n);
 
 /* A hash table of pointers.  The caller hashes its key and says which of
  * the items with that hash is the one it wants; items are never removed. */
@@ -79,7 +83,7 @@ typedef struct Map {
 } Map;
 typedef bool MapMatch(const void *item, const void *key);
 void *map_get(const Map *m, unsigned long hash, MapMatch *match, const void *key);
-void map_put(Map *m, unsigned long hash, void *item);
+void map_put(const Ctx *ctx, Map *m, unsigned long hash, void *item); /* ctx: as util_malloc's */
 void map_free(Map *m);
 #define HASH_SEED 14695981039346656037ul
 unsigned long util_hash_str(const char *s, unsigned long h); /* h: HASH_SEED or a running hash */

@@ -11,11 +11,6 @@ struct Arena {
   char data[];
 };
 
-/* The translation under way, for the one message that has no Ctx at
- * hand: memory running out inside a Buf or a Map.  The only file-scope
- * state of parrayc, set by ctx_new and cleared by ctx_free. */
-static const Ctx *translating;
-
 static const char *const construct_words[] = {
     [N_TEXT] = "the C text", [N_BLOCK] = "the block", [N_DOLLAR] = "the '$...$'", [N_PARRAY] = "'#parray'",
     [N_CREATE] = "'#create'", [N_DESTROY] = "'#destroy'", [N_COPY] = "'#copy'", [N_DETOUR] = "'#detour'",
@@ -35,12 +30,12 @@ static const char *source_line(const Ctx *ctx, int at, int *line)
   return ctx->opt.display;
 }
 
-/* Out of memory: says where (the construct the walk was translating, or
- * the token the parser was reading) and how much was asked, and ends
- * with status 2.  It allocates nothing: stderr is unbuffered. */
-static void out_of_memory(size_t n)
+/* Out of memory in translation ctx (NULL: none): says where (the
+ * construct the walk was translating, or the token the parser was
+ * reading) and how much was asked, and ends with status 2.  It allocates
+ * nothing: stderr is unbuffered. */
+static void out_of_memory(const Ctx *ctx, size_t n)
 {
-  const Ctx *ctx = translating;
   const Node *at = ctx ? ctx->walking : NULL;
   Loc loc = at ? at->loc : ctx ? ctx->reading : (Loc){0, 0};
   if (loc.line <= 0) {
@@ -56,19 +51,19 @@ static void out_of_memory(size_t n)
   exit(2);
 }
 
-void *util_malloc(size_t n)
+void *util_malloc(const Ctx *ctx, size_t n)
 {
   void *p = malloc(n ? n : 1);
   if (!p)
-    out_of_memory(n);
+    out_of_memory(ctx, n);
   return p;
 }
 
-void *util_realloc(void *p, size_t n)
+void *util_realloc(const Ctx *ctx, void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
   if (!p)
-    out_of_memory(n);
+    out_of_memory(ctx, n);
   return p;
 }
 
@@ -84,7 +79,7 @@ void *ctx_alloc(Ctx *ctx, size_t size)
     size_t cap = size > (1u << 20) ? size : 1u << 20;
     a = calloc(1, sizeof *a + cap);
     if (!a)
-      out_of_memory(sizeof *a + cap);
+      out_of_memory(ctx, sizeof *a + cap);
     a->next = ctx->arena;
     a->cap = cap;
     ctx->arena = a;
@@ -109,7 +104,7 @@ char *ctx_strdup(Ctx *ctx, const char *s)
 
 char *ctx_printf(Ctx *ctx, const char *fmt, ...)
 {
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   va_list ap;
   va_start(ap, fmt);
   buf_vprintf(&b, fmt, ap);
@@ -121,10 +116,9 @@ char *ctx_printf(Ctx *ctx, const char *fmt, ...)
 
 Ctx *ctx_new(const Options *opt, const char *src, size_t len)
 {
-  Ctx *ctx = util_malloc(sizeof *ctx);
+  Ctx *ctx = util_malloc(NULL, sizeof *ctx);
   memset(ctx, 0, sizeof *ctx);
   ctx->opt = *opt;
-  translating = ctx;
   ctx_set_source(ctx, src, len);
   return ctx;
 }
@@ -157,8 +151,6 @@ void ctx_free(Ctx *ctx)
 {
   if (!ctx)
     return;
-  if (translating == ctx)
-    translating = NULL;
   map_free(&ctx->type_map);
   map_free(&ctx->atom_map);
   map_free(&ctx->macros);
@@ -184,7 +176,7 @@ void buf_putc(Buf *b, char c)
 {
   if (b->len + 2 > b->cap) {
     b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = util_realloc(b->data, b->cap);
+    b->data = util_realloc(b->ctx, b->data, b->cap);
   }
   b->data[b->len++] = c;
   b->data[b->len] = 0;
@@ -196,7 +188,7 @@ void buf_puts(Buf *b, const char *s)
   if (b->len + n + 1 > b->cap) {
     while (b->len + n + 1 > b->cap)
       b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = util_realloc(b->data, b->cap);
+    b->data = util_realloc(b->ctx, b->data, b->cap);
   }
   memcpy(b->data + b->len, s, n + 1);
   b->len += n;
@@ -213,7 +205,7 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap)
   if (b->len + n + 1 > b->cap) {
     while (b->len + n + 1 > b->cap)
       b->cap = b->cap ? b->cap * 2 : 256;
-    b->data = util_realloc(b->data, b->cap);
+    b->data = util_realloc(b->ctx, b->data, b->cap);
   }
   vsnprintf(b->data + b->len, n + 1, fmt, ap);
   b->len += n;
@@ -274,12 +266,12 @@ static void map_insert(Map *m, unsigned long hash, void *item)
   m->n++;
 }
 
-void map_put(Map *m, unsigned long hash, void *item)
+void map_put(const Ctx *ctx, Map *m, unsigned long hash, void *item)
 {
   if (2 * (m->n + 1) > m->cap) {
     Map bigger = {0};
     bigger.cap = m->cap ? 2 * m->cap : 64;
-    bigger.slots = util_malloc(sizeof *bigger.slots * bigger.cap);
+    bigger.slots = util_malloc(ctx, sizeof *bigger.slots * bigger.cap);
     memset(bigger.slots, 0, sizeof *bigger.slots * bigger.cap);
     for (size_t i = 0; i < m->cap; i++)
       if (m->slots[i].item)

@@ -57,11 +57,12 @@ typedef struct Emitter {
  * work itself.  Texts are C. */
 typedef struct Team {
   const char *me;           /* who am I: the member's index in a copy ("pa_tid", "pa_rank") */
+  const char *members;      /* what they are, in comments ("threads", "processes") */
   bool processes;           /* members have address spaces of their own */
   const char *check_extent; /* the run-time check of a copy's extents ("pa_check_copy_extent") */
   const char *one_node;     /* true when every member runs on one node */
-  /* how many: the members of thread array t (whole: as a whole argument) */
-  const char *(*count)(Emitter *e, Type *t, bool whole);
+  /* how many: the members of thread array t, as a whole argument */
+  const char *(*count)(Emitter *e, Type *t);
   /* the index of the GPU a member of t binds, given the GPU target's
    * count of GPUs, visible set and reason for none (processes: their
    * rank among those of their node that see the same GPUs) */

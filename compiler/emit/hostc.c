@@ -56,7 +56,7 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, const char *kernel_
   }
   CopyDigit *dg = copy_loop_order(ctx, p->dg, p->nd);
   Poly *so = poly_const(ctx, 0), *doff = poly_const(ctx, 0);
-  Buf ind = {0};
+  Buf ind = {.ctx = ctx};
   buf_puts(&ind, in);
   buf_puts(&ind, "  ");
   for (int k = 0; k < p->nd; k++) {
@@ -82,6 +82,7 @@ void hostc_copy_loop(Emitter *e, Node *n, const CopyPlan *p, const char *kernel_
  * that a chain of 100,000 views (each referencing the last) costs linear
  * time and memory and no stack. */
 typedef struct Reach {
+  const Ctx *ctx; /* where running out of memory is reported */
   Type **list;
   int n, cap;
   Map seen;
@@ -97,7 +98,7 @@ static bool is_item(const void *item, const void *key)
 static void reach_push(Reach *r, Dim *d)
 {
   if (r->depth == r->room)
-    r->stack = util_realloc(r->stack, sizeof *r->stack * (size_t)(r->room = r->room ? 2 * r->room : 64));
+    r->stack = util_realloc(r->ctx, r->stack, sizeof *r->stack * (size_t)(r->room = r->room ? 2 * r->room : 64));
   r->stack[r->depth++] = d;
 }
 
@@ -107,9 +108,9 @@ static bool reach_new(Reach *r, Type *t)
   unsigned long h = (unsigned long)(uintptr_t)t * 0x9E3779B97F4A7C15ul;
   if (map_get(&r->seen, h, is_item, t))
     return false;
-  map_put(&r->seen, h, t);
+  map_put(r->ctx, &r->seen, h, t);
   if (r->n == r->cap)
-    r->list = util_realloc(r->list, sizeof *r->list * (size_t)(r->cap = r->cap ? 2 * r->cap : 16));
+    r->list = util_realloc(r->ctx, r->list, sizeof *r->list * (size_t)(r->cap = r->cap ? 2 * r->cap : 16));
   r->list[r->n++] = t;
   return true;
 }
@@ -163,9 +164,9 @@ void hostc_type_checks(Emitter *e, Node *n, Type *t)
     return;
   if (e->detour && view_type_outside(t, e->detour->view.parent) && t->detour != e->detour->node)
     return;
-  Reach r = {0};
+  Reach r = {.ctx = e->ctx};
   reach_type(&r, t);
-  Buf b = {0};
+  Buf b = {.ctx = e->ctx};
   type_checks(e, r.list, r.n, text_indent_of(n), &b);
   reach_free(&r);
   if (b.len)
@@ -187,12 +188,12 @@ void hostc_check_at_launch(Emitter *e, Detour *dt, const char *stmt)
 
 void hostc_launch_checks(Emitter *e, Node *n, Detour *dt)
 {
-  Reach r = {0};
+  Reach r = {.ctx = e->ctx};
   reach_type(&r, dt->type);
   for (int i = 0; i < dt->view.nused; i++)
     if (view_type_outside(dt->view.used[i], here(e)))
       reach_type(&r, dt->view.used[i]);
-  Buf b = {0};
+  Buf b = {.ctx = e->ctx};
   const char *in = text_indent_of(n);
   type_checks(e, r.list, r.n, in, &b);
   reach_free(&r);
@@ -281,7 +282,7 @@ char *hostc_checked_span(Emitter *e, Node *n, Dim *d)
     out_gen(e->out, d->type->loc, "%s(void)sizeof(%s);\n", text_indent_of(n), d->type->elem);
   if (k == 0)
     return dollar_poly_whole(ctx, span);
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   buf_printf(&b, "%spa_check_sizes(%s, %s, %d, %lldLL, %d", text_indent_of(n), text_c_string(ctx, d->path),
              text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc), bound, k);
   for (int i = 0; i < k; i++) {
@@ -398,7 +399,7 @@ void hostc_side_nest(Emitter *e, Node *n, CopySide *s, bool own, bool locals, co
                      const char *rank)
 {
   Ctx *ctx = e->ctx;
-  Buf ind = {0};
+  Buf ind = {.ctx = ctx};
   buf_printf(&ind, "%s  ", text_indent_of(n));
   if (cond) {
     out_gen(e->out, n->loc, "%sif (%s)\n", ind.data, cond);
@@ -431,7 +432,7 @@ char *hostc_block_bytes(Ctx *ctx, Dim *d)
   long long known;
   if (poly_is_const(span, &known))
     return ctx_printf(ctx, "(pa_size_t)%lld * sizeof(%s)", known, d->type->elem);
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   poly_print(&b, span, true); /* in long long: a block of 2^31 elements and more */
   char *s = ctx_printf(ctx, span->n > 1 ? "(pa_size_t)(%s) * sizeof(%s)" : "(pa_size_t)%s * sizeof(%s)", b.data,
                        d->type->elem);

@@ -165,7 +165,7 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes
   Type *t = a->dim->type;
   const char *inst = "";
   if (a->instance) {
-    Buf b = {0};
+    Buf b = {.ctx = ctx};
     buf_printf(&b, " (in #insert %s(", a->instance->insert->name);
     for (int k = 0; k < a->instance->n; k++)
       buf_printf(&b, "%s%s", k ? ", " : "", util_str_trim(ctx, a->instance->values[k]));

@@ -57,7 +57,7 @@ static bool name_value(void *arg, const char *name, CevalMeaning *m)
 /* a size or index text, evaluated (model/ceval.c) */
 bool explain_eval_text(Env *env, const char *text, long long *out)
 {
-  return ceval(text, CEVAL_SIZE, name_value, env, out, NULL);
+  return ceval(env->ctx, text, CEVAL_SIZE, name_value, env, out, NULL);
 }
 
 /* a size or index: its text evaluated, the variable being drawn its value */
@@ -154,7 +154,7 @@ static void index_path(Env *env, Buf *b, Dim *d, long long i, bool top)
 
 static char *path_of(Env *env, Dim *d, long long i)
 {
-  Buf b = {0};
+  Buf b = {.ctx = env->ctx};
   buf_puts(&b, d->path);
   index_path(env, &b, d, i, true);
   char *s = ctx_strdup(env->ctx, b.data);
@@ -359,7 +359,7 @@ bool explain_launch_of(Env *env, Dim *root, LaunchShape *l)
 /* the coordinates of linear index i of a level, "(y,x)" */
 char *explain_level_coords(Env *env, LaunchShape *l, int w, long long i, long long *digits)
 {
-  Buf b = {0};
+  Buf b = {.ctx = env->ctx};
   long long rest = i;
   for (int j = l->nax[w] - 1; j >= 0; j--) {
     long long e = explain_size_of(env, l->ax[w][j]->extent);
@@ -410,7 +410,7 @@ bool explain_thread_cells(View *v)
     char *bc = explain_level_coords(env, &l, 0, b, bd), *tc = explain_level_coords(env, &l, 1, th, td);
     cell->label = ctx_printf(ctx, "b%s", bc);
     cell->label2 = ctx_printf(ctx, "t%s", tc);
-    Buf info = {0};
+    Buf info = {.ctx = ctx};
     buf_printf(&info, "%s: block %lld, thread %lld;", path, b, th);
     for (int w = 0; w < 2; w++)
       for (int j = 0; j < l.nax[w]; j++)

@@ -145,7 +145,8 @@ static void text_notes(View *v, FILE *out)
 
 /* ---- svg and html ---- */
 
-static const char *palette[8] = {"#8ecae6", "#ffb703", "#90be6d", "#f4a261", "#cdb4db", "#e9c46a", "#a8dadc", "#f28482"};
+static const char *const palette[8] = {"#8ecae6", "#ffb703", "#90be6d", "#f4a261",
+                                       "#cdb4db", "#e9c46a", "#a8dadc", "#f28482"};
 
 static void xml_text(FILE *out, const char *s)
 {
@@ -223,13 +224,13 @@ static void svg_grid(FILE *out, Grid *g, Layout *lo)
   }
 }
 
-static const char *svg_style =
+static const char svg_style[] =
     "<style>text{font:10px monospace;text-anchor:middle;dominant-baseline:auto}"
     " .t{font:bold 12px sans-serif;text-anchor:start} .a{font:italic 11px sans-serif;text-anchor:start}"
     " .n{fill:#666} .note{font:11px sans-serif;text-anchor:start} rect{stroke:#fff;stroke-width:1}"
     " .c:hover rect{stroke:#000;stroke-width:2}</style>\n";
 
-static const char *svg_defs =
+static const char svg_defs[] =
     "<defs><pattern id=\"pad\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
     "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#e5e5e5\" stroke=\"none\"/>"
     "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#bbb\" stroke-width=\"2\"/></pattern></defs>\n";

@@ -85,7 +85,7 @@ static void touch_grid(Ctx *ctx, Dim *root, Toucher *th, int n, bool cuda, bool 
   for (long long k = 0; k < g->rows * g->cols; k++) {
     Cell *c = &g->c[k];
     int first = -1, count = 0;
-    Buf who = {0};
+    Buf who = {.ctx = ctx};
     for (int j = 0; j < n; j++)
       if (th[j].off == c->off) {
         if (first >= 0 && th[j].block == th[first].block && th[j].thread == th[first].thread)
@@ -305,7 +305,7 @@ static bool read_loop(Ctx *ctx, const char *name, const char *h, const char *end
  * text, read into *sw; false when name is no loop's counter there. */
 bool explain_find_loop(Region *r, const char *name, Sweep *sw)
 {
-  Buf b = {0};
+  Buf b = {.ctx = r->ctx};
   int *line_at = NULL, nlines = 0;
   for (int k = r->from; k <= r->to && k <= r->ctx->nlines; k++) {
     int len;

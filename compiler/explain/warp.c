@@ -63,7 +63,7 @@ void explain_bind_lane(Env *env, LaunchShape *l, long long t, Binding *b, char *
 {
   Ctx *ctx = env->ctx;
   int n = 0;
-  Buf w = {0};
+  Buf w = {.ctx = ctx};
   if (l->tiled) {
     b[n++] = (Binding){"pa_tid", t};
     b[n++] = (Binding){"pa_tx", t};
@@ -129,7 +129,7 @@ void explain_global_verdict(Ctx *ctx, Lane *ln, int lanes, int size, Verdict *v,
   g->cols = ns;
   g->c = ctx_alloc(ctx, sizeof(Cell) * (ns ? ns : 1));
   for (int s = 0; s < ns; s++) {
-    Buf lanes_in = {0};
+    Buf lanes_in = {.ctx = ctx};
     int first = -1, count = 0;
     for (int k = 0; k < lanes; k++)
       if (ln[k].addr / SECTOR <= sec[s] && (ln[k].addr + size - 1) / SECTOR >= sec[s]) {

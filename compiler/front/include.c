@@ -140,7 +140,7 @@ static void splice(Ctx *ctx, int line, const char *text, int n, const char *file
   const char *from = ctx->lines[line - 1];
   const char *rest = strchr(from, '\n');
   rest = rest ? rest + 1 : from + strlen(from);
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   buf_printf(&b, "%.*s%s%s", (int)(from - ctx->src), ctx->src, text, rest);
   size_t len = b.len;
   char *s = buf_detach(&b);
@@ -214,7 +214,7 @@ bool include_headers(Ctx *ctx)
       return false;
     }
     add_dep(ctx, path);
-    Buf b = {0};
+    Buf b = {.ctx = ctx};
     buf_puts(&b, text);
     if (!b.len || b.data[b.len - 1] != '\n')
       buf_putc(&b, '\n');

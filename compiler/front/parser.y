@@ -472,6 +472,7 @@ Node *parse_source(Ctx *ctx)
 {
   LexState ls = {0};
   ls.ctx = ctx;
+  ls.ws.ctx = ctx;
   ls.line = 1;
   ls.col = 1;
   yyscan_t scanner;

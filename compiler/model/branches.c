@@ -82,7 +82,7 @@ static void define(Walk *w, CTok name, bool defined, bool maybe, const char *end
   if (!d) {
     d = ctx_alloc(w->ctx, sizeof *d);
     d->name = s;
-    map_put(&w->defs, h, d);
+    map_put(w->ctx, &w->defs, h, d);
   }
   d->state = maybe ? DEF_MAYBE : defined ? DEF_YES : DEF_NO;
   d->text = defined ? macro_body(w->ctx, name.s + name.n, end) : NULL;
@@ -130,7 +130,7 @@ static CTok condition_token(CText *c)
 static Truth expr_truth(Walk *w, CText *c)
 {
   Ctx *ctx = w->ctx;
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   Truth r = BR_UNKNOWN;
   const char *after = NULL; /* the end of the last token */
   for (CTok t = condition_token(c); t.kind != CT_END; t = condition_token(c)) {
@@ -162,7 +162,7 @@ static Truth expr_truth(Walk *w, CText *c)
     after = t.s + t.n;
   }
   CevalValue v;
-  if (b.data && ceval_value(b.data, CEVAL_IF, meaning_now, w, &v, NULL))
+  if (b.data && ceval_value(w->ctx, b.data, CEVAL_IF, meaning_now, w, &v, NULL))
     r = v.bits ? BR_TRUE : BR_FALSE;
 out:
   buf_free(&b);

@@ -147,6 +147,7 @@ typedef struct Active {
 } Active;
 
 typedef struct Ev {
+  const Ctx *ctx; /* where running out of memory is reported */
   CevalMode mode;
   CevalName name;
   void *arg;
@@ -199,7 +200,7 @@ static void push(Ev *ev, Tok t)
 {
   if (ev->ntoks == ev->cap) {
     ev->cap = ev->cap ? 2 * ev->cap : 32;
-    ev->toks = util_realloc(ev->toks, sizeof *ev->toks * ev->cap);
+    ev->toks = util_realloc(ev->ctx, ev->toks, sizeof *ev->toks * ev->cap);
   }
   ev->toks[ev->ntoks++] = t;
 }
@@ -221,7 +222,7 @@ static const char *joined(Ev *ev, const char *text)
   if (!strstr(text, "\\\n") && !strstr(text, "\\\r\n"))
     return text;
   size_t n = strlen(text);
-  char *out = util_realloc(NULL, n + 1), *o = out;
+  char *out = util_malloc(ev->ctx, n + 1), *o = out;
   for (const char *p = text; *p; p++) {
     if (p[0] == '\\' && p[1] == '\n') {
       p++;
@@ -234,7 +235,7 @@ static const char *joined(Ev *ev, const char *text)
     *o++ = *p;
   }
   *o = 0;
-  ev->texts = util_realloc(ev->texts, sizeof *ev->texts * (ev->ntexts + 1));
+  ev->texts = util_realloc(ev->ctx, ev->texts, sizeof *ev->texts * (ev->ntexts + 1));
   ev->texts[ev->ntexts++] = out;
   return out;
 }
@@ -843,7 +844,7 @@ static Val unary(Ev *ev)
 }
 
 /* binary operators by precedence, loosest first */
-static const char *levels[][5] = {
+static const char *const levels[][5] = {
     {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
 };
 #define NLEVELS (int)(sizeof levels / sizeof levels[0])
@@ -996,9 +997,10 @@ static Val cond(Ev *ev)
   return operand(ev, convert(c.u ? a : b, t));
 }
 
-bool ceval_value(const char *text, CevalMode mode, CevalName name, void *arg, CevalValue *value, const char **bad)
+bool ceval_value(const Ctx *ctx, const char *text, CevalMode mode, CevalName name, void *arg, CevalValue *value,
+                 const char **bad)
 {
-  Ev ev = {.mode = mode, .name = name, .arg = arg, .ok = true, .live = true};
+  Ev ev = {.ctx = ctx, .mode = mode, .name = name, .arg = arg, .ok = true, .live = true};
   expand(&ev, text, NULL, 0);
   Val v = {TY_INT, 0, false, 0};
   if (ev.ok && ev.ntoks)
@@ -1019,10 +1021,11 @@ bool ceval_value(const char *text, CevalMode mode, CevalName name, void *arg, Ce
   return ev.ok && whole;
 }
 
-bool ceval(const char *text, CevalMode mode, CevalName name, void *arg, long long *value, const char **bad)
+bool ceval(const Ctx *ctx, const char *text, CevalMode mode, CevalName name, void *arg, long long *value,
+           const char **bad)
 {
   CevalValue v;
-  bool ok = ceval_value(text, mode, name, arg, &v, bad);
+  bool ok = ceval_value(ctx, text, mode, name, arg, &v, bad);
   *value = (long long)v.bits;
   if (ok && v.is_unsigned && v.bits > LLONG_MAX) {
     if (bad)

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+struct Ctx; /* parrayc.h: the translation, where running out of memory is reported */
+
 typedef enum CevalMode {
   CEVAL_C,    /* C's own rules: a $...$ index */
   CEVAL_SIZE, /* a size (SPEC 2.5): C's rules, with every operand (a
@@ -42,10 +44,12 @@ typedef struct CevalValue {
  * and the text is the C compiler's to evaluate.  Where the C compiler
  * would reject the value too, *bad (if not NULL) says why ("divides by
  * zero", "does not fit in a 64-bit integer"); otherwise it is NULL. */
-bool ceval_value(const char *text, CevalMode mode, CevalName name, void *arg, CevalValue *value, const char **bad);
+bool ceval_value(const struct Ctx *ctx, const char *text, CevalMode mode, CevalName name, void *arg,
+                 CevalValue *value, const char **bad);
 
 /* The same, as a long long: a value of an unsigned type past LLONG_MAX
  * does not fit ("does not fit in a 64-bit integer"). */
-bool ceval(const char *text, CevalMode mode, CevalName name, void *arg, long long *value, const char **bad);
+bool ceval(const struct Ctx *ctx, const char *text, CevalMode mode, CevalName name, void *arg,
+           long long *value, const char **bad);
 
 #endif

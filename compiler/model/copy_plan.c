@@ -64,7 +64,7 @@ CopyDigit *copy_loop_order(Ctx *ctx, const CopyDigit *dg, int nd)
 
 char *copy_guard_text(Ctx *ctx, const CopyPlan *p)
 {
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   for (int k = 0; k < p->nguard; k++) {
     CopyCond *c = &p->guard[k];
     const char *and = k ? " && " : "";

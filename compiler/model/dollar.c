@@ -26,7 +26,7 @@ char *dollar_substitute(Ctx *ctx, const char *text)
 {
   if (!ctx->instance)
     return (char *)text;
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   CText c = ctext(text, NULL, 0);
   for (CTok t = ctext_next(&c); t.kind != CT_END; t = ctext_next(&c)) {
     const char *v = t.kind == CT_IDENT ? param_text(ctx, t.s, t.n) : NULL;
@@ -46,7 +46,7 @@ char *dollar_substitute(Ctx *ctx, const char *text)
 static char *print_once(Ctx *ctx, Poly *p, int first_atom)
 {
   bool wide = !poly_fits_int(p);
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   int slots = 0;
   for (Atom *a = ctx->atoms; a && a->id >= first_atom; a = a->next)
     if (a->kind == A_VAR && !a->printed && ctext_has_side_effects(a->text) && poly_count_atom(p, a) != 1)
@@ -304,7 +304,7 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
 
 char *dollar_fragment_text(Ctx *ctx, ThreadView *here, Node *list)
 {
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   for (Node *n = list; n; n = n->next) {
     if (n->kind == N_DOLLAR) {
       if (n->text)

@@ -110,7 +110,7 @@ static Atom *atom_intern(Ctx *ctx, const AtomKey *k)
   a->bound = (Poly *)k->bound;
   a->num = (Poly *)k->num;
   a->den = (Poly *)k->den;
-  map_put(&ctx->atom_map, h, a);
+  map_put(ctx, &ctx->atom_map, h, a);
   return a;
 }
 
@@ -929,16 +929,16 @@ static void wide_mark(Wide *w, int i, int end)
 void print_wide_text(Buf *b, const char *text, bool paren)
 {
   int n = 0, cap = 16;
-  Wide w = {util_malloc(sizeof(CTok) * cap), NULL, NULL};
+  Wide w = {util_malloc(b->ctx, sizeof(CTok) * cap), NULL, NULL};
   CText c = ctext(text, NULL, 0);
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     if (n == cap)
-      w.t = util_realloc(w.t, sizeof(CTok) * (cap *= 2));
+      w.t = util_realloc(b->ctx, w.t, sizeof(CTok) * (cap *= 2));
     w.t[n++] = t;
   }
-  w.match = util_malloc(sizeof(int) * (n + 1));
-  w.mark = memset(util_malloc(n + 1), 0, n + 1);
-  int *open = util_malloc(sizeof(int) * (n + 1)), depth = 0;
+  w.match = util_malloc(b->ctx, sizeof(int) * (n + 1));
+  w.mark = memset(util_malloc(b->ctx, n + 1), 0, n + 1);
+  int *open = util_malloc(b->ctx, sizeof(int) * (n + 1)), depth = 0;
   for (int i = 0; i < n; i++) {
     w.match[i] = -1;
     if (wide_punct(&w, i, n, "([{"))
@@ -1082,7 +1082,7 @@ void poly_print(Buf *b, const Poly *p, bool wide)
  * alone) passes int */
 static char *poly_text(Ctx *ctx, const Poly *p, bool consts)
 {
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   print_poly(&b, p, !fits_int(p, consts), consts);
   char *s = ctx_strdup(ctx, b.data ? b.data : "0");
   buf_free(&b);

@@ -22,7 +22,7 @@ const char *macro_body(Ctx *ctx, const char *s, const char *end)
 {
   if (*s == '(')
     return NULL;
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   for (; s < end; s++) {
     if (s[0] == '/' && s + 1 < end && (s[1] == '/' || s[1] == '*'))
       break;
@@ -56,7 +56,7 @@ static void read_macros(Ctx *ctx)
     if (!m) {
       m = ctx_alloc(ctx, sizeof *m);
       m->name = s;
-      map_put(&ctx->macros, h, m);
+      map_put(ctx, &ctx->macros, h, m);
     }
     m->text = text;
     m->function_like |= text == NULL;
@@ -129,5 +129,5 @@ static bool name_meaning(void *arg, const char *name, CevalMeaning *m)
 
 bool macro_value(Ctx *ctx, const char *text, CevalMode mode, long long *value)
 {
-  return ceval(text, mode, name_meaning, ctx, value, NULL);
+  return ceval(ctx, text, mode, name_meaning, ctx, value, NULL);
 }

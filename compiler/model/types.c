@@ -199,7 +199,7 @@ static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
 {
   long long v;
   const char *bad;
-  if (ceval(text, CEVAL_SIZE, NULL, NULL, &v, &bad))
+  if (ceval(ctx, text, CEVAL_SIZE, NULL, NULL, &v, &bad))
     return poly_const(ctx, v);
   bool number = bad && (strstr(bad, "floating") || strstr(bad, "number")); /* said below, of the number */
   if (bad && !number) {
@@ -212,7 +212,7 @@ static Poly *size_poly(Ctx *ctx, const char *text, Loc loc)
   const char *cast_end = NULL; /* the ')' that (, + and - since it follow */
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     bool sign_or_paren = ctok_is(t, '(') || ctok_is(t, '-') || ctok_is(t, '+');
-    if (t.kind != CT_NUMBER || ceval(ctx_strndup(ctx, t.s, t.n), CEVAL_SIZE, NULL, NULL, &v, &bad) || !bad) {
+    if (t.kind != CT_NUMBER || ceval(ctx, ctx_strndup(ctx, t.s, t.n), CEVAL_SIZE, NULL, NULL, &v, &bad) || !bad) {
       cast_end = ctok_is(t, ')') ? t.s : sign_or_paren ? cast_end : NULL;
       continue;
     }
@@ -279,7 +279,7 @@ static void type_register(Ctx *ctx, Type *t)
 {
   t->next = ctx->types;
   ctx->types = t;
-  map_put(&ctx->type_map, type_hash(t->scope, t->name), t);
+  map_put(ctx, &ctx->type_map, type_hash(t->scope, t->name), t);
 }
 
 /* Lexical, as the text reads after expansion: the types of the current
@@ -427,7 +427,7 @@ static void check_split_covers(Ctx *ctx, Dim *d, Loc loc)
   bool tiles = sizes_divide(d);
   if (!tiles && n < r)
     return;
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   for (int k = 0; k < d->nkids; k++) {
     long long e;
     if (poly_is_const(d->kids[k]->extent, &e))
@@ -645,7 +645,7 @@ static Type *declare(Ctx *ctx, ThreadView *here, Node *decl)
   int w0 = w;
   if (w < decl->nwords) {
     check_kind_like(ctx, decl, w);
-    Buf b = {0};
+    Buf b = {.ctx = ctx};
     for (; w < decl->nwords; w++) {
       const char *word = decl->words[w];
       if (b.len && util_is_ident_char((unsigned char)word[0]))
@@ -870,7 +870,7 @@ static Poly *index_var(Ctx *ctx, Dim *d, Index *ix, ThreadView *here)
    * second pair */
   char *text = ctext_strip_parens(ctx, util_str_trim(ctx, ctx->fragment_text(ctx, here, ix->expr)));
   long long v, e;
-  bool known = ceval(text, CEVAL_C, NULL, NULL, &v, NULL);
+  bool known = ceval(ctx, text, CEVAL_C, NULL, NULL, &v, NULL);
   if (known && (v < 0 || (poly_is_const(d->extent, &e) && v >= e))) {
     /* a constant index outside a known extent would read or write past it in silence */
     if (v < 0)
@@ -1201,7 +1201,7 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
   int n;
   if (!dim_strides(ctx, d, &s, &n))
     return -1;
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   Poly *place = poly_const(ctx, 1);
   for (int k = n - 1; k >= 0; k--) {
     if (!poly_equal(s[k].stride, place)) {
@@ -1275,7 +1275,7 @@ typedef struct Lineup {
 /* C text without blanks and enclosing parentheses */
 static char *bare_text(Ctx *ctx, const char *s)
 {
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   for (; *s; s++)
     if (*s != ' ')
       buf_putc(&b, *s);

@@ -518,7 +518,7 @@ char *capture_vla_decl(Ctx *ctx, const Capture *c, const char *prefix, bool poin
   const char *at;
   size_t len;
   ctext_declarator(c->decl, NULL, &at, &len);
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   buf_printf(&b, "%.*s%s", (int)(at - c->decl), c->decl, pointer ? ctx_printf(ctx, "(*%s)", c->name) : c->name);
   CText t = ctext(at + len, NULL, 0);
   for (CTok k = ctext_code(&t); ctok_is(k, ')'); k = ctext_code(&t))
@@ -566,7 +566,7 @@ static void rewrite_one(void *arg, const char *w, size_t len)
 
 char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n)
 {
-  Rewriter r = {text, {0}, text, caps, n};
+  Rewriter r = {text, {.ctx = ctx}, text, caps, n};
   each_identifier(text, rewrite_one, &r);
   buf_puts(&r.b, r.done);
   char *s = ctx_strdup(ctx, r.b.data ? r.b.data : "");

@@ -10,6 +10,7 @@ static const char *scope_scan(Ctx *ctx, Scope *s);
 Scope *scope_open(Ctx *ctx, Scope *parent, bool function)
 {
   Scope *s = ctx_alloc(ctx, sizeof *s);
+  s->text.ctx = ctx;
   s->parent = parent;
   s->function = function;
   /* the statement before '{' (read as C: a ';' or '{' in a comment before
@@ -98,7 +99,7 @@ void scope_declare_as(Ctx *ctx, Scope *s, const char *name, const char *decl)
   if (!x) {
     x = ctx_alloc(ctx, sizeof *x);
     x->name = ctx_strdup(ctx, name);
-    map_put(&s->names, util_hash_str(name, HASH_SEED), x);
+    map_put(ctx, &s->names, util_hash_str(name, HASH_SEED), x);
   }
   x->decl = decl ? ctx_strdup(ctx, decl) : NULL;
 }
@@ -145,7 +146,7 @@ void scope_created(Ctx *ctx, Scope *s, const char *p, Node *n)
   if (!c) {
     c = ctx_alloc(ctx, sizeof *c);
     c->name = ctx_strdup(ctx, p);
-    map_put(&s->created, util_hash_str(p, HASH_SEED), c);
+    map_put(ctx, &s->created, util_hash_str(p, HASH_SEED), c);
   }
   c->node = n;
 }
@@ -367,7 +368,7 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
   const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
   if (memchr(spec, '{', (size_t)(spec_end - spec))) /* a type defined here: as written, for the message */
     return util_str_trim(ctx, ctx_printf(ctx, "%.*s %.*s", (int)(spec_end - spec), spec, (int)(decl_end - decl), decl));
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     static const char *storage[] = {"static", "extern", "register", "auto", "inline", NULL};
@@ -572,7 +573,7 @@ static bool add_declared(void *arg, const Declarator *d)
   x->name = name;
   x->start = (size_t)(a->start - a->s->text.data);
   x->end = (size_t)(a->end - a->s->text.data);
-  map_put(&a->s->declared, h, x);
+  map_put(a->ctx, &a->s->declared, h, x);
   return false;
 }
 

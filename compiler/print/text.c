@@ -10,7 +10,7 @@
 
 Out out_new(Ctx *ctx, int line)
 {
-  Out o = {{0}, line, 0, ctx};
+  Out o = {{.ctx = ctx}, line, 0, ctx};
   return o;
 }
 
@@ -57,7 +57,7 @@ void out_src(Out *o, const char *text, Loc loc)
 
 void out_gen(Out *o, Loc loc, const char *fmt, ...)
 {
-  Buf b = {0};
+  Buf b = {.ctx = o->ctx};
   va_list ap;
   va_start(ap, fmt);
   buf_vprintf(&b, fmt, ap);
@@ -100,7 +100,7 @@ const char *text_indent_of(Node *n)
 
 char *text_c_string(Ctx *ctx, const char *s)
 {
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   buf_putc(&b, '"');
   for (; *s; s++) {
     if (*s == '"' || *s == '\\')
@@ -189,7 +189,7 @@ char *text_dedent(Ctx *ctx, const char *text, const char *indent, bool whole)
   size_t k = strlen(indent);
   if (whole && (!k || !all_indented(text, k)))
     return (char *)text;
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   for (const char *l = text; *l;) {
     const char *nl = strchr(l, '\n');
     size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
@@ -242,7 +242,7 @@ char *text_gen_name(Ctx *ctx, const char *role, const char *what, Node *n)
   const char *file = text_loc_file(ctx, n->loc);
   if (strcmp(file, ctx->opt.display)) {
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-    Buf stem = {0};
+    Buf stem = {.ctx = ctx};
     for (const char *c = base; *c && *c != '.'; c++)
       buf_putc(&stem, util_is_ident_char((unsigned char)*c) ? *c : '_');
     s = ctx_printf(ctx, "%s_%s", s, stem.data ? stem.data : "h");

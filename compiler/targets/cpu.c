@@ -31,9 +31,9 @@
 
 static void team_copy(Emitter *e, Node *n, const CopyPlan *p);
 
-static const char *team_count(Emitter *e, Type *t, bool whole)
+static const char *team_count(Emitter *e, Type *t)
 {
-  return whole ? dollar_poly_whole(e->ctx, t->root->extent) : dollar_poly_text(e->ctx, t->root->extent);
+  return dollar_poly_whole(e->ctx, t->root->extent);
 }
 
 /* thread k binds GPU k mod G */
@@ -53,6 +53,7 @@ static const char *team_share(Emitter *e, const char *mine, const char *at)
 
 static const Team cpu_team = {
   .me = "pa_tid",
+  .members = "threads",
   .check_extent = "pa_check_copy_extent",
   .one_node = "1",
   .count = team_count,
@@ -183,7 +184,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   text = capture_by_reference(ctx, text, caps, ncaps);
 
   /* the launch site: arguments and thread count on the calling thread */
-  Buf args = {0};
+  Buf args = {.ctx = ctx};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)

@@ -87,7 +87,7 @@ static const char *unconst(Ctx *ctx, const char *decl)
   size_t len;
   if (ctext_declarator(decl, NULL, &name, &len) == CD_NONE)
     return decl;
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   const char *done = decl;
   CText c = ctext(decl, name, 0);
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
@@ -361,7 +361,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   text = capture_by_reference(ctx, text, ptrs, nptrs);
 
   /* the call on process 0: arguments evaluated once, then sent */
-  Buf args = {0};
+  Buf args = {.ctx = ctx};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   /* (C++ wants every member initialised: those copied after too) */
@@ -675,9 +675,9 @@ static void create_shared(Emitter *e, Node *n, Type *threads, const char *p, con
 
 /* ---- the processes, as the GPU target sees them (Team) ---- */
 
-static const char *team_count(Emitter *e, Type *t, bool whole)
+static const char *team_count(Emitter *e, Type *t)
 {
-  (void)e, (void)t, (void)whole;
+  (void)e, (void)t;
   return "pa_mpi_size()";
 }
 
@@ -709,6 +709,7 @@ static void team_rows(Emitter *e, Node *n, const CopyPlan *p)
 
 static const Team mpi_team = {
   .me = "pa_rank",
+  .members = "processes",
   .processes = true,
   .check_extent = "pa_mpi_check_copy_extent",
   .one_node = "pa_mpi_one_node()",

@@ -365,6 +365,8 @@ START_TEST(test_copies)
                       "#parray {paged float [200][300]} PH\n"
                       "#parray {paged float [512][512]} H\n"
                       "#parray {paged float [#H_1][#H_0]} HT\n"
+                      "#parray {dmem float [300][200]} DS\n"
+                      "#parray {paged float [300 #P_1][200 #P_0]} HW\n" /* a window of P's shape, transposed */
                       "#parray {dmem float [2][512][256]} A17\n"
                       "#parray {float [#A17_1][[#A17_0][#A17_2]]} M17\n";
   char src[4096];
@@ -406,8 +408,15 @@ START_TEST(test_copies)
   ck_contains(out, "cudaMemcpy2D(y, 1024 * sizeof(float), x, 300 * sizeof(float), 300 * sizeof(float), 200, "
                    "cudaMemcpyHostToDevice)");
   free(out);
-  /* a non-contiguous host side: staged through device memory */
+  /* a non-contiguous host side: staged through device memory, the
+   * destination's span written whole: read first only where it has gaps */
   snprintf(src, sizeof src, "%svoid f(float *x, float *y) {\n  #copy D(x) to HT(y)\n}\n", decls);
+  out = translate_ok(src);
+  ck_contains(out, "staged through device memory");
+  ck_lacks(out, "cudaMemcpy(pa_stage, pa_host,"); /* HT, H permuted, has none */
+  ck_contains(out, "cudaMemcpy(pa_host, pa_stage,");
+  free(out);
+  snprintf(src, sizeof src, "%svoid f(float *x, float *y) {\n  #copy DS(x) to HW(y)\n}\n", decls);
   out = translate_ok(src);
   ck_contains(out, "staged through device memory");
   ck_contains(out, "cudaMemcpy(pa_stage, pa_host,"); /* the host's gaps survive */

@@ -307,7 +307,7 @@ static void smem_declare(Emitter *e, CudaDetour *cd, Out *body)
 {
   if (!cd->nsmem)
     return;
-  Buf b = {0};
+  Buf b = {.ctx = e->ctx};
   for (const char *p = body->b.data; *p; p++) {
     /* a mark is exactly "\x01K\x01" with K one of ours: the same byte from the program
        (a string holding it, or a stray byte the fuzzer wrote) is copied as it is */
@@ -329,7 +329,7 @@ static void smem_prologue(CudaDetour *cd, Buf *pro, int *npro)
 {
   if (!cd->smem_bytes)
     return;
-  Buf b = {0};
+  Buf b = {.ctx = pro->ctx};
   buf_printf(&b, "  extern __shared__ __align__(%d) unsigned char pa_smem[];%s%s", SMEM_ALIGN, *npro ? "\n" : "",
              pro->data ? pro->data : "");
   buf_free(pro);
@@ -341,7 +341,7 @@ static void smem_prologue(CudaDetour *cd, Buf *pro, int *npro)
 
 static const char *join_params(Ctx *ctx, Type *t)
 {
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   for (int i = 0; i < t->nparams; i++)
     buf_printf(&b, "%s%s", i ? ", " : "", t->ptypes[i]);
   char *s = ctx_strdup(ctx, b.data ? b.data : "");
@@ -394,7 +394,7 @@ static const char *dim3_text(Emitter *e, Level *lv)
   Ctx *ctx = e->ctx;
   if (lv->n == 1)
     return num(e, lv->ax[0].node->extent);
-  Buf b = {0};
+  Buf b = {.ctx = ctx};
   buf_puts(&b, "dim3(");
   for (int k = lv->n - 1; k >= 0; k--)
     buf_printf(&b, "%s%s", k == lv->n - 1 ? "" : ", ", num(e, lv->ax[k].node->extent));
@@ -477,7 +477,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   smem_declare(e, cd, body);
   for (int i = 0; i < dt->view.ngiven; i++)
     note_used(cd, dt->view.given[i]);
-  Buf pro = {0};
+  Buf pro = {.ctx = ctx};
   int npro;
   prologue(e, cd, &pro, &npro);
   smem_prologue(cd, &pro, &npro);
@@ -514,7 +514,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
                pro.data ? pro.data : "", npro, body);
   buf_free(&pro);
   /* the launch */
-  Buf args = {0};
+  Buf args = {.ctx = ctx};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
@@ -715,6 +715,29 @@ static void thread_copy(Emitter *e, Node *n, const CopyPlan *p)
   hostc_copy_loop(e, n, &q, "pa_cuda_kernel_copy_extent");
 }
 
+/* Host view d's elements fill its span, no gap between them: its digits,
+ * in some order, are the places of one mixed radix (a contiguous layout,
+ * or one permuted).  False where it has gaps or this cannot tell. */
+static bool fills_span(Ctx *ctx, Dim *d)
+{
+  Stride *s;
+  int n;
+  if (!dim_strides(ctx, d, &s, &n))
+    return false;
+  bool *used = ctx_alloc(ctx, sizeof *used * (size_t)n);
+  Poly *place = poly_const(ctx, 1);
+  for (int found = 0; found < n; found++) {
+    int k = 0;
+    while (k < n && (used[k] || !poly_equal(s[k].stride, place)))
+      k++;
+    if (k == n)
+      return false;
+    used[k] = true;
+    place = poly_mul(ctx, place, s[k].extent);
+  }
+  return true;
+}
+
 static void copy(Emitter *e, Node *n, const CopyPlan *p)
 {
   if (p->peer) { /* between the GPUs of a team of threads */
@@ -779,18 +802,19 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     return;
   }
   /* host memory: staged through a device buffer in the host layout, so
-   * that the kernel does the reordering and the host's gaps stay intact */
+   * that the kernel does the reordering; into a host view with gaps, the
+   * buffer holds the view's span first, so that the gaps stay intact */
   Dim *host = dir == COPY_H2D ? src : dst;
   const char *hp = dir == COPY_H2D ? sp : dp;
   const char *span = dollar_poly_text(e->ctx, dim_span(ctx, host));
   char *hc;
-  bool host_cnt = dim_contiguous(ctx, host, &hc) == 1;
+  bool gaps = !fills_span(ctx, host) && dim_contiguous(ctx, host, &hc) != 1;
   out_gen(e->out, n->loc, "%s{ /* #copy %s to %s, staged through device memory */\n", in, src->path, dst->path);
   out_gen(e->out, n->loc, "%s  %s%s *pa_host = %s;\n", in, dir == COPY_H2D ? "const " : "", elem, hp);
   out_gen(e->out, n->loc, "%s  %s *pa_stage = (%s *)pa_cuda_alloc(PA_DMEM, %s, sizeof(%s), %s, %s);\n", in, elem, elem,
           dollar_poly_whole(ctx, dim_span(ctx, host)), elem, text_c_string(ctx, host->path), where(e, n));
   const char *bytes = ctx_printf(ctx, "(pa_size_t)%s * sizeof(%s)", span, elem);
-  if (dir == COPY_H2D || !host_cnt)
+  if (dir == COPY_H2D || gaps)
     out_gen(e->out, n->loc, "%s  pa_cuda_check(cudaMemcpy(pa_stage, pa_host, %s, cudaMemcpyHostToDevice), \"cudaMemcpy\", %s);\n",
             in, bytes, where(e, n));
   if (reach)

@@ -36,7 +36,7 @@ static const char *captures(Emitter *e, Node *n, const char *k, const char **ext
   if (ncaps <= 0)
     return ncaps < 0 ? NULL : k;
   const char *open = strstr(k, ")\n{");
-  Buf params = {0}, args = {0};
+  Buf params = {.ctx = ctx}, args = {.ctx = ctx};
   for (int i = 0; i < ncaps; i++) {
     if (caps[i].array) {
       diag_error(ctx, n->loc, "'%s', an array in host memory, sizes this #copy: a copy kernel cannot read host "
@@ -106,7 +106,7 @@ static const char *tiled_copy_kernel(Emitter *e, const CopyPlan *p, const char *
   Poly *a = poly_var(ctx, "pa_a", dg[A].extent), *b = poly_var(ctx, "pa_b", dg[B].extent);
   Poly *sread = poly_add(ctx, a, poly_mul(ctx, b, dg[B].s));      /* dg[A].s == 1 */
   Poly *dwrite = poly_add(ctx, b, poly_mul(ctx, a, dg[A].d));     /* dg[B].d == 1 */
-  Buf k = {0};
+  Buf k = {.ctx = ctx};
   buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
   buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, edge, edge + 1);
   buf_printf(&k, "  const int pa_a0 = blockIdx.x * %d, pa_b0 = blockIdx.y * %d;\n", edge, edge);
@@ -164,7 +164,7 @@ static const char *element_copy_kernel(Emitter *e, const char *kname, const char
   }
   bool wide = !poly_fits_int(total) || !poly_fits_int(so) || !poly_fits_int(doff);
   const char *ity = wide ? "long long" : "int";
-  Buf k = {0};
+  Buf k = {.ctx = ctx};
   buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
   buf_printf(&k, "  const %s pa_i = %sblockIdx.x * %d + threadIdx.x;\n", ity, wide ? "(long long)" : "", ELEMENT_BLOCK);
   long long v;
@@ -367,7 +367,7 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
                                        poly_str(ctx, copy_side_owner(ctx, &S, i, false)), so)
                           : ctx_printf(ctx, "pa_src[%s]", so);
   const char *to = pull ? ctx_printf(ctx, "pa_dst[%s]", dof) : ctx_printf(ctx, "((%s *)pa_blocks.p[0])[%s]", elem, dof);
-  Buf k = {0};
+  Buf k = {.ctx = ctx};
   if (pull)
     buf_printf(&k, "__global__ void %s(%s *pa_dst, pa_cuda_blocks pa_blocks, int pa_tid)\n{\n", kname, elem);
   else
@@ -424,7 +424,7 @@ const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **
     text_gen_name(ctx, "pack", ctx_printf(ctx, "%s_to_%s", text_dim_cname(ctx, p->src), text_dim_cname(ctx, p->dst)), NULL);
   const char *so = poly_str(ctx, dim_offset(ctx, p->src, i));
   const char *eb = dollar_poly_text(ctx, S.dg[p->pk_b].extent);
-  Buf k = {0};
+  Buf k = {.ctx = ctx};
   buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_out, long long pa_pitch, int pa_tid, int pa_q, "
              "long long pa_lo, long long pa_hi)\n{\n", kname, elem, elem);
   buf_printf(&k, "  __shared__ %s pa_tile[%d][%d]; /* padded: no bank conflicts */\n", elem, TILE, TILE + 1);
