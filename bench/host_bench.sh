@@ -9,6 +9,8 @@
 #              avx2    gcc -march=x86-64-v3 (AVX2, FMA), OpenBLAS with OPENBLAS_CORETYPE=Haswell
 #              avx512  gcc -march=native (AVX-512 required), OpenBLAS's own choice for the CPU
 #              native  gcc -march=native, OpenBLAS's own choice (any CPU)
+#              ARCH/CORE  gcc -march=ARCH, OPENBLAS_CORETYPE=CORE: another machine's code on this
+#                      one (znver3/Zen: an AVX2 EPYC's -march=native)
 #   THREADS    the sample's thread count and OpenBLAS's, default nproc
 #   BENCH_CPUTIME=1  time each call by the calling thread's CPU time instead of the
 #              clock (meaningful with THREADS=1 only: a loaded machine's preemption left out)
@@ -41,21 +43,24 @@ for isa in "${isa_list[@]}"; do
     avx512) march=native
       [ "$has_avx512" = 1 ] || { echo "host_bench.sh: HOST_ISA avx512: this CPU has no AVX-512" >&2; exit 2; } ;;
     native) march=native ;;
-    *) echo "host_bench.sh: HOST_ISA: unknown instruction set '$isa' (avx2, avx512 or native)" >&2; exit 2 ;;
+    */*) march=${isa%%/*} coretype=${isa#*/} ;;
+    *) echo "host_bench.sh: HOST_ISA: unknown instruction set '$isa' (avx2, avx512, native or ARCH/CORE)" >&2; exit 2 ;;
   esac
+  tag=${isa//\//_} # a file name
   cflags=(-O3 -march="$march" -fopenmp -I"$root/include" -Wall -Wextra)
   step=$((step + 1))
   progress "$step" "$steps" "$isa: building (gcc -march=$march)"
   gcc "${cflags[@]}" -DN="$n" -DTHREADS="$threads" -Dmain=pa_sample_main -c "$build/perf_sgemm_host.c" \
-    -o "$build/perf_sgemm_host_$isa.o"
-  gcc "${cflags[@]}" -DBENCH_N="$n" "$root/bench/host_bench.c" "$build/perf_sgemm_host_$isa.o" \
-    -L"$libdir" -lparray -lopenblas -lm -lpthread -o "$build/host_bench_$isa"
+    -o "$build/perf_sgemm_host_$tag.o"
+  gcc "${cflags[@]}" -DBENCH_N="$n" "$root/bench/host_bench.c" "$build/perf_sgemm_host_$tag.o" \
+    -L"$libdir" -lparray -lopenblas -lm -lpthread -o "$build/host_bench_$tag"
   step=$((step + 1))
   progress "$step" "$steps" "$isa: timing it against OpenBLAS${coretype:+ ($coretype)} (${BENCH_REPS:-11} rounds)"
   echo "== $isa: gcc -march=$march, OpenBLAS ${coretype:-as it chooses}, $threads threads"
-  OPENBLAS_CORETYPE=$coretype OPENBLAS_NUM_THREADS=$threads "$build/host_bench_$isa" "$out/host_$isa.part"
-  sed "s/^/$isa,/" "$out/host_$isa.part" >> "$out/host.csv"
-  rm -f "$out/host_$isa.part"
+  part=$out/host_$tag.part
+  OPENBLAS_CORETYPE=$coretype OPENBLAS_NUM_THREADS=$threads "$build/host_bench_$tag" "$part"
+  sed "s|^|$isa,|" "$part" >> "$out/host.csv"
+  rm -f "$part"
 done
 echo
 echo "| isa | variant | ms (median) | GFLOP/s | of OpenBLAS | per round: median (range) |"
