@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # perf_sgemm_host_sizes.sh PARRAYC SOURCE_DIR WORKDIR: samples/perf_sgemm_host.pa at
 # sizes and thread counts other than its N = 256 and 2 threads: N not a multiple of
-# the blocking (padded, copied), 1, 3 and 5 threads, each product checked by the
-# sample against float64; and the sizes it cannot take stop the build at the
-# sample's #error, which names them.
+# the blocking (padded, copied), 1, 3, 4, 5 and 12 threads (at N = 600 more threads
+# than parts of the columns), each product checked by the sample against float64;
+# and the sizes it cannot take stop the build at the sample's #error, which names
+# them.
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PARRAYC SOURCE_DIR WORKDIR" >&2; exit 2; }
 P=$1 S=$(cd "$2" && pwd) W=$3
@@ -13,7 +14,7 @@ pa=$S/samples/perf_sgemm_host.pa
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-for case in "1 1" "100 3" "257 1" "300 5" "512 4"; do
+for case in "1 1" "100 3" "257 1" "300 5" "512 4" "600 12"; do
   read -r n t <<<"$case"
   out=$("$P" --run -DN="$n" -DTHREADS="$t" "$pa" -o "sgemm_${n}_$t" 2>err.txt) ||
     fail "N = $n, $t threads: $(cat err.txt)"
