@@ -9,7 +9,9 @@
  * the medians, and the median and range of the per-round ratios (OpenBLAS's time over
  * the variant's, in the same round).
  * Usage: host_bench [CSV]   (BENCH_REPS=n rounds, default 11, at most 64; BENCH_NAIVE=1
- * adds the naive loop once, about a minute at N=2048 on 2 cores) */
+ * adds the naive loop once, about a minute at N=2048 on 2 cores; BENCH_CPUTIME=1 times
+ * by the calling thread's CPU time, which leaves out preemption on a loaded machine and
+ * means something for single-threaded calls only) */
 #include <cblas.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,9 +27,10 @@
 
 void perf_sgemm_host(const float *a, const float *b, float *c);
 
+static clockid_t clock_id = CLOCK_MONOTONIC;
 static double now(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(clock_id, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 static void openblas(const float *a, const float *b, float *c) {
@@ -116,6 +119,8 @@ static void report(FILE *out, const char *name, const double *t, int reps, doubl
 int main(int argc, char **argv) {
   size_t n2 = (size_t)N * N;
   float *a = malloc(n2 * 4), *b = malloc(n2 * 4), *c = malloc(n2 * 4), *ref = malloc(n2 * 4);
+  if (getenv("BENCH_CPUTIME") && atoi(getenv("BENCH_CPUTIME")))
+    clock_id = CLOCK_THREAD_CPUTIME_ID;
   int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 11;
   reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
   FILE *out = argc > 1 ? fopen(argv[1], "a") : NULL;

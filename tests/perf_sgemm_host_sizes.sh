@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# perf_sgemm_host_sizes.sh PARRAYC SOURCE_DIR WORKDIR: samples/perf_sgemm_host.pa at
+# sizes and thread counts other than its N = 256 and 2 threads: N not a multiple of
+# the blocking (padded, copied), 1, 3, 4, 5 and 12 threads (at N = 600 more threads
+# than parts of the columns), each product checked by the sample against float64;
+# and the sizes it cannot take stop the build at the sample's #error, which names
+# them.
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 PARRAYC SOURCE_DIR WORKDIR" >&2; exit 2; }
+P=$1 S=$(cd "$2" && pwd) W=$3
+case $P in /*) ;; *) P=$(pwd)/$P ;; esac
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 2
+pa=$S/samples/perf_sgemm_host.pa
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+for case in "1 1" "100 3" "257 1" "300 5" "512 4" "600 12"; do
+  read -r n t <<<"$case"
+  out=$("$P" --run -DN="$n" -DTHREADS="$t" "$pa" -o "sgemm_${n}_$t" 2>err.txt) ||
+    fail "N = $n, $t threads: $(cat err.txt)"
+  [ "$out" = "perf_sgemm_host: N = $n, $t omp threads, ok" ] || fail "N = $n, $t threads printed '$out'"
+done
+
+for bad in "-DN=0:N must be between 1 and 40000" "-DN=40001:N must be between 1 and 40000" \
+           "-DTHREADS=0:THREADS must be between 1 and 256" "-DTHREADS=257:THREADS must be between 1 and 256"; do
+  flag=${bad%%:*} msg=${bad#*:}
+  if "$P" --build "$flag" "$pa" -o bad 2>err.txt; then
+    fail "$flag built"
+  else
+    grep -q "perf_sgemm_host.pa:[0-9]*:[0-9]*: error: #error \"$msg\"" err.txt || fail "$flag: no '$msg' in: $(head -3 err.txt)"
+  fi
+done
+
+[ $fails -eq 0 ] && echo "perf_sgemm_host_sizes: ok"
+exit $((fails != 0))
