@@ -1031,8 +1031,15 @@ typedef struct StrideVec {
   int n;
 } StrideVec;
 
+/* Appends a digit.  One of extent 1 carries no information (dim_strides
+ * drops them) but as the outermost, which truncate_view reads: the others
+ * are dropped here, so that a chain of types each adding one ('[[#T_0][1]]')
+ * does not gather them (quadratic memory). */
 static void sv_push(Ctx *ctx, StrideVec *v, Poly *extent, Poly *stride)
 {
+  long long e;
+  if (v->n > 0 && poly_is_const(extent, &e) && e == 1)
+    return;
   Stride *ns = ctx_alloc(ctx, sizeof(Stride) * (v->n + 1));
   if (v->n)
     memcpy(ns, v->s, sizeof(Stride) * v->n);
