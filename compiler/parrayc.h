@@ -373,6 +373,7 @@ struct Dim {
   Poly *size;      /* written size of a leaf or of [n #R] */
   bool divides;    /* the size is written with a division (N/16): a tile count */
   Poly *extent;
+  Poly *local;     /* the room it takes in its process's layout, once asked (types.c) */
   Loc loc;
   char *path;      /* "A_0_1" */
 };

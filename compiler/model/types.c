@@ -738,42 +738,49 @@ typedef struct PolyStep {
 } PolyStep;
 
 /* The room node d takes in its process's local layout: its extent, less
- * the dimensions that select the process (SPEC 6.3). */
+ * the dimensions that select the process (SPEC 6.3).  Kept in each node
+ * met (d->local): every leaf's stride asks for its later siblings', which
+ * may end a long chain of whole references. */
 static Poly *local_extent(Ctx *ctx, Dim *d)
 {
-  PolyStep *st = NULL;
+  PolyStep *st = NULL; /* acc NULL: a whole reference, its target's room */
   int depth = 0, cap = 0;
   for (;;) {
     Poly *got;
     for (;;) {
+      if (d->local) {
+        got = d->local;
+        break;
+      }
       if (dim_selects_process(d)) {
         got = poly_const(ctx, 1);
         break;
       }
-      if (d->ref_kind == REF_FULL && d->ref && d->ref->type->kind == TK_NONE) {
-        d = d->ref;
-        continue;
-      }
-      if (d->ref_kind != REF_NONE || !d->nkids) {
+      bool whole = d->ref_kind == REF_FULL && d->ref && d->ref->type->kind == TK_NONE;
+      if (!whole && (d->ref_kind != REF_NONE || !d->nkids)) {
         got = d->extent;
         break;
       }
       st = walk_room(st, depth, &cap, sizeof *st);
-      st[depth++] = (PolyStep){d, NULL, poly_const(ctx, 1), 0};
-      d = d->kids[0];
+      st[depth++] = (PolyStep){d, NULL, whole ? NULL : poly_const(ctx, 1), 0};
+      d = whole ? d->ref : d->kids[0];
     }
+    d->local = got;
     for (;; depth--) {
       if (!depth) {
         free(st);
         return got;
       }
       PolyStep *s = &st[depth - 1];
-      s->acc = poly_mul(ctx, s->acc, got);
-      if (++s->kid < s->n->nkids) {
-        d = s->n->kids[s->kid];
-        break;
+      if (s->acc) {
+        s->acc = poly_mul(ctx, s->acc, got);
+        if (++s->kid < s->n->nkids) {
+          d = s->n->kids[s->kid];
+          break;
+        }
+        got = s->acc;
       }
-      got = s->acc;
+      s->n->local = got;
     }
   }
 }
