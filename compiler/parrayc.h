@@ -263,6 +263,7 @@ struct Atom {
   Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
   Poly *num, *den;
   Poly *quot;    /* A_MOD: num / den, once fold_divmod_pair has asked */
+  long long ops; /* A_DIV, A_MOD: the operations its C text spells out (expr.c's poly_ops) */
   int slot;      /* A_VAR: >= 0 when printed through a temporary */
   bool printed;  /* A_VAR: in the text of a nested $...$ already printed (its effects are there, once) */
   bool runtime;  /* A_SYM: names a variable (not only macros and literals):

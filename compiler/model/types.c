@@ -885,7 +885,9 @@ Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
     Poly *got = NULL;
     Dim *a;
     while (!got) {
-      if (dim_selects_process(n))
+      /* stopped: an offset passed expr.c's limits, and the paths of a
+       * chain that doubles them would double the walk too */
+      if (dim_selects_process(n) || ctx->stopped)
         got = poly_const(ctx, 0);
       else if (n->ref_kind != REF_NONE) {
         if (n->ref)
@@ -1206,6 +1208,10 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
     StrideVec got = {0};
     for (;;) {
       Dim *a = n->ref_kind != REF_NONE ? n : nearest_ref_ancestor(n);
+      if (ctx->stopped) { /* as in dim_offset */
+        ok = false;
+        goto done;
+      }
       if (dim_selects_process(n)) {
         sv_push(ctx, &got, n->extent, poly_const(ctx, 0));
         break;
