@@ -8,7 +8,12 @@
 # (tests/scale_linear.sh uses it).
 # Shapes: fn_pthd fn_omp fn_cuda (N small functions, each with its own
 # #detour), views (N #parray types, each a view of the previous, the last
-# created and copied into: its checks walk the chain), splits (N
+# created and copied into: its checks walk the chain), wholes and ones
+# (N types, each the whole of the previous, or the previous with a
+# dimension of extent 1 added; the last created and copied into), twists
+# (N types, each splitting the last one's dimension or transposing that
+# split: offsets that double every two types, parrayc's error past
+# its bound), splits (N
 # types, each splitting the previous one's first dimension), dollars (N
 # lines of 40 $...$ each), nest (blocks nested N deep).
 set -eo pipefail
@@ -39,6 +44,36 @@ gen() {
       last = "T" (n - 1)
       printf "#mainhost {\n  #create %s(a)\n  #create T0(b)\n  #copy T0(b) to %s(a)\n", last, last
       printf "  printf(\"%%d\\n\", (int)$%s[1][2]$);\n  #destroy %s(a)\n  #destroy T0(b)\n  return 0;\n}\n", last, last
+    }' ;;
+  wholes | ones)
+    # N types, each the whole of the last ('[#T0]': a chain of whole
+    # references, through children) or the last with a dimension of
+    # extent 1 added ('[[1][#T0_0]][#T0_1]': a stride digit more each)
+    awk -v n="$n" -v shape="$shape" 'BEGIN {
+      print "#include <stdio.h>"
+      print "#parray {paged float [3][5]} T0"
+      for (k = 1; k < n; k++)
+        if (shape == "wholes") printf "#parray {paged float [#T%d]} T%d\n", k - 1, k
+        else printf "#parray {paged float [[1][#T%d_0]][#T%d_1]} T%d\n", k - 1, k - 1, k
+      last = "T" (n - 1)
+      index_ = shape == "wholes" ? "[7]" : "[1][2]"
+      printf "#mainhost {\n  #create %s(a)\n  #create T0(b)\n  #copy T0(b) to %s(a)\n", last, last
+      printf "  printf(\"%%d\\n\", (int)$%s%s$);\n  #destroy %s(a)\n  #destroy T0(b)\n  return 0;\n}\n", last, index_, last, last
+    }' ;;
+  twists)
+    # N types, each a split of the last one's dimension ('[[2][n*2] #S0_0]')
+    # or a transpose of that split ('[[#S1_0_1][#S1_0_0]]'): each pair
+    # uses the index twice, so the offsets' terms double every two types
+    awk -v n="$n" 'BEGIN {
+      print "#include <stdio.h>"
+      print "int main(int argc, char **argv)\n{\n  int n = 1 << 4, i = argc - 1;\n  (void)argv;"
+      print "  #parray {paged float [[2][n*2]]} S0"
+      for (k = 1; k < n; k++)
+        if (k % 2) printf "  #parray {paged float [[#S%d_0_1][#S%d_0_0]]} S%d\n", k - 1, k - 1, k
+        else printf "  #parray {paged float [[2][n*2] #S%d_0]} S%d\n", k - 1, k
+      last = "S" (n - 1)
+      printf "  #create %s(a)\n  #create S0(b)\n  #copy S0(b) to %s(a)\n", last, last
+      printf "  printf(\"%%ld\\n\", (long)$%s[i]$);\n  #destroy %s(a)\n  #destroy S0(b)\n  return 0;\n}\n", last, last
     }' ;;
   splits)
     awk -v n="$n" 'BEGIN {
@@ -79,15 +114,16 @@ if [ "${1:-}" = --gen ]; then
   exit
 fi
 shapes=("$@")
-(( ${#shapes[@]} )) || shapes=(fn_pthd fn_omp fn_cuda views splits dollars nest)
+(( ${#shapes[@]} )) || shapes=(fn_pthd fn_omp fn_cuda views wholes ones twists splits dollars nest)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-8s %7s %8s %8s %10s %s\n' shape n lines cpu_s maxrss_kb status
 for shape in "${shapes[@]}"; do
   case $shape in
   fn_*) sizes="1700 17000" ;;    # 6 lines a function
-  views) sizes="2000 20000" ;;
+  views | wholes | ones) sizes="2000 20000" ;;
   splits) sizes="30 60" ;;
+  twists) sizes="16 60" ;;
   dollars) sizes="10000 100000" ;;
   nest) sizes="500 5000" ;;
   esac

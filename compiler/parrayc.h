@@ -211,11 +211,23 @@ typedef enum BranchGuard {
   GUARD_ELSE, /* before this #endif: #else and an #error, parrayc took an earlier branch */
 } BranchGuard;
 
+/* A node of the syntax tree.  C text and $...$ (N_TEXT, N_DOLLAR) are
+ * most of a program's nodes: node_new gives them only the fields up to
+ * NODE_TEXT_END, those every walk reads; the rest are a directive's. */
 struct Node {
   NodeKind kind;
   Loc loc;
   Node *next;
   char *text;    /* N_TEXT: the text; directives: leading indentation */
+  Node *body;    /* N_BLOCK, N_DETOUR, N_MAINHOST, N_GLOBAL, N_SUBPROG */
+  Dx *dx;        /* N_DOLLAR */
+  bool failed;   /* a directive that did not parse, or misspelt (reported): its own checks say nothing more */
+  /* #if groups (model/branches.c) */
+  bool dead;     /* in a branch parrayc takes for not taken: a Parray construct is left out */
+  bool declares; /* an #if line: its group declares a type, subprogram or main */
+  BranchGuard guard; /* a conditional line: the #error the output puts with it */
+  Loc guard_at;  /* the branch that #error names */
+  /* NODE_TEXT_END: a directive's fields */
   char *out_indent; /* directives: the indentation of their output when not
                      * text's (inside an #insert: the #insert's plus text) */
   char *name;    /* type, subprogram or sync suffix */
@@ -225,23 +237,16 @@ struct Node {
   Node **args;   /* argument list: each a list of N_TEXT/N_DOLLAR nodes */
   int nargs;
   bool has_args; /* parentheses were written */
-  Node *body;    /* N_BLOCK, N_DETOUR, N_MAINHOST, N_GLOBAL, N_SUBPROG */
+  bool has_params;
   Loc end_loc;   /* closing brace of a body */
-  Dx *dx;        /* N_DOLLAR */
   /* N_PARRAY */
   char **words;  /* memory, element type or thread kind words */
   int nwords;
-  Node *params;  /* thread-array parameter list text, or NULL */
-  bool has_params;
-  DimSyn **dims;
   int ndims;
-  bool failed;   /* a directive that did not parse, or misspelt (reported): its own checks say nothing more */
-  /* #if groups (model/branches.c) */
-  bool dead;     /* in a branch parrayc takes for not taken: a Parray construct is left out */
-  BranchGuard guard; /* a conditional line: the #error the output puts with it */
-  bool declares; /* an #if line: its group declares a type, subprogram or main */
-  Loc guard_at;  /* the branch that #error names */
+  Node *params;  /* thread-array parameter list text, or NULL */
+  DimSyn **dims;
 };
+#define NODE_TEXT_END offsetof(Node, out_indent)
 
 Node *node_new(Ctx *ctx, NodeKind kind, Loc loc);
 
@@ -262,6 +267,7 @@ struct Atom {
   Poly *bound;   /* A_VAR: the index is assumed in [0, bound) */
   Poly *num, *den;
   Poly *quot;    /* A_MOD: num / den, once fold_divmod_pair has asked */
+  long long ops; /* A_DIV, A_MOD: the operations its C text spells out (expr.c's poly_ops) */
   int slot;      /* A_VAR: >= 0 when printed through a temporary */
   bool printed;  /* A_VAR: in the text of a nested $...$ already printed (its effects are there, once) */
   bool runtime;  /* A_SYM: names a variable (not only macros and literals):
@@ -377,6 +383,7 @@ struct Dim {
   Poly *size;      /* written size of a leaf or of [n #R] */
   bool divides;    /* the size is written with a division (N/16): a tile count */
   Poly *extent;
+  Poly *local;     /* the room it takes in its process's layout, once asked (types.c) */
   Loc loc;
   char *path;      /* "A_0_1" */
 };

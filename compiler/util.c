@@ -166,7 +166,8 @@ void ctx_free(Ctx *ctx)
 
 Node *node_new(Ctx *ctx, NodeKind kind, Loc loc)
 {
-  Node *n = ctx_alloc(ctx, sizeof *n);
+  bool text = kind == N_TEXT || kind == N_DOLLAR;
+  Node *n = ctx_alloc(ctx, text ? NODE_TEXT_END : sizeof *n);
   n->kind = kind;
   n->loc = loc;
   return n;

@@ -114,6 +114,43 @@ static Atom *atom_intern(Ctx *ctx, const AtomKey *k)
   return a;
 }
 
+/* The operations the C text of an offset spells out, a shared operand
+ * each time it is written: views that each use their index twice (a split
+ * then a transpose, '[[2][n*2] #S0_0]' then '[[#S1_0_1][#S1_0_0]]')
+ * double them with each type, while the atoms, shared, grow by a few.
+ * Past POLY_MAX_OPS an atom is an error where it is made, and the walks
+ * that follow operands as written (printing, evaluation, reach) stop at
+ * it: their work would double with each type too.  The terms of a sum
+ * double alike (POLY_MAX_TERMS). */
+enum { POLY_MAX_OPS = 1 << 16, POLY_MAX_TERMS = 1 << 9 };
+
+/* An offset past those limits, reported where the walk is (not written:
+ * an error); what stands for it is any value. */
+static void too_large(Ctx *ctx, const char *what, int limit)
+{
+  diag_error(ctx, ctx->walking ? ctx->walking->loc : ctx->reading,
+             "an offset here would take more than %d %s: views that each use their index twice (a split, "
+             "then a transpose of it) double them with each type of a chain; parrayc's limit",
+             limit, what);
+  ctx->stopped = true; /* what follows would double alike: nothing more is translated */
+}
+
+static long long poly_ops(const Poly *p)
+{
+  long long n = 0;
+  for (int i = 0; i < p->n && n <= POLY_MAX_OPS; i++) {
+    n++;
+    for (int k = 0; k < p->t[i].nf; k++)
+      n += p->t[i].f[k]->ops ? p->t[i].f[k]->ops : 1;
+  }
+  return n;
+}
+
+static bool too_many_ops(const Atom *a)
+{
+  return a->ops > POLY_MAX_OPS;
+}
+
 /* Does size text name a variable: an identifier that is neither a macro
  * the program #defines nor one of C's type words (for sizeof and casts)?
  * Such a size is known only at run time and may pass 2^31. */
@@ -330,9 +367,15 @@ static bool fold_divmod_pair(Ctx *ctx, TermVec *v)
 
 static Poly *normalize(Ctx *ctx, TermVec *v)
 {
+  if (ctx->stopped) /* too_large: any value, and no more work */
+    v->n = 0;
   tv_combine(v);
   while (fold_divmod_pair(ctx, v))
     tv_combine(v);
+  if (v->n > POLY_MAX_TERMS) {
+    too_large(ctx, "terms", POLY_MAX_TERMS);
+    v->n = 0;
+  }
   Poly *p = ctx_alloc(ctx, sizeof *p);
   p->n = v->n;
   p->t = v->t;
@@ -371,6 +414,10 @@ Poly *poly_mul(Ctx *ctx, Poly *a, Poly *b)
     return a;
   if (b->n == 0 || poly_is_value(a, 1))
     return b;
+  if ((long long)a->n * b->n > POLY_MAX_TERMS) {
+    too_large(ctx, "terms", POLY_MAX_TERMS);
+    return poly_const(ctx, 0);
+  }
   TermVec v = {0};
   tv_reserve(ctx, &v, a->n * b->n);
   for (int i = 0; i < a->n; i++)
@@ -485,6 +532,8 @@ static Poly *atom_max(Ctx *ctx, Atom *a)
   case A_VAR:
     return poly_sub(ctx, a->bound, poly_const(ctx, 1));
   case A_DIV:
+    if (too_many_ops(a)) /* reported: any value */
+      return poly_of_atom(ctx, a, 1);
     return poly_div(ctx, poly_max(ctx, a->num), a->den);
   case A_MOD:
     return poly_sub(ctx, a->den, poly_const(ctx, 1));
@@ -546,7 +595,14 @@ static void split_by(Ctx *ctx, Poly *a, const Term *d, Poly **q, Poly **r)
 static Poly *divmod_atom(Ctx *ctx, AtomKind kind, Poly *num, Poly *den)
 {
   AtomKey k = {kind, NULL, NULL, num, den};
-  return poly_of_atom(ctx, atom_intern(ctx, &k), 1);
+  Atom *a = atom_intern(ctx, &k);
+  if (!a->ops) {
+    long long ops = 1 + poly_ops(num) + poly_ops(den);
+    a->ops = ops > POLY_MAX_OPS ? POLY_MAX_OPS + 1 : ops;
+    if (too_many_ops(a))
+      too_large(ctx, "operations of C", POLY_MAX_OPS);
+  }
+  return poly_of_atom(ctx, a, 1);
 }
 
 Poly *poly_div(Ctx *ctx, Poly *a, Poly *d)
@@ -612,7 +668,7 @@ bool poly_value(const Poly *p, PolyLeaf leaf, void *arg, long long *out)
     for (int k = 0; k < p->t[i].nf; k++) {
       const Atom *a = p->t[i].f[k];
       if (a->kind == A_DIV || a->kind == A_MOD) {
-        if (!poly_value(a->num, leaf, arg, &n) || !poly_value(a->den, leaf, arg, &d) || d <= 0)
+        if (too_many_ops(a) || !poly_value(a->num, leaf, arg, &n) || !poly_value(a->den, leaf, arg, &d) || d <= 0)
           return false;
         v = a->kind == A_DIV ? n / d : n % d;
       } else if (!leaf(arg, a, &v)) {
@@ -635,6 +691,8 @@ int poly_count_atom(const Poly *p, const Atom *a)
     for (int k = 0; k < p->t[i].nf; k++) {
       const Atom *f = p->t[i].f[k];
       if (f == a)
+        n++;
+      else if (too_many_ops(f)) /* reported: taken to hold a */
         n++;
       else if (f->kind == A_DIV || f->kind == A_MOD)
         n += poly_count_atom(f->num, a) + poly_count_atom(f->den, a);
@@ -691,7 +749,7 @@ bool poly_names_variable(const Poly *p)
   for (int i = 0; i < p->n; i++)
     for (int k = 0; k < p->t[i].nf; k++) {
       const Atom *a = p->t[i].f[k];
-      if ((a->kind == A_SYM && a->runtime) || (a->num && poly_names_variable(a->num)) ||
+      if ((a->kind == A_SYM && a->runtime) || too_many_ops(a) || (a->num && poly_names_variable(a->num)) ||
           (a->den && poly_names_variable(a->den)) || (a->bound && poly_names_variable(a->bound)))
         return true;
     }
@@ -715,13 +773,15 @@ static long long atom_reach(const Atom *a, bool consts)
      * counts fit one); an index into a run-time size may pass 2^31 */
     return a->bound && strcmp(a->text, "pa_tid") ? const_reach(a->bound, consts) : 1;
   case A_DIV:
+    if (too_many_ops(a))
+      return LLONG_MAX;
     v = const_reach(a->num, consts);
     long long d;
     return poly_known_value(a->den, &d) && d > 0 ? v / d : v;
   case A_MOD:
     if (poly_known_value(a->den, &v))
       return v > 1 ? v - 1 : 0;
-    return const_reach(a->num, consts);
+    return too_many_ops(a) ? LLONG_MAX : const_reach(a->num, consts);
   }
   return 1;
 }
@@ -749,7 +809,8 @@ static bool fits_int(const Poly *p, bool consts)
       return false;
     for (int k = 0; k < p->t[i].nf; k++) {
       Atom *a = p->t[i].f[k];
-      if ((a->kind == A_DIV || a->kind == A_MOD) && (!fits_int(a->num, consts) || !fits_int(a->den, consts)))
+      if ((a->kind == A_DIV || a->kind == A_MOD) &&
+          (too_many_ops(a) || !fits_int(a->num, consts) || !fits_int(a->den, consts)))
         return false;
     }
   }
@@ -979,6 +1040,10 @@ static void print_atom(Buf *b, const Atom *a, bool wide, bool alone, bool consts
     return;
   case A_DIV:
   case A_MOD:
+    if (too_many_ops(a)) { /* reported: the output is not written */
+      buf_putc(b, '0');
+      return;
+    }
     if (!alone)
       buf_putc(b, '(');
     print_operand(b, a->num, wide, consts);

@@ -60,7 +60,8 @@ static ThreadKind kind_of_word(const char *w)
 }
 
 /* A chain of types each referencing the next is walked link by link
- * (offsets, strides): this many links stay well within an 8 MB stack. */
+ * (offsets, strides), on the heap (walk_room): bench/scale_shapes.sh's
+ * chains this long translate in under 100 MB. */
 enum { TYPE_MAX_REF_DEPTH = 30000 };
 
 /* the longest chain of types the references under d lead through */
@@ -717,20 +718,72 @@ Poly *dim_weight(Ctx *ctx, Dim *n, Dim *a)
   return w;
 }
 
+/* Grows a walk's stack of items of `size` bytes to hold one more than n.
+ * The walks below follow chains of referencing types, as long as
+ * TYPE_MAX_REF_DEPTH: on the heap, not the C stack. */
+static void *walk_room(void *items, int n, int *cap, size_t size)
+{
+  if (n < *cap)
+    return items;
+  *cap = *cap ? 2 * *cap : 16;
+  return util_realloc(items, size * *cap);
+}
+
+/* A node with children met on a walk: what its children gave so far, and
+ * the next child. */
+typedef struct PolyStep {
+  Dim *n;
+  Poly *i;   /* dim_offset: the node's index */
+  Poly *acc; /* the product or the sum of its children's so far */
+  int kid;
+} PolyStep;
+
 /* The room node d takes in its process's local layout: its extent, less
- * the dimensions that select the process (SPEC 6.3). */
+ * the dimensions that select the process (SPEC 6.3).  Kept in each node
+ * met (d->local): every leaf's stride asks for its later siblings', which
+ * may end a long chain of whole references. */
 static Poly *local_extent(Ctx *ctx, Dim *d)
 {
-  if (dim_selects_process(d))
-    return poly_const(ctx, 1);
-  if (d->ref_kind == REF_FULL && d->ref && d->ref->type->kind == TK_NONE)
-    return local_extent(ctx, d->ref);
-  if (d->ref_kind != REF_NONE || !d->nkids)
-    return d->extent;
-  Poly *p = poly_const(ctx, 1);
-  for (int k = 0; k < d->nkids; k++)
-    p = poly_mul(ctx, p, local_extent(ctx, d->kids[k]));
-  return p;
+  PolyStep *st = NULL; /* acc NULL: a whole reference, its target's room */
+  int depth = 0, cap = 0;
+  for (;;) {
+    Poly *got;
+    for (;;) {
+      if (d->local) {
+        got = d->local;
+        break;
+      }
+      if (dim_selects_process(d)) {
+        got = poly_const(ctx, 1);
+        break;
+      }
+      bool whole = d->ref_kind == REF_FULL && d->ref && d->ref->type->kind == TK_NONE;
+      if (!whole && (d->ref_kind != REF_NONE || !d->nkids)) {
+        got = d->extent;
+        break;
+      }
+      st = walk_room(st, depth, &cap, sizeof *st);
+      st[depth++] = (PolyStep){d, NULL, whole ? NULL : poly_const(ctx, 1), 0};
+      d = whole ? d->ref : d->kids[0];
+    }
+    d->local = got;
+    for (;; depth--) {
+      if (!depth) {
+        free(st);
+        return got;
+      }
+      PolyStep *s = &st[depth - 1];
+      if (s->acc) {
+        s->acc = poly_mul(ctx, s->acc, got);
+        if (++s->kid < s->n->nkids) {
+          d = s->n->kids[s->kid];
+          break;
+        }
+        got = s->acc;
+      }
+      s->n->local = got;
+    }
+  }
 }
 
 /* The natural stride of leaf n (rule 4): W(n, root), where a distributed
@@ -815,26 +868,58 @@ Dim *dim_process_selector(Dim *n)
   return NULL;
 }
 
+/* the digit of child k in index i of node d */
+static Poly *kid_digit(Ctx *ctx, Dim *d, int k, Poly *i)
+{
+  Poly *digit = poly_div(ctx, i, place_value(ctx, d, k));
+  return k > 0 ? poly_mod(ctx, digit, d->kids[k]->extent) : digit;
+}
+
 Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
 {
-  if (dim_selects_process(n))
-    return poly_const(ctx, 0);
-  if (n->ref_kind != REF_NONE)
-    return n->ref ? dim_offset(ctx, n->ref, i) : poly_const(ctx, 0);
-  Dim *a = nearest_ref_ancestor(n);
-  if (a)
-    return dim_offset(ctx, a, poly_mul(ctx, i, dim_weight(ctx, n, a)));
-  if (n->nkids) {
-    Poly *sum = poly_const(ctx, 0);
-    for (int k = 0; k < n->nkids; k++) {
-      Poly *digit = poly_div(ctx, i, place_value(ctx, n, k));
-      if (k > 0)
-        digit = poly_mod(ctx, digit, n->kids[k]->extent);
-      sum = poly_add(ctx, sum, dim_offset(ctx, n->kids[k], digit));
+  PolyStep *st = NULL;
+  int depth = 0, cap = 0;
+  for (;;) {
+    /* down the references to a node whose offset is known, its
+     * children's summed on the way back */
+    Poly *got = NULL;
+    Dim *a;
+    while (!got) {
+      /* stopped: an offset passed expr.c's limits, and the paths of a
+       * chain that doubles them would double the walk too */
+      if (dim_selects_process(n) || ctx->stopped)
+        got = poly_const(ctx, 0);
+      else if (n->ref_kind != REF_NONE) {
+        if (n->ref)
+          n = n->ref;
+        else
+          got = poly_const(ctx, 0);
+      } else if ((a = nearest_ref_ancestor(n))) {
+        i = poly_mul(ctx, i, dim_weight(ctx, n, a));
+        n = a;
+      } else if (n->nkids) {
+        st = walk_room(st, depth, &cap, sizeof *st);
+        st[depth++] = (PolyStep){n, i, poly_const(ctx, 0), 0};
+        i = kid_digit(ctx, n, 0, i);
+        n = n->kids[0];
+      } else
+        got = poly_mul(ctx, i, natural_stride(ctx, n));
     }
-    return sum;
+    for (;; depth--) {
+      if (!depth) {
+        free(st);
+        return got;
+      }
+      PolyStep *s = &st[depth - 1];
+      s->acc = poly_add(ctx, s->acc, got);
+      if (++s->kid < s->n->nkids) {
+        n = s->n->kids[s->kid];
+        i = kid_digit(ctx, s->n, s->kid, s->i);
+        break;
+      }
+      got = s->acc;
+    }
   }
-  return poly_mul(ctx, i, natural_stride(ctx, n));
 }
 
 static bool has_ref_above_or_here(Dim *d)
@@ -956,8 +1041,15 @@ typedef struct StrideVec {
   int n;
 } StrideVec;
 
+/* Appends a digit.  One of extent 1 carries no information (dim_strides
+ * drops them) but as the outermost, which truncate_view reads: the others
+ * are dropped here, so that a chain of types each adding one ('[[#T_0][1]]')
+ * does not gather them (quadratic memory). */
 static void sv_push(Ctx *ctx, StrideVec *v, Poly *extent, Poly *stride)
 {
+  long long e;
+  if (v->n > 0 && poly_is_const(extent, &e) && e == 1)
+    return;
   Stride *ns = ctx_alloc(ctx, sizeof(Stride) * (v->n + 1));
   if (v->n)
     memcpy(ns, v->s, sizeof(Stride) * v->n);
@@ -1053,61 +1145,117 @@ static bool take_digits(Ctx *ctx, StrideVec *v, int j, Poly *extent, StrideVec *
   return true;
 }
 
+/* The strides of n, a referencing node, from rv, its target's: their
+ * first positions (appended to out). */
+static bool strides_through_ref(Ctx *ctx, Dim *n, StrideVec *rv, StrideVec *out)
+{
+  if (!truncate_view(ctx, rv, n->extent))
+    /* the first positions of a view over symbolic sizes: its inner digits */
+    return rv->n > 0 && take_digits(ctx, rv, rv->n - 1, n->extent, out, n);
+  for (int k = 0; k < rv->n; k++)
+    sv_push(ctx, out, rv->s[k].extent, rv->s[k].stride);
+  return true;
+}
+
+/* The strides of n, below referencing node a, from av, a's target's
+ * (appended to out).  Only a's inner digits matter here, so a's target
+ * need not be cut to a's extent (which fails when sizes are symbols, as
+ * N/4 vs N/256). */
+static bool strides_below_ref(Ctx *ctx, Dim *n, Dim *a, StrideVec *av, StrideVec *out)
+{
+  if (av->n == 0)
+    return false;
+  Poly *w = dim_weight(ctx, n, a);
+  /* place values of a's digits, innermost first */
+  Poly **pv = ctx_alloc(ctx, sizeof(Poly *) * (av->n + 1));
+  pv[av->n - 1] = poly_const(ctx, 1);
+  for (int k = av->n - 2; k >= 0; k--)
+    pv[k] = poly_mul(ctx, pv[k + 1], av->s[k + 1].extent);
+  for (int j = av->n - 1; j >= 0; j--) {
+    Poly *m;
+    if (!divides_exactly(ctx, w, pv[j], &m))
+      return false;
+    if (poly_equal(pv[j], w)) {
+      /* aligned: whole digits from j outwards */
+      return take_digits(ctx, av, j, n->extent, out, n);
+    }
+    /* inside digit j: i * w stays in it when m * extent <= e_j */
+    if (poly_provably_less(ctx, poly_sub(ctx, poly_mul(ctx, m, n->extent), poly_const(ctx, 1)), av->s[j].extent)) {
+      sv_push(ctx, out, n->extent, poly_mul(ctx, av->s[j].stride, m));
+      return true;
+    }
+  }
+  return false;
+}
+
+/* A node met on strides_of's walk whose strides wait on others': a
+ * referencing node or one below it (a: the referencing node), whose
+ * strides follow its target's, or a node with children (a: NULL), whose
+ * strides are its children's, gathered in got. */
+typedef struct StrideStep {
+  Dim *n, *a;
+  int kid;
+  StrideVec got;
+} StrideStep;
+
 static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
 {
-  if (dim_selects_process(n)) {
-    sv_push(ctx, out, n->extent, poly_const(ctx, 0));
-    return true;
-  }
-  if (n->ref_kind != REF_NONE) {
-    StrideVec rv = {0};
-    if (!n->ref || !strides_of(ctx, n->ref, &rv))
-      return false;
-    if (!truncate_view(ctx, &rv, n->extent))
-      /* the first positions of a view over symbolic sizes: its inner digits */
-      return rv.n > 0 && take_digits(ctx, &rv, rv.n - 1, n->extent, out, n);
-    for (int k = 0; k < rv.n; k++)
-      sv_push(ctx, out, rv.s[k].extent, rv.s[k].stride);
-    return true;
-  }
-  Dim *a = nearest_ref_ancestor(n);
-  if (a) {
-    /* only a's inner digits matter here, so a's target need not be cut to
-     * a's extent (which fails when sizes are symbols, as N/4 vs N/256) */
-    StrideVec av = {0};
-    if (!a->ref || !strides_of(ctx, a->ref, &av) || av.n == 0)
-      return false;
-    Poly *w = dim_weight(ctx, n, a);
-    /* place values of a's digits, innermost first */
-    Poly **pv = ctx_alloc(ctx, sizeof(Poly *) * (av.n + 1));
-    pv[av.n - 1] = poly_const(ctx, 1);
-    for (int k = av.n - 2; k >= 0; k--)
-      pv[k] = poly_mul(ctx, pv[k + 1], av.s[k + 1].extent);
-    for (int j = av.n - 1; j >= 0; j--) {
-      Poly *m;
-      if (!divides_exactly(ctx, w, pv[j], &m))
-        return false;
-      if (poly_equal(pv[j], w)) {
-        /* aligned: whole digits from j outwards */
-        return take_digits(ctx, &av, j, n->extent, out, n);
+  StrideStep *st = NULL;
+  int depth = 0, cap = 0;
+  bool ok = true;
+  for (;;) {
+    /* down the references to a node whose strides are known */
+    StrideVec got = {0};
+    for (;;) {
+      Dim *a = n->ref_kind != REF_NONE ? n : nearest_ref_ancestor(n);
+      if (ctx->stopped) { /* as in dim_offset */
+        ok = false;
+        goto done;
       }
-      /* inside digit j: i * w stays in it when m * extent <= e_j */
-      if (poly_provably_less(ctx, poly_sub(ctx, poly_mul(ctx, m, n->extent), poly_const(ctx, 1)), av.s[j].extent)) {
-        sv_push(ctx, out, n->extent, poly_mul(ctx, av.s[j].stride, m));
-        return true;
+      if (dim_selects_process(n)) {
+        sv_push(ctx, &got, n->extent, poly_const(ctx, 0));
+        break;
       }
-      (void)j;
+      if (a && !a->ref) {
+        ok = false;
+        goto done;
+      }
+      if (!a && !n->nkids) {
+        sv_push(ctx, &got, n->extent, natural_stride(ctx, n));
+        break;
+      }
+      st = walk_room(st, depth, &cap, sizeof *st);
+      st[depth++] = (StrideStep){n, a, 0, {0}};
+      n = a ? a->ref : n->kids[0];
     }
-    return false;
+    /* back up, each node's strides from those it waits on */
+    for (;; depth--) {
+      if (!depth) {
+        for (int k = 0; k < got.n; k++)
+          sv_push(ctx, out, got.s[k].extent, got.s[k].stride);
+        goto done;
+      }
+      StrideStep *s = &st[depth - 1];
+      if (s->a) {
+        StrideVec v = {0};
+        ok = s->a == s->n ? strides_through_ref(ctx, s->n, &got, &v) : strides_below_ref(ctx, s->n, s->a, &got, &v);
+        if (!ok)
+          goto done;
+        got = v;
+        continue;
+      }
+      for (int k = 0; k < got.n; k++)
+        sv_push(ctx, &s->got, got.s[k].extent, got.s[k].stride);
+      if (++s->kid < s->n->nkids) {
+        n = s->n->kids[s->kid];
+        break;
+      }
+      got = s->got;
+    }
   }
-  if (n->nkids) {
-    for (int k = 0; k < n->nkids; k++)
-      if (!strides_of(ctx, n->kids[k], out))
-        return false;
-    return true;
-  }
-  sv_push(ctx, out, n->extent, natural_stride(ctx, n));
-  return true;
+done:
+  free(st);
+  return ok;
 }
 
 bool dim_strides(Ctx *ctx, Dim *d, Stride **out, int *n)
@@ -1231,32 +1379,57 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
   return -1;
 }
 
-Type *dim_distributed_over(Dim *d)
+/* The first node in the walk from d down its children and references
+ * (depth first, in order) that `found` names a type for, and that type;
+ * a node `found` stops at (NULL from it and stop set) ends its branch. */
+static Type *first_found(Dim *d, Type *(*found)(Dim *, bool *stop))
+{
+  int depth = 0, cap = 0;
+  Dim **st = walk_room(NULL, depth, &cap, sizeof *st);
+  Type *t = NULL;
+  st[depth++] = d;
+  while (!t && depth) {
+    bool stop = false;
+    d = st[--depth];
+    if ((t = found(d, &stop)) || stop)
+      continue;
+    if (d->ref) {
+      st = walk_room(st, depth, &cap, sizeof *st);
+      st[depth++] = d->ref;
+      continue;
+    }
+    for (int k = d->nkids - 1; k >= 0; k--) {
+      st = walk_room(st, depth, &cap, sizeof *st);
+      st[depth++] = d->kids[k];
+    }
+  }
+  free(st);
+  return t;
+}
+
+/* a process selector's array; a reference to a thread array ends the branch */
+static Type *process_array_at(Dim *d, bool *stop)
 {
   if (dim_selects_process(d))
     return dim_process_array(d);
-  if (d->ref)
-    return d->ref->type->kind == TK_NONE ? dim_distributed_over(d->ref) : NULL;
-  for (int k = 0; k < d->nkids; k++) {
-    Type *t = dim_distributed_over(d->kids[k]);
-    if (t)
-      return t;
-  }
+  *stop = d->ref && d->ref->type->kind != TK_NONE;
   return NULL;
+}
+
+Type *dim_distributed_over(Dim *d)
+{
+  return first_found(d, process_array_at);
+}
+
+static Type *thread_array_at(Dim *d, bool *stop)
+{
+  (void)stop;
+  return d->ref && d->ref->type->kind != TK_NONE ? d->ref->type : NULL;
 }
 
 Type *dim_thread_type(Dim *d)
 {
-  if (d->ref && d->ref->type->kind != TK_NONE)
-    return d->ref->type;
-  if (d->ref)
-    return dim_thread_type(d->ref);
-  for (int k = 0; k < d->nkids; k++) {
-    Type *t = dim_thread_type(d->kids[k]);
-    if (t)
-      return t;
-  }
-  return NULL;
+  return first_found(d, thread_array_at);
 }
 
 /* Lining up two strided views, innermost digits first: the common digits
