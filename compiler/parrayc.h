@@ -450,7 +450,7 @@ enum { COPY_MAX_CONDITIONS = 4 };
  * (N divisible by 32 for [N] against [[N/32][32]]): the digits under the
  * fewest (*cond, *ncond; none when the digits line up anyway). */
 bool dim_copy_digits_if(Ctx *ctx, Dim *src, Dim *dst, CopyDigit **out, int *n, CopyCond **cond, int *ncond);
-Type *dim_thread_type(Dim *d); /* the thread array a data node references, or NULL */
+Type *dim_thread_type(const Ctx *ctx, Dim *d); /* the thread array a data node references, or NULL */
 /* Does data node n select the process (mpi) or the thread's GPU (dmem over
  * pthd or omp) that stores its elements?  (SPEC 6.3, 6.5) */
 bool dim_selects_process(const Dim *n);
@@ -461,7 +461,7 @@ Type *dim_process_array(const Dim *sel);
 Dim *dim_process_node(const Dim *sel);
 Poly *dim_process_index(Ctx *ctx, Dim *sel, Poly *digit);
 /* The thread array data node d is distributed over, or NULL. */
-Type *dim_distributed_over(Dim *d);
+Type *dim_distributed_over(const Ctx *ctx, Dim *d);
 /* An extent relation parrayc cannot decide, because sizes are symbols: a
  * split d whose sizes divide (a tiling) must have exactly d->ref's extent
  * (exact); other splits and sized references at most that. */

@@ -329,7 +329,7 @@ static void emit_memory(Emitter *e, Node *n)
   b->create(e, n, d);
   /* dmem distributed over the detour's own thread array: that array's
    * target readies the copies among the blocks */
-  Type *tt = d->type->mem == MEM_DMEM ? dim_distributed_over(d) : NULL;
+  Type *tt = d->type->mem == MEM_DMEM ? dim_distributed_over(e->ctx, d) : NULL;
   const Backend *tb = tt && e->detour && e->detour->type == tt ? backend_for(e, tt->kind, MEM_DMEM) : NULL;
   if (tb && tb->create_shared)
     tb->create_shared(e, n, tt, util_str_trim(e->ctx, frag_text(e, n->args[0])), hostc_block_bytes(e->ctx, d));
@@ -371,7 +371,7 @@ static void emit_copy(Emitter *e, Node *n)
   if (d->type != s->type)
     hostc_type_checks(e, n, d->type);
   CopySite site = {s, d, e->detour ? e->detour->type : NULL};
-  CopyBy by = copy_by(&site);
+  CopyBy by = copy_by(ctx, &site);
   char *sp, *dp;
   if (copy_on_gpu(s) || copy_on_gpu(d))
     note_gpu_work(e);

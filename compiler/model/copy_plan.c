@@ -26,13 +26,13 @@ bool copy_on_gpu(const Dim *d)
 }
 
 
-CopyBy copy_by(const CopySite *site)
+CopyBy copy_by(const Ctx *ctx, const CopySite *site)
 {
   Dim *s = site->src, *d = site->dst;
   bool gpu = copy_on_gpu(s) || copy_on_gpu(d);
   /* distributed data, or any data in an mpi body (process 0's arrays,
    * this process's own memory: plan_processes tells them apart) */
-  if (dim_distributed_over(s) || dim_distributed_over(d) || (site->detour && site->detour->kind == TK_MPI))
+  if (dim_distributed_over(ctx, s) || dim_distributed_over(ctx, d) || (site->detour && site->detour->kind == TK_MPI))
     return COPY_BY_PROCESSES;
   /* a host thread of a pthd or omp body drives its GPU as the host does */
   if (site->detour && gpu && (site->detour->kind == TK_PTHD || site->detour->kind == TK_OMP))
@@ -196,7 +196,7 @@ static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s)
     push_digit(ctx, s, sel, true);
     return true;
   }
-  Type *tt = dim_distributed_over(d);
+  Type *tt = dim_distributed_over(ctx, d);
   if (tt && (d->ref_kind == REF_SPLIT || d->ref_kind == REF_SIZED)) {
     diag_error(ctx, n->loc,
                "'%s' views distributed data through '[... #%s]': a distributed copy needs the %s dimension "
@@ -239,7 +239,7 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
   memset(s, 0, sizeof *s);
   s->dim = d;
   s->ptr = ptr;
-  s->procs = dim_distributed_over(d);
+  s->procs = dim_distributed_over(ctx, d);
   if (!collect(ctx, n, d, s))
     return false;
   for (int k = 0; k < s->n && !s->procs; k++)
@@ -830,7 +830,7 @@ bool copy_plan(Ctx *ctx, Node *n, const CopySite *site, const char *sp, const ch
 {
   CopyPlan *p = plan;
   memset(p, 0, sizeof *p);
-  p->by = copy_by(site);
+  p->by = copy_by(ctx, site);
   p->src = site->src;
   p->dst = site->dst;
   p->sp = sp;

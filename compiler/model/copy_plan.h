@@ -107,7 +107,7 @@ typedef struct CopyPlan {
 } CopyPlan;
 
 bool copy_on_gpu(const Dim *d);
-CopyBy copy_by(const CopySite *site);
+CopyBy copy_by(const Ctx *ctx, const CopySite *site);
 /* The plan for a copy at site, sp and dp the pointers' C text; false after
  * reporting why it cannot be done. */
 bool copy_plan(Ctx *ctx, Node *n, const CopySite *site, const char *sp, const char *dp, CopyPlan *plan);

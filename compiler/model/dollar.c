@@ -286,7 +286,7 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
     return "0";
   }
   case DX_INDEX: {
-    if (d->type->kind != TK_NONE && !dim_thread_type(d)) {
+    if (d->type->kind != TK_NONE && !dim_thread_type(ctx, d)) {
       diag_error(ctx, dx->path_loc, "'%s' is a thread array: index it with '$tid$', not '$%s[...]$'", dx->path,
                  dx->path);
       return "0";

@@ -721,12 +721,12 @@ Poly *dim_weight(Ctx *ctx, Dim *n, Dim *a)
 /* Grows a walk's stack of items of `size` bytes to hold one more than n.
  * The walks below follow chains of referencing types, as long as
  * TYPE_MAX_REF_DEPTH: on the heap, not the C stack. */
-static void *walk_room(void *items, int n, int *cap, size_t size)
+static void *walk_room(const Ctx *ctx, void *items, int n, int *cap, size_t size)
 {
   if (n < *cap)
     return items;
   *cap = *cap ? 2 * *cap : 16;
-  return util_realloc(items, size * *cap);
+  return util_realloc(ctx, items, size * *cap);
 }
 
 /* A node with children met on a walk: what its children gave so far, and
@@ -762,7 +762,7 @@ static Poly *local_extent(Ctx *ctx, Dim *d)
         got = d->extent;
         break;
       }
-      st = walk_room(st, depth, &cap, sizeof *st);
+      st = walk_room(ctx, st, depth, &cap, sizeof *st);
       st[depth++] = (PolyStep){d, NULL, whole ? NULL : poly_const(ctx, 1), 0};
       d = whole ? d->ref : d->kids[0];
     }
@@ -898,7 +898,7 @@ Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
         i = poly_mul(ctx, i, dim_weight(ctx, n, a));
         n = a;
       } else if (n->nkids) {
-        st = walk_room(st, depth, &cap, sizeof *st);
+        st = walk_room(ctx, st, depth, &cap, sizeof *st);
         st[depth++] = (PolyStep){n, i, poly_const(ctx, 0), 0};
         i = kid_digit(ctx, n, 0, i);
         n = n->kids[0];
@@ -1224,7 +1224,7 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
         sv_push(ctx, &got, n->extent, natural_stride(ctx, n));
         break;
       }
-      st = walk_room(st, depth, &cap, sizeof *st);
+      st = walk_room(ctx, st, depth, &cap, sizeof *st);
       st[depth++] = (StrideStep){n, a, 0, {0}};
       n = a ? a->ref : n->kids[0];
     }
@@ -1382,10 +1382,10 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
 /* The first node in the walk from d down its children and references
  * (depth first, in order) that `found` names a type for, and that type;
  * a node `found` stops at (NULL from it and stop set) ends its branch. */
-static Type *first_found(Dim *d, Type *(*found)(Dim *, bool *stop))
+static Type *first_found(const Ctx *ctx, Dim *d, Type *(*found)(Dim *, bool *stop))
 {
   int depth = 0, cap = 0;
-  Dim **st = walk_room(NULL, depth, &cap, sizeof *st);
+  Dim **st = walk_room(ctx, NULL, depth, &cap, sizeof *st);
   Type *t = NULL;
   st[depth++] = d;
   while (!t && depth) {
@@ -1394,12 +1394,12 @@ static Type *first_found(Dim *d, Type *(*found)(Dim *, bool *stop))
     if ((t = found(d, &stop)) || stop)
       continue;
     if (d->ref) {
-      st = walk_room(st, depth, &cap, sizeof *st);
+      st = walk_room(ctx, st, depth, &cap, sizeof *st);
       st[depth++] = d->ref;
       continue;
     }
     for (int k = d->nkids - 1; k >= 0; k--) {
-      st = walk_room(st, depth, &cap, sizeof *st);
+      st = walk_room(ctx, st, depth, &cap, sizeof *st);
       st[depth++] = d->kids[k];
     }
   }
@@ -1416,9 +1416,9 @@ static Type *process_array_at(Dim *d, bool *stop)
   return NULL;
 }
 
-Type *dim_distributed_over(Dim *d)
+Type *dim_distributed_over(const Ctx *ctx, Dim *d)
 {
-  return first_found(d, process_array_at);
+  return first_found(ctx, d, process_array_at);
 }
 
 static Type *thread_array_at(Dim *d, bool *stop)
@@ -1427,9 +1427,9 @@ static Type *thread_array_at(Dim *d, bool *stop)
   return d->ref && d->ref->type->kind != TK_NONE ? d->ref->type : NULL;
 }
 
-Type *dim_thread_type(Dim *d)
+Type *dim_thread_type(const Ctx *ctx, Dim *d)
 {
-  return first_found(d, thread_array_at);
+  return first_found(ctx, d, thread_array_at);
 }
 
 /* Lining up two strided views, innermost digits first: the common digits
