@@ -18,10 +18,23 @@ static void note_name(Env *env, char ***list, int *n, const char *s)
   *list = nl;
 }
 
+static bool is_known(const Env *env, const char *name)
+{
+  for (int i = 0; i < env->nknown; i++)
+    if (!strcmp(env->known[i], name))
+      return true;
+  return false;
+}
+
 /* The meaning of a name in a size or index text: a thread index of the
  * lane, else a macro (-D, then the program's #define, expanded by the
  * evaluator), else 0 for the access explainer's loop variables; names
- * without one are noted. */
+ * without one are noted. A macro is evaluated once, for its note ("N =
+ * 8"), and then only expanded: evaluating it again at each use made
+ * macros of macros exponential in their depth (a sample's Q of QP and QN,
+ * each of six ?:, took minutes to draw), unless its value varies (read a
+ * thread index, which differs from lane to lane, or a name without a
+ * value, which a sweep of the loops may bind next). */
 static bool name_value(void *arg, const char *name, CevalMeaning *m)
 {
   Env *env = arg;
@@ -29,21 +42,33 @@ static bool name_value(void *arg, const char *name, CevalMeaning *m)
     if (!strcmp(env->bind[i].name, name)) {
       m->valued = true;
       m->value = env->bind[i].value;
+      env->varies = true;
       return true;
     }
   const char *from;
   const char *text = macro_text(env->ctx, name, &from);
+  if (text && is_known(env, name)) {
+    m->text = text;
+    return true;
+  }
   long long v;
   if (text && env->depth < MAX_DEPTH) {
+    bool outer = env->varies;
+    env->varies = false;
     env->depth++;
     bool ok = explain_eval_text(env, text, &v);
     env->depth--;
+    bool varies = env->varies;
+    env->varies = outer || varies;
     if (ok) {
       note_name(env, &env->used, &env->nused, ctx_printf(env->ctx, "%s = %lld", name, v));
+      if (!varies)
+        note_name(env, &env->known, &env->nknown, name);
       m->text = text;
       return true;
     }
   }
+  env->varies = true;
   if (env->unknown_is_zero) {
     note_name(env, &env->zeroed, &env->nzeroed, name);
     m->valued = true;
@@ -60,7 +85,8 @@ bool explain_eval_text(Env *env, const char *text, long long *out)
   return ceval(env->ctx, text, CEVAL_SIZE, name_value, env, out, NULL);
 }
 
-/* a size or index: its text evaluated, the variable being drawn its value */
+/* a size or index: its text evaluated, the variable being drawn its value;
+ * a text whose value does not vary is evaluated once, not once a cell */
 static bool eval_leaf(void *arg, const Atom *a, long long *out)
 {
   Env *env = arg;
@@ -68,7 +94,31 @@ static bool eval_leaf(void *arg, const Atom *a, long long *out)
     *out = env->var_value;
     return true;
   }
-  return explain_eval_text(env, a->text, out);
+  for (int i = 0; i < env->nleaf; i++)
+    if (env->leaf[i] == a) {
+      *out = env->leaf_value[i];
+      return true;
+    }
+  bool outer = env->varies;
+  env->varies = false;
+  bool ok = explain_eval_text(env, a->text, out);
+  bool varies = env->varies;
+  env->varies = outer || varies;
+  if (ok && !varies) {
+    if (env->nleaf == env->leaf_cap) {
+      int cap = env->leaf_cap ? 2 * env->leaf_cap : 16;
+      const Atom **l = ctx_alloc(env->ctx, sizeof *l * cap);
+      long long *v = ctx_alloc(env->ctx, sizeof *v * cap);
+      if (env->nleaf) {
+        memcpy(l, env->leaf, sizeof *l * env->nleaf);
+        memcpy(v, env->leaf_value, sizeof *v * env->nleaf);
+      }
+      env->leaf = l, env->leaf_value = v, env->leaf_cap = cap;
+    }
+    env->leaf[env->nleaf] = a;
+    env->leaf_value[env->nleaf++] = *out;
+  }
+  return ok;
 }
 
 bool explain_eval_poly(Env *env, const Poly *p, long long *out)

@@ -51,6 +51,13 @@ typedef struct Env {
   int nzeroed;
   char **missing;      /* names without a value */
   int nmissing;
+  char **known;        /* macros already evaluated and noted, whose value */
+  int nknown;          /* does not vary: expanded, not evaluated again */
+  bool varies;         /* a value read a thread index, or took a name as 0 or
+                          missing: it may differ at the next evaluation */
+  const Atom **leaf;   /* sizes' texts already evaluated that do not vary */
+  long long *leaf_value; /* index: their values, for the next cell */
+  int nleaf, leaf_cap;
   int depth;
 } Env;
 
