@@ -197,22 +197,38 @@ void pa_destroy_host(pa_mem mem, void *p, const char *type, const char *file, in
     free(p);
 }
 
+/* The lowest address of the calling thread's stack, NULL where the system
+ * cannot say. Asked once a thread: on the main thread pthread_getattr_np
+ * reads /proc/self/maps, which made an rmem #create in a loop as slow as
+ * the loop's work (samples/perf_sgemm_host.pa, issue 53). */
+static char *stack_base(void)
+{
+    static _Thread_local char *base;
+    static _Thread_local int asked;
+    if (asked)
+        return base;
+    asked = 1;
+#if defined(__GLIBC__)
+    pthread_attr_t attr;
+    void *low;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &low, &size) == 0)
+            base = low;
+        pthread_attr_destroy(&attr);
+    }
+#endif
+    return base;
+}
+
 /* The bytes left on the calling thread's stack below this frame, less a
  * margin for the calls the body makes; 1 MiB where the system cannot say. */
 static size_t stack_room(void)
 {
     size_t room = (size_t)1 << 20;
-#if defined(__GLIBC__)
-    pthread_attr_t attr;
-    void *base;
-    size_t size;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        char here;
-        if (pthread_attr_getstack(&attr, &base, &size) == 0 && (char *)&here > (char *)base)
-            room = (size_t)((char *)&here - (char *)base);
-        pthread_attr_destroy(&attr);
-    }
-#endif
+    char here, *base = stack_base();
+    if (base && &here > base)
+        room = (size_t)(&here - base);
     size_t margin = (size_t)256 << 10;
     return room > margin ? room - margin : 0;
 }
