@@ -100,7 +100,8 @@ static const Variant variants[] = {
     {"cuda_fig13", GEMM, ROW, false, launch_fig13, NULL},
     {"cuda_fig21", GEMM, ROW, false, launch_fig21, NULL},
     /* the fast SGEMM: 128 x 128 x 16 tiles (64 x 64 up to N = 1920), 8 x 8 per thread,
-       2 blocks per multiprocessor (bench/results/ has the other configurations tried) */
+       2 blocks per multiprocessor (the other configurations tried: doc/performance.md,
+       steps 2 to 8 and 22, their runs in git show ed1779f:bench/results/) */
     {"cuda_fast_row", GEMM, ROW, false, launch_fast_n<LayoutRow>, NULL},
     {"cuda_fast_fig18a", GEMM, F18A, false, launch_fast_n<Layout18a>, NULL},
     {"cuda_fast_fig18b", GEMM, F18B, false, launch_fast_n<Layout18b>, NULL},
