@@ -141,10 +141,12 @@ run_sample perf_sgemm3x_sm90_fails "$root/samples/perf_sgemm3x.pa" -DN=256
 if [ $status -eq 1 ] && grep -q "perf_sgemm3x (wgmma) runs only as sm_90a code" "$log"; then status=0; else status=1; fi
 result perf_sgemm3x_sm90_fails $status "$log" $(( $(date +%s) - start ))
 # the same kernel on the GPUs of samples/multi's SGEMM, each its block of C's columns: N = 640,
-# 320 columns a GPU on 2 (a clipped tile of 64)
+# 320 columns a GPU on 2 (a clipped tile of 64), and N = 1040 (k not a multiple of 32)
 for form in pthd mpi; do
-  run_sample multi_sgemm3x_${form}_N640 "$root/samples/multi/sgemm_$form.pa" --arch=sm_90a -DSGEMM_X3=1 -DN=640
-  result multi_sgemm3x_${form}_N640 $status "$log" $(( $(date +%s) - start ))
+  for n in 640 1040; do
+    run_sample multi_sgemm3x_${form}_N$n "$root/samples/multi/sgemm_$form.pa" --arch=sm_90a -DSGEMM_X3=1 -DN=$n
+    result multi_sgemm3x_${form}_N$n $status "$log" $(( $(date +%s) - start ))
+  done
 done
 
 # ---- run-time failures must name the call, the .pa place and CUDA's error ----
