@@ -22,6 +22,7 @@ gen=${GEN_DIR:-$root/build-perf/gen}
 ns=${BENCH_NS:-1024 2048 4096 8192}
 . "$here/gen_flags.sh"
 . "$here/progress.sh"
+. "$here/runtime.sh"
 export PATH=$PATH:/usr/local/cuda/bin
 mkdir -p "$build"
 
@@ -38,11 +39,7 @@ if [ -f "$gen/gen_decls.h" ]; then
   flags+=(-DWITH_GEN -I"$gen" -I"$root/include")
 fi
 if [ -f "$gen/gen_decls.h" ]; then
-  # the runtime, compiled here: the device machine has no flex/bison to build parrayc
-  ( cd "$build" && rm -f ./*.o.rt &&
-    for c in "$root"/runtime/pa_core*.c; do gcc -O2 -c -I"$root/include" "$c" -o "$(basename "$c").o.rt"; done &&
-    for c in "$root"/runtime/pa_cuda*.cu; do nvcc -O2 -arch=sm_90 -c -I"$root/include" "$c" -o "$(basename "$c").o.rt"; done &&
-    rm -f libparray_cuda_all.a && ar rcs libparray_cuda_all.a ./*.o.rt ) || exit 1
+  runtime_lib "$root" "$build" || exit 1
 fi
 # one build per N, in parallel: N is a compile-time constant, as in the samples
 set -- $ns

@@ -14,24 +14,18 @@ build=${BENCH_BUILD:-/tmp/shapes-build}
 gen=${GEN_DIR:-$root/build-perf/gen}
 export PATH=$PATH:/usr/local/cuda/bin
 . "$here/progress.sh"
+. "$here/runtime.sh"
 [ -f "$gen/perf_shapes.cu" ] || { echo "shapes.sh: no $gen/perf_shapes.cu (run bench/gen.sh first)" >&2; exit 2; }
 mkdir -p "$build"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit \
   --format=csv,noheader | tee "$out/shapes_machine.txt"
 progress 1 3 "building the runtime, perf_shapes.cu and shapes.cu"
-rm -f "$build"/*.o
-pids=()
-for c in "$root"/runtime/pa_core*.c; do
-  gcc -O2 -c -I"$root/include" "$c" -o "$build/rt_$(basename "$c").o" & pids+=($!)
-done
-for c in "$root"/runtime/pa_cuda*.cu; do
-  nvcc -O2 -arch=sm_90 -c -I"$root/include" "$c" -o "$build/rt_$(basename "$c").o" & pids+=($!)
-done
+runtime_lib "$root" "$build" & lib=$!
 nvcc -O3 -std=c++17 -arch=sm_90a -I"$root/include" -Dmain=pa_main_perf_shapes -c "$gen/perf_shapes.cu" \
-  -o "$build/perf_shapes.o" & pids+=($!)
-for p in "${pids[@]}"; do wait "$p" || { echo "shapes.sh: a build failed" >&2; exit 1; }; done
-nvcc -O3 -std=c++17 -arch=sm_90a "$here/shapes.cu" "$build"/perf_shapes.o "$build"/rt_*.o -o "$build/shapes" \
-  -lcublas
+  -o "$build/perf_shapes.o" & sample=$!
+wait "$lib" && wait "$sample" || { echo "shapes.sh: a build failed" >&2; exit 1; }
+nvcc -O3 -std=c++17 -arch=sm_90a "$here/shapes.cu" "$build/perf_shapes.o" "$build/libparray_cuda_all.a" \
+  -o "$build/shapes" -lcublas
 rm -f "$out/shapes.csv"
 progress 2 3 "timing every shape"
 status=0
