@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -887,8 +888,9 @@ Poly *dim_offset(Ctx *ctx, Dim *n, Poly *i)
     while (!got) {
       /* stopped: an offset passed expr.c's limits, and the paths of a
        * chain that doubles them would double the walk too */
-      if (dim_selects_process(n) || ctx->stopped)
-        got = poly_const(ctx, 0);
+      long long zero;
+      if (dim_selects_process(n) || ctx->stopped || (poly_is_const(i, &zero) && zero == 0))
+        got = poly_const(ctx, 0); /* every offset is a multiple of the index: 0 at 0 */
       else if (n->ref_kind != REF_NONE) {
         if (n->ref)
           n = n->ref;
@@ -1206,13 +1208,19 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
   for (;;) {
     /* down the references to a node whose strides are known */
     StrideVec got = {0};
+    bool target = false;
     for (;;) {
       Dim *a = n->ref_kind != REF_NONE ? n : nearest_ref_ancestor(n);
+      long long one;
       if (ctx->stopped) { /* as in dim_offset */
         ok = false;
         goto done;
       }
-      if (dim_selects_process(n)) {
+      /* a node of one element, but a reference's target (which a view
+       * may stretch), has one digit, always 0: what is below it is not
+       * walked (types each two references to the last, extent 1, would
+       * double the walk with each) */
+      if (dim_selects_process(n) || (!target && poly_is_const(n->extent, &one) && one == 1)) {
         sv_push(ctx, &got, n->extent, poly_const(ctx, 0));
         break;
       }
@@ -1227,6 +1235,7 @@ static bool strides_of(Ctx *ctx, Dim *n, StrideVec *out)
       st = walk_room(ctx, st, depth, &cap, sizeof *st);
       st[depth++] = (StrideStep){n, a, 0, {0}};
       n = a ? a->ref : n->kids[0];
+      target = a != NULL;
     }
     /* back up, each node's strides from those it waits on */
     for (;; depth--) {
@@ -1382,15 +1391,25 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
 /* The first node in the walk from d down its children and references
  * (depth first, in order) that `found` names a type for, and that type;
  * a node `found` stops at (NULL from it and stop set) ends its branch. */
+static bool same_dim(const void *item, const void *key)
+{
+  return item == key;
+}
+
 static Type *first_found(const Ctx *ctx, Dim *d, Type *(*found)(Dim *, bool *stop))
 {
   int depth = 0, cap = 0;
   Dim **st = walk_room(ctx, NULL, depth, &cap, sizeof *st);
+  Map seen = {0}; /* a node two references lead to is walked once */
   Type *t = NULL;
   st[depth++] = d;
   while (!t && depth) {
     bool stop = false;
     d = st[--depth];
+    unsigned long hash = (unsigned long)((uintptr_t)d >> 4) * 0x9e3779b97f4a7c15ul >> 32;
+    if (map_get(&seen, hash, same_dim, d))
+      continue;
+    map_put(ctx, &seen, hash, d);
     if ((t = found(d, &stop)) || stop)
       continue;
     if (d->ref) {
@@ -1404,6 +1423,7 @@ static Type *first_found(const Ctx *ctx, Dim *d, Type *(*found)(Dim *, bool *sto
     }
   }
   free(st);
+  map_free(&seen);
   return t;
 }
 
