@@ -14,7 +14,10 @@
 # (N types, each splitting the last one's dimension or transposing that
 # split: offsets that double every two types, parrayc's error past
 # its bound), splits (N
-# types, each splitting the previous one's first dimension), dollars (N
+# types, each splitting the previous one's first dimension), pairs (N
+# types, each two references to the last, of one element: 2^N nodes
+# below the last if each reference were walked again; created, copied,
+# indexed and by the threads of a chain of such thread arrays), dollars (N
 # lines of 40 $...$ each), nest (blocks nested N deep).
 set -eo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,6 +99,21 @@ gen() {
       }
       print "  printf(\"%ld\\n\", s);\n  return 0;\n}"
     }' ;;
+  pairs)
+    awk -v n="$n" 'BEGIN {
+      print "#include <stdio.h>"
+      print "#parray {paged float [1]} T0"
+      print "#parray {pthd [1]} P0"
+      for (k = 1; k < n; k++) {
+        printf "#parray {paged float [#T%d][#T%d]} T%d\n", k - 1, k - 1, k
+        printf "#parray {pthd [#P%d][#P%d]} P%d\n", k - 1, k - 1, k
+      }
+      t = "T" (n - 1)
+      printf "float got;\nint main(int argc, char **argv)\n{\n  int i = argc - 1;\n  (void)argv;\n"
+      printf "  #create %s(a)\n  #create %s(b)\n  a[$%s[i][i]$] = 7;\n  #copy %s(a) to %s(b)\n", t, t, t, t, t
+      printf "  #detour P%d {\n    got = b[$%s[$tid_0$][$tid_1$]$];\n  }\n", n - 1, t
+      printf "  printf(\"%%d\\n\", (int)got);\n  #destroy %s(a)\n  #destroy %s(b)\n  return 0;\n}\n", t, t
+    }' ;;
   nest)
     awk -v n="$n" 'BEGIN {
       print "#include <stdio.h>"
@@ -114,14 +132,14 @@ if [ "${1:-}" = --gen ]; then
   exit
 fi
 shapes=("$@")
-(( ${#shapes[@]} )) || shapes=(fn_pthd fn_omp fn_cuda views wholes ones twists splits dollars nest)
+(( ${#shapes[@]} )) || shapes=(fn_pthd fn_omp fn_cuda views wholes ones twists splits pairs dollars nest)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-8s %7s %8s %8s %10s %s\n' shape n lines cpu_s maxrss_kb status
 for shape in "${shapes[@]}"; do
   case $shape in
   fn_*) sizes="1700 17000" ;;    # 6 lines a function
-  views | wholes | ones) sizes="2000 20000" ;;
+  views | wholes | ones | pairs) sizes="2000 20000" ;;
   splits) sizes="30 60" ;;
   twists) sizes="16 60" ;;
   dollars) sizes="10000 100000" ;;

@@ -15,7 +15,9 @@
 # and one pthd body of many #sync steps (the last four were quadratic);
 # from bench/scale_shapes.sh (issue 55), many small functions each with its
 # own pthd, omp or cuda detour (quadratic: each outlined body copied the
-# output so far).  A chain of #parray types each a view of the last, the
+# output so far), and pairs: types each two references to the last, of
+# one element (exponential: each reference's target walked again, by the
+# strides, the offsets and the search for a thread or process array).  A chain of #parray types each a view of the last, the
 # last created and copied into (its checks copied the list of the types
 # reached at each one: quadratic memory), is judged by its memory only:
 # each copy walks the chain, link by link through memory laid out as it
@@ -75,7 +77,7 @@ gen() {
     done
     printf '#subprog S%d(x)\n  x++;\n#end\n' "$n"
     printf '#mainhost {\n  int c = 0;\n  #insert S1(c)\n  printf("%%d\\n", c);\n  return 0;\n}\n' ;;
-  fn_pthd | fn_omp | fn_cuda) # n functions each with its own detour
+  fn_pthd | fn_omp | fn_cuda | pairs) # n functions each with its own detour; n types of pairs
     bash "$src/bench/scale_shapes.sh" --gen "$shape" "$n" ;;
   esac
 }
@@ -96,7 +98,7 @@ fail=0
 printf '%-9s %7s %8s %8s %8s %6s %6s %6s\n' shape size cpu_s cpu2_s cpu4_s r2 r4 mean
 # shape, size n: the larger programs are 2n and 4n (fanout: one and two levels more)
 for case in "mainhost 6000" "inserts 25000" "detours 4000" "fanout 16" "subprogs 15000" "longline 20000" \
-  "captures 4000" "syncs 20000" "fn_pthd 4000" "fn_omp 4000" "fn_cuda 4000"; do
+  "captures 4000" "syncs 20000" "fn_pthd 4000" "fn_omp 4000" "fn_cuda 4000" "pairs 4000"; do
   set -- $case
   shape=$1 n=$2
   ext=c
