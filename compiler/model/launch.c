@@ -1,4 +1,5 @@
 /* launch.c: the launch rule of a cuda thread array (launch.h). */
+#include "ctext.h"
 #include "model/launch.h"
 
 #include <string.h>
@@ -48,5 +49,7 @@ const char *launch_blocks(Ctx *ctx, Poly *n, long long k)
   long long v;
   if (poly_is_const(n, &v))
     return ctx_printf(ctx, "%lld", (v + k - 1) / k);
-  return ctx_printf(ctx, "(%s + %lld) / %lld", poly_str(ctx, n), k - 1, k);
+  /* "(GPUS * NG + 255) / 256": a size's own parentheses only where '+' needs them */
+  const char *size = ctext_sum_operand(ctx, ctext_strip_parens(ctx, poly_str(ctx, n)));
+  return ctx_printf(ctx, "(%s + %lld) / %lld", size, k - 1, k);
 }

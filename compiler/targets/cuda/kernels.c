@@ -323,9 +323,8 @@ static const char *tiles_capped(Ctx *ctx, Poly *n)
   long long v, t = TILE, max = GRID_YZ;
   if (poly_is_const(n, &v))
     return ctx_printf(ctx, "%lld", (v + t - 1) / t < max ? (v + t - 1) / t : max);
-  const char *s = dollar_poly_text(ctx, n);
-  return ctx_printf(ctx, "(unsigned)((%s + %lld) / %lld < %lld ? (%s + %lld) / %lld : %lld)", s, t - 1, t, max, s,
-                    t - 1, t, max);
+  const char *s = launch_blocks(ctx, n, t);
+  return ctx_printf(ctx, "(unsigned)(%s < %lld ? %s : %lld)", s, max, s, max);
 }
 
 /* The launch of the tiled kernel: blocks of TILE x ROWS threads, the
@@ -334,9 +333,8 @@ static const char *peer_tile_launch(Ctx *ctx, const CopyPlan *p, CopySide *X)
 {
   Poly *ea = X->dg[p->a].extent;
   long long va, vz, t = TILE, max = GRID_YZ;
-  const char *gx = poly_is_const(ea, &va)
-                       ? ctx_printf(ctx, "%lld", (va + t - 1) / t)
-                       : ctx_printf(ctx, "(unsigned)((%s + %lld) / %lld)", dollar_poly_text(ctx, ea), t - 1, t);
+  const char *gx = poly_is_const(ea, &va) ? launch_blocks(ctx, ea, t)
+                                          : ctx_printf(ctx, "(unsigned)(%s)", launch_blocks(ctx, ea, t));
   const char *gz = poly_is_const(p->batch, &vz)
                        ? ctx_printf(ctx, "%lld", vz < max ? vz : max)
                        : ctx_printf(ctx, "(unsigned)(%s < %lld ? %s : %lld)", dollar_poly_whole(ctx, p->batch), max,
@@ -398,13 +396,10 @@ const char *kernel_peer(Emitter *e, Node *n, const CopyPlan *p, const char **lau
     kname = kernel_add(e, n, kname, text,
                        ctx_printf(ctx, "/* %s: each GPU writes its block of %s into one GPU's array%s */", at, n->name,
                                   how), false);
-  long long v;
   if (p->peer_tiles)
     *launch = peer_tile_launch(ctx, p, X);
   else
-    *launch = poly_is_const(X->local, &v) ? ctx_printf(ctx, "%lld, %d", (v + THREADS - 1) / THREADS, THREADS)
-                                          : ctx_printf(ctx, "(%s + %d) / %d, %d", dollar_poly_text(ctx, X->local),
-                                                       THREADS - 1, THREADS, THREADS);
+    *launch = ctx_printf(ctx, "%s, %d", launch_blocks(ctx, X->local, THREADS), THREADS);
   return kname;
 }
 
