@@ -191,7 +191,7 @@ static bool names_variable(Finder *f, const char *w, size_t n)
 {
   char *name = ctx_strndup(f->ctx, w, n);
   bool param;
-  const char *d = scope_local_declaration_of(f->ctx, f->scope, name, &param);
+  const char *d = scope_local_declaration_of(f->ctx, f->scope, name, &param, NULL);
   if (!d)
     d = scope_file_declaration(f->ctx, f->scope, name);
   return d && !is_typedef(d);
@@ -276,6 +276,18 @@ static void refuse(Finder *f, const char *name, const char *decl, const char *wh
   f->ok = false;
 }
 
+/* Is the object that declaration decl declares (its name at 'at') const:
+ * "const int r", "char *const p", not "const char *p"?  A const after the
+ * last '*' before the name, or anywhere when there is none. */
+static bool top_const(const char *decl, const char *at)
+{
+  bool c = false;
+  CText t = ctext(decl, at, 0);
+  for (CTok k = ctext_code(&t); k.kind != CT_END; k = ctext_code(&t))
+    c = ctok_is(k, '*') ? false : c || ctok_word(k, "const");
+  return c;
+}
+
 /* Reads the type of c (a parameter when param): an array, a typedef'd
  * one, one of run-time size; a parameter declared an array becomes the
  * pointer C makes of it.  False after an error. */
@@ -294,7 +306,7 @@ static bool read_type(Finder *f, Capture *c, bool param)
       break;
     char *tname = ctx_strndup(ctx, tn.s, tn.n);
     bool tparam;
-    const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam);
+    const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam, NULL);
     if (td && is_typedef(td)) {
       refuse(f, c->name, c->decl,
              ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: "
@@ -315,6 +327,7 @@ static bool read_type(Finder *f, Capture *c, bool param)
     decl = expanded, kind = ekind, at = eat, len = elen;
     typed = kind == CD_ARRAY;
   }
+  c->readonly = top_const(decl, at);
   const char *open[16];
   bool rest;
   int n = bracket_groups(at, len, open, 16, &rest);
@@ -375,8 +388,8 @@ static void consider(void *arg, const char *w, size_t len)
       return;
   if (scope_text_declares(f->body, name))
     return; /* the body's own */
-  bool param = false;
-  const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param);
+  bool param = false, reg = false;
+  const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param, &reg);
   if (!decl && f->globals)
     decl = host_global(ctx, f->scope, name);
   if (!decl)
@@ -404,7 +417,7 @@ static void consider(void *arg, const char *w, size_t len)
            "own, cannot name it; define the type at file scope");
     return;
   }
-  Capture c = {name, decl, NULL, false, false, 0, false, NULL};
+  Capture c = {name, decl, NULL, false, false, 0, false, NULL, reg, false};
   if (!read_type(f, &c, param))
     return;
   if (f->n == f->cap) {
@@ -543,6 +556,15 @@ char *capture_vla_extent(Ctx *ctx, const Capture *c, int k)
 {
   const char *base = c->vla_ptr ? ctx_printf(ctx, "(*%s)", c->name) : c->name;
   return ctx_printf(ctx, "sizeof %s / sizeof %s", element(ctx, base, k), element(ctx, base, k + 1));
+}
+
+char *capture_register_copy(Ctx *ctx, const Capture *c)
+{
+  const char *at;
+  size_t len;
+  if (ctext_declarator(c->decl, NULL, &at, &len) == CD_NONE)
+    return ctx_printf(ctx, "__typeof__(%s) pa_reg_%s", c->name, c->name);
+  return ctx_printf(ctx, "%.*spa_reg_%s%s", (int)(at - c->decl), c->decl, c->name, at + len);
 }
 
 typedef struct Rewriter {

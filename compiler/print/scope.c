@@ -359,8 +359,9 @@ static bool statement_declares(const char *s, const char *end, const char *name)
 }
 
 /* "int rows" from "static const int cols = 2, rows = 3" (storage class
- * dropped), or NULL */
-static char *statement_declaration(Ctx *ctx, const char *s, const char *end, const char *name)
+ * dropped), or NULL; *reg (unless NULL): whether the storage class was
+ * register */
+static char *statement_declaration(Ctx *ctx, const char *s, const char *end, const char *name, bool *reg)
 {
   Declarator dc;
   if (!find_declarator(s, end, name, &dc))
@@ -375,6 +376,8 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
     bool drop = t.kind != CT_IDENT;
     for (int i = 0; storage[i] && !drop; i++)
       drop = ctok_word(t, storage[i]);
+    if (reg && ctok_word(t, "register"))
+      *reg = true;
     if (!drop)
       buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)t.n, t.s);
   }
@@ -623,20 +626,22 @@ static bool scope_text_has_declaration(Ctx *ctx, Scope *s, const char *name)
   return scope_declaring_statement(ctx, s, name, &end) != NULL;
 }
 
-const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bool *parameter)
+const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bool *parameter, bool *reg)
 {
   *parameter = false;
+  if (reg)
+    *reg = false;
   for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
     Named *x = named(s, name);
     if (x)
       return x->decl ? x->decl : "";
     const char *st, *end, *decl;
     if ((st = scope_declaring_statement(ctx, s, name, &end)))
-      return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+      return (decl = statement_declaration(ctx, st, end, name, reg)) ? decl : "";
     if (s->header && (st = declaring_header(s->header, name, &end))) {
       const char *init_end; /* a for's first clause declares no parameter */
       *parameter = !for_init(s->header, s->header + strlen(s->header), &init_end);
-      return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+      return (decl = statement_declaration(ctx, st, end, name, reg)) ? decl : "";
     }
   }
   return NULL;
@@ -645,7 +650,7 @@ const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bo
 const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
 {
   bool parameter;
-  return scope_local_declaration_of(ctx, in, name, &parameter);
+  return scope_local_declaration_of(ctx, in, name, &parameter, NULL);
 }
 
 const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)
@@ -654,7 +659,7 @@ const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)
   const char *st, *end, *decl;
   if (!(st = scope_declaring_statement(ctx, f, name, &end)))
     return NULL;
-  return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+  return (decl = statement_declaration(ctx, st, end, name, NULL)) ? decl : "";
 }
 
 bool scope_name_declared(Ctx *ctx, Scope *in, const char *name)

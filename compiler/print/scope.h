@@ -57,8 +57,9 @@ Node *scope_destroyed_before(Scope *s, const char *p);
  * read. */
 const char *scope_local_declaration(Ctx *ctx, Scope *s, const char *name);
 /* ... and *parameter: whether that declaration is a parameter of a
- * function header (where C makes an array a pointer). */
-const char *scope_local_declaration_of(Ctx *ctx, Scope *s, const char *name, bool *parameter);
+ * function header (where C makes an array a pointer); *reg (unless
+ * NULL): whether it is declared 'register', which has no address. */
+const char *scope_local_declaration_of(Ctx *ctx, Scope *s, const char *name, bool *parameter, bool *reg);
 /* The declaration of name at file scope, seen from s ("int n" for
  * "static int n, m;"), NULL when the file's text does not declare it, ""
  * when parrayc cannot read the declaration. */
