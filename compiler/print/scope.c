@@ -643,6 +643,8 @@ const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bo
       *parameter = !for_init(s->header, s->header + strlen(s->header), &init_end);
       return (decl = statement_declaration(ctx, st, end, name, reg)) ? decl : "";
     }
+    if (s->function)
+      reg = NULL; /* a detour body reaches the locals around it through pointers */
   }
   return NULL;
 }
