@@ -374,6 +374,63 @@ static bool read_type(Finder *f, Capture *c, bool param)
   return true;
 }
 
+/* Does C text t name tag after struct, union or enum? */
+static bool tag_use(const char *t, const char *tag)
+{
+  CText c = ctext(t, NULL, CT_DIRECTIVES);
+  bool after = false;
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c)) {
+    if (after && ctok_word(k, tag))
+      return true;
+    after = ctok_word(k, "struct") || ctok_word(k, "union") || ctok_word(k, "enum");
+  }
+  return false;
+}
+
+/* The tag among the type words of decl that the enclosing function
+ * defines ("loc" of "struct loc *p" after "struct loc { ... };"), or
+ * NULL. */
+static const char *local_tag(Finder *f, const char *decl)
+{
+  CText c = ctext(decl, NULL, 0);
+  bool after = false;
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c)) {
+    if (after && k.kind == CT_IDENT) {
+      char *tag = ctx_strndup(f->ctx, k.s, k.n);
+      if (scope_local_kind(f->ctx, f->scope, tag) == SL_TAG)
+        return tag;
+    }
+    after = ctok_word(k, "struct") || ctok_word(k, "union") || ctok_word(k, "enum");
+  }
+  return NULL;
+}
+
+/* Is name, which the body uses, a macro, an enumeration constant or a
+ * tag of the enclosing function (scope_local_kind), which the outlined
+ * body, placed before that function, cannot see (or sees as the file
+ * has it there)?  Reported where the body uses it. */
+static bool local_non_variable(Finder *f, const char *name)
+{
+  ScopeLocal kind = scope_local_kind(f->ctx, f->scope, name);
+  const char *why = NULL;
+  if (kind == SL_MACRO)
+    why = "a macro that the enclosing function defines or undefines: the body, outlined into a function placed "
+          "before that function, would see the macro as the file has it there; define it before the function";
+  else if (kind == SL_ENUMERATOR)
+    why = "an enumeration constant of the enclosing function: the body, outlined into a function of its own, "
+          "cannot see it; declare the enumeration at file scope";
+  else if (kind == SL_TAG && tag_use(f->body, name))
+    why = "the tag of a type the enclosing function defines: the body, outlined into a function of its own, "
+          "cannot name that type; define the type at file scope";
+  if (!why)
+    return false;
+  Loc use = f->at;
+  find_use(f->node->body, name, &use);
+  diag_error(f->ctx, use, "the detour body uses '%s', %s", name, why);
+  f->ok = false;
+  return true;
+}
+
 static void consider(void *arg, const char *w, size_t len)
 {
   Finder *f = arg;
@@ -388,6 +445,8 @@ static void consider(void *arg, const char *w, size_t len)
       return;
   if (scope_text_declares(f->body, name))
     return; /* the body's own */
+  if (local_non_variable(f, name))
+    return;
   bool param = false, reg = false;
   const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param, &reg);
   if (!decl && f->globals)
@@ -415,6 +474,13 @@ static void consider(void *arg, const char *w, size_t len)
   if (is_typedef(decl)) {
     refuse(f, name, decl, "a type defined in the enclosing function: the body, outlined into a function of its "
            "own, cannot name it; define the type at file scope");
+    return;
+  }
+  const char *tag = local_tag(f, decl);
+  if (tag) {
+    refuse(f, name, decl, ctx_printf(ctx, "a local of the enclosing function whose type names '%s', a tag that "
+                                     "function defines: the body, outlined into a function of its own, cannot "
+                                     "name that type; define the type at file scope", tag));
     return;
   }
   Capture c = {name, decl, NULL, false, false, 0, false, NULL, reg, false};

@@ -10,6 +10,7 @@ static const char *scope_scan(Ctx *ctx, Scope *s);
 Scope *scope_open(Ctx *ctx, Scope *parent, bool function)
 {
   Scope *s = ctx_alloc(ctx, sizeof *s);
+  s->ctx = ctx;
   s->text.ctx = ctx;
   s->parent = parent;
   s->function = function;
@@ -62,8 +63,16 @@ bool scope_ends_in_statement_head(Scope *s)
   return h.last_head;
 }
 
+static void read_macros(Ctx *ctx, Scope *s);
+static void block_names(Ctx *ctx, Scope *s);
+
 void scope_close(Scope *s)
 {
+  Scope *p = s->parent;
+  if (p && !p->file_scope) {
+    read_macros(s->ctx, s);
+    block_names(s->ctx, s);
+  }
   buf_free(&s->text);
   map_free(&s->names);
   map_free(&s->declared);
@@ -647,6 +656,76 @@ const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bo
       reg = NULL; /* a detour body reaches the locals around it through pointers */
   }
   return NULL;
+}
+
+static void add_name(Ctx *ctx, Scope *s, const char *name, size_t len, ScopeLocal kind)
+{
+  ScopeName *x = ctx_alloc(ctx, sizeof *x);
+  x->name = ctx_strndup(ctx, name, len);
+  x->kind = kind;
+  x->next = s->nonvars;
+  s->nonvars = x;
+}
+
+/* Reads the #define and #undef lines of s->text completed since the last
+ * call into s->nonvars. */
+static void read_macros(Ctx *ctx, Scope *s)
+{
+  const char *t = s->text.data, *end = t ? strrchr(t + s->macros_scanned, '\n') : NULL;
+  if (!end)
+    return;
+  CText c = ctext(t + s->macros_scanned, end + 1, CT_DIRECTIVES);
+  s->macros_scanned = (size_t)(end + 1 - t);
+  for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
+    if (k.kind != CT_PREPROC)
+      continue;
+    CText d = ctext(k.s + 1, k.s + k.n, 0); /* after the '#' */
+    CTok w = ctext_code(&d), name = ctext_code(&d);
+    if ((ctok_word(w, "define") || ctok_word(w, "undef")) && name.kind == CT_IDENT)
+      add_name(ctx, s, name.s, name.n, SL_MACRO);
+  }
+}
+
+/* What closing block s leaves its parent: its macros (a macro outlives
+ * its block), the tag it defines when it is a struct, union or enum's
+ * body ("struct loc {"), the constants of an enum's list. */
+static void block_names(Ctx *ctx, Scope *s)
+{
+  Scope *p = s->parent;
+  for (ScopeName *x = s->nonvars, *next; x; x = next) {
+    next = x->next;
+    if (x->kind == SL_MACRO) {
+      x->next = p->nonvars;
+      p->nonvars = x;
+    }
+  }
+  CText c = ctext(s->header ? s->header : "", NULL, CT_DIRECTIVES);
+  CTok prev = {CT_END, "", 0, false}, last = prev;
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c))
+    prev = last, last = k;
+  bool tagged = ctok_word(prev, "struct") || ctok_word(prev, "union") || ctok_word(prev, "enum");
+  if (tagged && last.kind == CT_IDENT)
+    add_name(ctx, p, last.s, last.n, SL_TAG);
+  if (!ctok_word(last, "enum") && !(ctok_word(prev, "enum") && last.kind == CT_IDENT))
+    return;
+  bool item = true; /* where an enumerator's name stands: first, and after ',' */
+  CText e = ctext(s->text.data ? s->text.data : "", NULL, CT_DIRECTIVES);
+  for (CTok k = ctext_code(&e); k.kind != CT_END; k = ctext_code(&e)) {
+    if (item && k.kind == CT_IDENT)
+      add_name(ctx, p, k.s, k.n, SL_ENUMERATOR);
+    item = ctok_is(k, ',');
+  }
+}
+
+ScopeLocal scope_local_kind(Ctx *ctx, Scope *in, const char *name)
+{
+  for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
+    read_macros(ctx, s);
+    for (ScopeName *x = s->nonvars; x; x = x->next)
+      if (!strcmp(x->name, name))
+        return x->kind;
+  }
+  return SL_NONE;
 }
 
 const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
