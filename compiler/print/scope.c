@@ -367,6 +367,16 @@ static bool statement_declares(const char *s, const char *end, const char *name)
   return find_declarator(s, end, name, &d);
 }
 
+/* Does [s, end) hold a code brace, not one in a comment? */
+static bool code_brace(const char *s, const char *end)
+{
+  CText c = ctext(s, end, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (ctok_is(t, '{'))
+      return true;
+  return false;
+}
+
 /* "int rows" from "static const int cols = 2, rows = 3" (storage class
  * dropped), or NULL; *reg (unless NULL): whether the storage class was
  * register */
@@ -376,7 +386,7 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
   if (!find_declarator(s, end, name, &dc))
     return NULL;
   const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
-  if (memchr(spec, '{', (size_t)(spec_end - spec))) /* a type defined here: as written, for the message */
+  if (code_brace(spec, spec_end)) /* a type defined here: as written, for the message */
     return util_str_trim(ctx, ctx_printf(ctx, "%.*s %.*s", (int)(spec_end - spec), spec, (int)(decl_end - decl), decl));
   Buf b = {.ctx = ctx};
   CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
