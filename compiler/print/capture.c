@@ -496,10 +496,28 @@ static void consider(void *arg, const char *w, size_t len)
   f->caps[f->n++] = c;
 }
 
+/* Moves the captures named like a typedef at file scope ("int pt" after
+ * "typedef struct pt pt") after the others: the outlined body declares
+ * its captures (or parameters) in this order, and one of them declared
+ * first would hide the type from the next ("int *pt; pt *a;"). */
+static void typedef_names_last(Finder *f)
+{
+  int k = 0;
+  Capture *sorted = f->n ? ctx_alloc(f->ctx, sizeof(Capture) * (size_t)f->n) : NULL;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < f->n; i++) {
+      const char *td = scope_file_declaration(f->ctx, f->scope, f->caps[i].name);
+      if ((td && is_typedef(td)) == (pass == 1))
+        sorted[k++] = f->caps[i];
+    }
+  f->caps = sorted;
+}
+
 int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
   Finder f = {ctx, scope, text, params, nparams, n, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
   each_identifier(text, consider, &f);
+  typedef_names_last(&f);
   *out = f.caps;
   return f.ok ? f.n : -1;
 }
