@@ -84,6 +84,7 @@ class Case:
         self.vars = []       # visible at the detour
         self.names = 0
         self.depth = 1
+        self.taken = set()   # the names named_like used
 
     def name(self):
         self.names += 1
@@ -136,48 +137,62 @@ class Case:
     def array(self):
         r = self.rng
         name = self.name()
-        t = r.choice(["int", "short", "unsigned char", "long long", "double", "float"])
+        t = r.choice(["int", "short", "unsigned char", "long long", "double", "float", "tri", "pt"])
         dims = [self.size() for _ in range(r.choice([1, 1, 2, 2, 3]))]
         vla = any(ch in d for d in dims for ch in "nm")
         if not vla and r.random() < 0.3 and len(dims) == 1:
             dims = [""]                     # sized by its initialiser
-        decl = "%s %s%s" % (t, name, "".join("[%s]" % d for d in dims))
+        quals = ""
+        if not vla and t not in ("tri", "pt"):
+            quals = r.choice(["", "", "", "static ", "const ", "volatile ", "static const "])
+        decl = "%s%s %s%s" % (quals, t, name, "".join("[%s]" % d for d in dims))
         extents = self.extents(dims)
+        if t == "tri":                      # an array of arrays: one more extent, through the typedef
+            extents.append(3)
         if vla:
             self.say(decl + ";")
-            self.fill(name, extents)
+            if t == "pt":
+                self.fill(name, extents, ".x")
+                self.fill(name, extents, ".y")
+            else:
+                self.fill(name, extents)
         else:
-            self.say("%s = %s;" % (decl, self.init(extents)))
-        return [self.array_var(name, extents, t in ("double", "float"))]
+            self.say("%s = %s;" % (decl, self.init(extents, t == "pt")))
+        v = self.array_var(name, extents, t in ("double", "float"), member=".y" if t == "pt" else "")
+        if "const" in quals:
+            v.writes = []
+        return [v]
 
     def extents(self, dims):
         """the values of dims where the array is declared (n is 2, m 3)"""
         env = {"M2": 2, "M3": 3, "E2": 2, "E3": 3, "n": 2, "m": 3}
         return [eval(d, {}, env) if d else 3 for d in dims]
 
-    def init(self, extents):
+    def init(self, extents, pair=False):
+        if len(extents) == 1 and pair:
+            return "{%s}" % ", ".join("{%d, %d}" % (self.small(), self.small()) for _ in range(extents[0]))
         if len(extents) == 1:
             return "{%s}" % ", ".join(str(self.small(0, 99)) for _ in range(extents[0]))
-        return "{%s}" % ", ".join(self.init(extents[1:]) for _ in range(extents[0]))
+        return "{%s}" % ", ".join(self.init(extents[1:], pair) for _ in range(extents[0]))
 
-    def fill(self, name, extents):
+    def fill(self, name, extents, member=""):
         idx = ["i%d" % k for k in range(len(extents))]
         loops = " ".join("for (int %s = 0; %s < %d; %s++)" % (i, i, e, i) for i, e in zip(idx, extents))
-        self.say("%s %s%s = %s;" % (loops, name, "".join("[%s]" % i for i in idx),
-                                    " + ".join(["%d" % self.small(1, 9)] + ["%s * %d" % (i, self.small(1, 7))
-                                                                             for i in idx])))
+        self.say("%s %s%s%s = %s;" % (loops, name, "".join("[%s]" % i for i in idx), member,
+                                      " + ".join(["%d" % self.small(1, 9)] + ["%s * %d" % (i, self.small(1, 7))
+                                                                               for i in idx])))
 
-    def array_var(self, name, extents, floating, base=None):
+    def array_var(self, name, extents, floating, base=None, member=""):
         base = base or name
         reads = [("sizeof %s" % base, False), ("sizeof %s[0]" % base, False),
                  ("sizeof %s / sizeof %s[0]" % (base, base), False)]
         writes = []
         for _ in range(3):
-            el = base + "".join("[%d]" % self.rng.randrange(e) for e in extents)
+            el = base + "".join("[%d]" % self.rng.randrange(e) for e in extents) + member
             reads.append((el, floating))
             writes.append("%s = %d;" % (el, self.small(0, 99)))
-        loop = ("for (size_t k = 0; k < sizeof %s / sizeof %s[0]; k++) MIX%s(h, %s[k]%s);" %
-                (base, base, "F" if floating else "", base, "".join("[0]" for _ in extents[1:])))
+        loop = ("for (size_t k = 0; k < sizeof %s / sizeof %s[0]; k++) MIX%s(h, %s[k]%s%s);" %
+                (base, base, "F" if floating else "", base, "".join("[0]" for _ in extents[1:]), member))
         reads.append((loop, None))
         return Var(name, reads, writes, cuda=False)
 
@@ -273,11 +288,65 @@ class Case:
         return [Var(name, [("%s[1](%d)" % (name, self.small()), False), ("sizeof %s" % name, False)],
                     ["%s[0] = thrice;" % name], cuda=False)]
 
+    def indirect(self):
+        """pointers to pointers, arrays of pointers, a struct through a
+        pointer, a block-scope extern, a declaration broken by comments
+        and lines, a bytes4, a const pointer to const"""
+        r = self.rng
+        name = self.name()
+        ints = [v for v in self.vars if v.addr]
+        k = r.randrange(7)
+        if k == 0 and ints:
+            a = r.choice(ints)
+            self.say("int *%sp = &%s, **%s = &%sp;" % (name, a.addr, name, name))
+            return [Var(name, [("**%s" % name, False), ("*%s[0]" % name, False)], ["**%s = 17;" % name],
+                        cuda=False)]
+        if k == 1 and ints:
+            a, b = r.choice(ints), r.choice(ints)
+            self.say("int *%s[] = {&%s, &%s};" % (name, a.addr, b.addr))
+            return [Var(name, [("*%s[1]" % name, False), ("sizeof %s" % name, False)], ["*%s[0] = 19;" % name],
+                        cuda=False)]
+        if k == 2:
+            rec = self.name()
+            self.say("struct rec %s = {{3, 1, 4}, {1, 5}, {9, {2, 6}}, {5}, {3}}, *%s = &%s;" % (rec, name, rec))
+            return [Var(name, [("%s->a[1]" % name, False), ("%s->in.c[0]" % name, False), ("%s->w" % name, False),
+                               ("sizeof *%s" % name, False)], ["%s->a[2] = 8;" % name], cuda=False),
+                    Var(rec, [("%s.p.x" % rec, False)], ["%s.w = 2;" % rec])]
+        if k == 3:
+            self.say("extern int gw;")
+            return [Var("gw", [("gw", False)], ["gw += 5;"], addr="gw")]
+        if k == 4:
+            self.say("unsigned /* not ; { */ long %s =  // a comment" % name)
+            self.say("  %d, /* , */ %sb = 2;" % (self.small(0, 99), name))
+            return [Var(name, [(name, False)], ["%s = 1;" % name]), Var(name + "b", [(name + "b", False)])]
+        if k == 5:
+            self.say("bytes4 %s = {1, 2, 254, 255};" % name)
+            return [self.array_var(name, [4], False)]
+        self.say('static const char *const %s[] = {"ab", "cde", "f"};' % name)
+        return [Var(name, [("%s[1][2]" % name, False), ("sizeof %s / sizeof *%s" % (name, name), False)],
+                    cuda=False)]
+
+    def named_like(self):
+        """a local named like a member, a typedef or a function at file
+        scope, declared last (it hides the file's name from then on)"""
+        r = self.rng
+        free = [w for w in ["x", "y", "a", "u", "w", "in", "tri", "pt", "twice", "cstr"]
+                if w not in self.taken]
+        if not free:
+            return
+        name = r.choice(free)
+        self.taken.add(name)
+        self.say("%s %s = %d;" % (r.choice(["int", "long", "double"]), name, self.small(0, 50)))
+        self.vars = [v for v in self.vars if v.name != name]
+        v = Var(name, [(name, True)], ["%s = 3;" % name])
+        v.depth = self.depth
+        self.vars.append(v)
+
     def declare(self):
         r = self.rng
         k = r.random()
-        for limit, f in [(0.3, self.scalar), (0.4, self.pointer), (0.6, self.array), (0.7, self.typedef_array),
-                         (0.8, self.record), (0.87, self.several), (1.0, self.literal)]:
+        for limit, f in [(0.25, self.scalar), (0.33, self.pointer), (0.5, self.array), (0.6, self.typedef_array),
+                         (0.7, self.record), (0.77, self.several), (0.88, self.literal), (1.0, self.indirect)]:
             if k < limit:
                 new = f()
                 for v in new:
@@ -324,25 +393,42 @@ class Case:
             self.declare()
             if r.random() < 0.25:
                 self.modify()
-        opened = 0
+        opened = []
         for _ in range(r.choice([0, 0, 1, 2])):
             k = r.random()
-            if k < 0.5:
+            close = "}"
+            if k < 0.3:
                 self.say("{")
+            elif k < 0.4:
+                self.say("if (n > 0) {")
+            elif k < 0.45:
+                self.say("while (m > 0) {")
+                close = "break; }"
+            elif k < 0.5:
+                self.say("do {")
+                close = "} while (0);"
+            elif k < 0.55:
+                self.say("switch (n) { case 2: {")
+                close = "} }"
             else:
                 i = self.name()
                 self.say("for (int %s = %d, %sb = 1; %s < %d; %s++) {" % (i, 2, i, i, 3, i))
                 self.vars += [Var(i, [(i, False)], []), Var(i + "b", [(i + "b", False)], ["%sb = 5;" % i])]
             self.depth += 1
-            opened += 1
+            opened.append(close)
             for _ in range(r.randrange(0, 3)):
                 self.declare()
             if r.random() < 0.5:
                 self.shadow()
             if r.random() < 0.3:
                 self.modify()
+        for _ in range(r.choice([0, 0, 1, 2])):
+            self.named_like()
         if r.random() < 0.2:      # n changes: the arrays sized by it keep their extents
             self.say("n = 5;")
+        later = "gw" not in self.taken and not any(v.name == "gw" for v in self.vars) and r.random() < 0.3
+        if later:
+            self.vars.append(Var("gw", [("gw", False)], ["gw = 9;"], addr="gw"))
         vs = self.vars if self.kind != "cuda" else [v for v in self.vars if v.cuda]
         used = r.sample(vs, min(len(vs), r.randrange(1, 8)))
         self.say("@DETOUR@")
@@ -381,9 +467,11 @@ class Case:
                     self.say("MIX%s(after, %s);" % ("F" if floating else "", text))
         shown = "cap_out" if self.kind != "cuda" else "0ull"   # host code cannot read a __device__ variable
         self.say('printf("%d %%llu %%llu\\n", %s, after);' % (self.idx, shown))
-        for _ in range(opened):
+        if later:                  # declared after the detour: the body saw the file's gw
+            self.say("int gw = 1; (void)gw;")
+        for close in reversed(opened):
             self.depth -= 1
-            self.say("}")
+            self.say(close)
         self.lines.append("}")
 
 
