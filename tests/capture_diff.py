@@ -100,7 +100,7 @@ class Case:
 
     def scalar(self, name=None):
         r = self.rng
-        t = r.choice(INTS + FLOATS)
+        t = r.choice([t for t in INTS + FLOATS if t != "_Bool" or self.kind != "cuda"])   # C++: bool
         quals = []
         if r.random() < 0.15:
             quals.append("static")
@@ -108,7 +108,7 @@ class Case:
             quals.append("const")
         if r.random() < 0.15:
             quals.append("volatile")
-        if not quals and r.random() < 0.15:
+        if not quals and r.random() < 0.15 and self.kind != "cuda":   # C++17 has no register
             quals.append("register")
         name = name or self.name()
         v = self.small(0 if t.startswith("unsigned") or t in ("_Bool", "size_t") else -9, 30)
@@ -116,7 +116,7 @@ class Case:
             v = "%d.%d" % (v, r.choice([0, 25, 5, 75]))
         self.say("%s %s %s = %s;" % (" ".join(quals), t, name, v))
         writes = [] if "const" in quals else ["%s = %s;" % (name, self.small(0, 9)), "%s += 2;" % name]
-        addr = None if "register" in quals or "const" in quals or t != "int" else name
+        addr = None if "register" in quals or "const" in quals or "volatile" in quals or t != "int" else name
         return [Var(name, [(name, t in FLOATS), ("sizeof %s" % name, False)], writes, addr)]
 
     def pointer(self):
@@ -266,7 +266,7 @@ class Case:
         r = self.rng
         name = self.name()
         k = r.randrange(7)
-        if k == 0:
+        if k == 0 and self.kind != "cuda":     # C++ takes no address of a temporary array
             self.say("int *%s = (int[]){%d, %d, %d};" % (name, self.small(), self.small(), self.small()))
             return [Var(name, [("%s[2]" % name, False)], ["%s[1] = 3;" % name], cuda=False)]
         if k == 1:
@@ -312,9 +312,9 @@ class Case:
             return [Var(name, [("%s->a[1]" % name, False), ("%s->in.c[0]" % name, False), ("%s->w" % name, False),
                                ("sizeof *%s" % name, False)], ["%s->a[2] = 8;" % name], cuda=False),
                     Var(rec, [("%s.p.x" % rec, False)], ["%s.w = 2;" % rec])]
-        if k == 3:
+        if k == 3 and not any(v.name == "gw" for v in self.vars):
             self.say("extern int gw;")
-            return [Var("gw", [("gw", False)], ["gw += 5;"], addr="gw")]
+            return [Var("gw", [("gw", False)], ["gw += 5;"], addr="gw", cuda=False)]
         if k == 4:
             self.say("unsigned /* not ; { */ long %s =  // a comment" % name)
             self.say("  %d, /* , */ %sb = 2;" % (self.small(0, 99), name))
@@ -330,7 +330,7 @@ class Case:
         """a local named like a member, a typedef or a function at file
         scope, declared last (it hides the file's name from then on)"""
         r = self.rng
-        free = [w for w in ["x", "y", "a", "u", "w", "in", "tri", "pt", "twice", "cstr"]
+        free = [w for w in ["x", "y", "a", "u", "w", "in", "tri", "pt", "twice", "cstr", "q"]
                 if w not in self.taken]
         if not free:
             return
@@ -363,7 +363,10 @@ class Case:
 
     def shadow(self):
         """a name declared again in an inner block: the inner one counts"""
-        olds = [v for v in self.vars if v.name not in ("n", "m") and getattr(v, "depth", 0) < self.depth]
+        # (C++ does not let the block of a for declare its header's names again)
+        here = {v.name for v in self.vars if getattr(v, "depth", 0) >= self.depth}
+        olds = [v for v in self.vars if v.name not in ("n", "m") and getattr(v, "depth", 0) < self.depth
+                and v.name not in here and not (self.kind == "cuda" and getattr(v, "for_header", False))]
         if not olds:
             return
         old = self.rng.choice(olds)
@@ -381,14 +384,14 @@ class Case:
         self.lines.append("{")
         self.say("(void)n, (void)m;")
         # n and m size arrays: changed only by the body and "n = 5" after the declarations
-        self.vars = [Var("n", [("n", False)], addr="n"), Var("m", [("m", False)], addr="m")]
+        self.vars = [Var("n", [("n", False)]), Var("m", [("m", False)])]
         if r.random() < 0.3:      # a closed block's name, declared again after it
             self.say("{ double gv = 1.5; (void)gv; }")
         if r.random() < 0.3:      # a local shadowing a global
             self.say("int gv = %d;" % self.small())
             self.vars.append(Var("gv", [("gv", False)], ["gv = 3;"], addr="gv"))
-        else:
-            self.vars.append(Var("gv", [("gv", False)], ["gv = 4;"], addr="gv"))
+        else:                     # the global (host memory: no cuda body reads it)
+            self.vars.append(Var("gv", [("gv", False)], ["gv = 4;"], addr="gv", cuda=False))
         for _ in range(r.randrange(2, 9)):
             self.declare()
             if r.random() < 0.25:
@@ -413,7 +416,10 @@ class Case:
             else:
                 i = self.name()
                 self.say("for (int %s = %d, %sb = 1; %s < %d; %s++) {" % (i, 2, i, i, 3, i))
-                self.vars += [Var(i, [(i, False)], []), Var(i + "b", [(i + "b", False)], ["%sb = 5;" % i])]
+                header = [Var(i, [(i, False)], []), Var(i + "b", [(i + "b", False)], ["%sb = 5;" % i])]
+                for v in header:
+                    v.for_header = True
+                self.vars += header
             self.depth += 1
             opened.append(close)
             for _ in range(r.randrange(0, 3)):
@@ -428,7 +434,7 @@ class Case:
             self.say("n = 5;")
         later = "gw" not in self.taken and not any(v.name == "gw" for v in self.vars) and r.random() < 0.3
         if later:
-            self.vars.append(Var("gw", [("gw", False)], ["gw = 9;"], addr="gw"))
+            self.vars.append(Var("gw", [("gw", False)], ["gw = 9;"], addr="gw", cuda=False))
         vs = self.vars if self.kind != "cuda" else [v for v in self.vars if v.cuda]
         used = r.sample(vs, min(len(vs), r.randrange(1, 8)))
         self.say("@DETOUR@")
@@ -446,7 +452,13 @@ class Case:
                 vs = [v for v in vs if v is not own]
                 used = [v for v in used if v is not own]
         written = []
-        for v in used:
+        # a detour in the body (thread 0 forks one more thread), which sees
+        # the body's own h and q and the function's locals
+        inner = r.randrange(len(used)) if used and self.kind != "cuda" and r.random() < 0.2 else -1
+        for k, v in enumerate(used):
+            if k == inner:
+                self.say("@INNER@")
+                self.depth += 1
             for text, floating in r.sample(v.reads, min(len(v.reads), r.randrange(1, 4))):
                 if floating is None:
                     self.say(text)
@@ -455,6 +467,9 @@ class Case:
             if v.writes and self.kind != "cuda" and r.random() < 0.4:
                 self.say(r.choice(v.writes))
                 written.append(v)
+        if inner >= 0:
+            self.depth -= 1
+            self.say("}")
         self.say("cap_out = h;")
         self.depth -= 1
         self.say("}")
@@ -498,6 +513,7 @@ def program(cases, kind, reference):
                 head = {"P1": "#detour P1 {", "P2": "#detour P2 {", "PQ": "#detour PQ(n + 1) {"}[c.tarray]
                 plain = "{ int q = n + 1;" if c.tarray == "PQ" else "{"
                 line = line.replace("@DETOUR@", plain if reference else head)
+            line = line.replace("@INNER@", "{" if reference else "#detour P1 {")
             out.append(line.replace("@TID@", "0" if reference else "$tid$"))
         where[c.idx] = (first, len(out))
     out.append("int main(void)")
@@ -550,7 +566,8 @@ def check(args, kind, cases, work, tag):
     with open(pa, "w") as f:
         f.write(pa_src)
     exe = os.path.join(work, "ref_%s" % tag)
-    p = run([args.cc, "-std=gnu11", *FLAGS, "-fopenmp" if kind == "omp" else "-O0", ref_c, "-o", exe])
+    extra = {"omp": ["-fopenmp"], "cuda": ["-D__device__="]}.get(kind, [])
+    p = run([args.cc, "-std=gnu11", *FLAGS, *extra, ref_c, "-o", exe])
     if p.returncode:
         raise SystemExit("capture_diff: cc rejects the reference program %s:\n%s" % (ref_c, p.stderr[-3000:]))
     ref_warn, _ = warnings(p.stderr, os.path.basename(ref_c))
@@ -560,6 +577,8 @@ def check(args, kind, cases, work, tag):
         return next((k for k, (a, b) in where.items() if a <= line <= b), None)
 
     env = dict(os.environ, CC=args.cc)
+    if kind == "cuda":
+        env["NVCC"] = os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     out = os.path.join(work, "cap_%s" % tag)
     cmd = [args.parrayc, "--build", *FLAGS, "-save-temps=obj", pa, "-o", out]
     if kind == "cuda":
@@ -567,6 +586,8 @@ def check(args, kind, cases, work, tag):
     p = run(cmd, env=env)
     fails = []
     got_warn, unplaced = warnings(p.stderr, os.path.basename(pa))
+    if kind == "cuda":     # C++'s warnings are not C's: only the errors count
+        got_warn, unplaced = set(), []
     for line, w in sorted(got_warn - ref_warn):
         fails.append((case_of(line), "new warning at line %d: %s" % (line, w)))
     for u in unplaced:
@@ -622,8 +643,9 @@ def main():
     os.makedirs(work, exist_ok=True)
     bad = 0
     for kind in args.kinds.split(","):
-        if kind == "cuda" and not shutil.which(os.environ.get("NVCC", "nvcc")):
-            print("capture_diff: cuda skipped: no nvcc on PATH")
+        nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+        if kind == "cuda" and not shutil.which(nvcc):
+            print("capture_diff: cuda skipped: no nvcc (NVCC, PATH, /usr/local/cuda/bin)")
             continue
         cases = [make_case(seed, kind, i) for i in range(args.cases)]
         failures = []
