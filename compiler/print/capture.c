@@ -374,6 +374,19 @@ static bool read_type(Finder *f, Capture *c, bool param)
   return true;
 }
 
+/* Is the type of declaration decl taken from an expression or an
+ * initialiser ("__typeof__(a) b", "__auto_type x")? */
+static bool inferred_type(const char *decl)
+{
+  static const char *words[] = {"typeof", "__typeof__", "__typeof", "__auto_type", "typeof_unqual", NULL};
+  CText c = ctext(decl, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    for (int i = 0; words[i]; i++)
+      if (ctok_word(t, words[i]))
+        return true;
+  return false;
+}
+
 /* Does C text t name tag after struct, union or enum? */
 static bool tag_use(const char *t, const char *tag)
 {
@@ -474,6 +487,12 @@ static void consider(void *arg, const char *w, size_t len)
   if (is_typedef(decl)) {
     refuse(f, name, decl, "a type defined in the enclosing function: the body, outlined into a function of its "
            "own, cannot name it; define the type at file scope");
+    return;
+  }
+  if (inferred_type(decl)) {
+    refuse(f, name, decl, "a local of the enclosing function declared with typeof or __auto_type: the body, "
+           "outlined into a function of its own, cannot declare it (the type may name the function's locals); "
+           "declare it with its type");
     return;
   }
   const char *tag = local_tag(f, decl);

@@ -263,6 +263,19 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
       }
       continue;
     }
+    if (ctok_word(t, "typeof") || ctok_word(t, "__typeof__") || ctok_word(t, "__typeof")) {
+      /* "__typeof__(a) b": the parenthesised operand is a type word */
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      const char *close = ctok_is(u, '(') ? ctext_close(u.s, end) : NULL;
+      if (close) {
+        is_decl = base = true;
+        words++;
+        c = ctext(close + 1, end, CT_DIRECTIVES);
+        d.spec_end = close + 1;
+        continue;
+      }
+    }
     if (is_decl_word(t.s, t.n)) {
       is_decl = true;
       words++;
@@ -386,8 +399,10 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
   if (!find_declarator(s, end, name, &dc))
     return NULL;
   const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
-  if (code_brace(spec, spec_end)) /* a type defined here: as written, for the message */
-    return util_str_trim(ctx, ctx_printf(ctx, "%.*s %.*s", (int)(spec_end - spec), spec, (int)(decl_end - decl), decl));
+  if (code_brace(spec, spec_end) || memchr(spec, '(', (size_t)(spec_end - spec))) /* a type defined here, or
+                                                                                    * typeof's: as written */
+    return ctx_printf(ctx, "%s %s", util_str_trim(ctx, ctx_strndup(ctx, spec, (size_t)(spec_end - spec))),
+                      util_str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl))));
   Buf b = {.ctx = ctx};
   CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
