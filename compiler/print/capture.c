@@ -489,6 +489,16 @@ static void consider(void *arg, const char *w, size_t len)
            "own, cannot name it; define the type at file scope");
     return;
   }
+  if (scope_local_declared_again(ctx, f->scope, name)) {
+    Loc use = f->at;
+    find_use(f->node->body, name, &use);
+    diag_error(ctx, use, "the detour body uses '%s', a local of the enclosing function declared more than once in "
+               "its block (in the branches of an #if): parrayc cannot tell which declaration the C compiler takes, "
+               "and the body, outlined into a function of its own, must declare its type; declare it once, with "
+               "the #if inside its type or initialiser", name);
+    f->ok = false;
+    return;
+  }
   if (inferred_type(decl)) {
     refuse(f, name, decl, "a local of the enclosing function declared with typeof or __auto_type: the body, "
            "outlined into a function of its own, cannot declare it (the type may name the function's locals); "

@@ -586,6 +586,7 @@ static bool header_declares(const char *h, const char *name)
 typedef struct Declared {
   const char *name;
   size_t start, end;
+  bool again; /* declared again in the same block: in the branches of an #if */
 } Declared;
 
 static bool declared_is(const void *item, const void *key)
@@ -604,8 +605,11 @@ static bool add_declared(void *arg, const Declarator *d)
   ScanArg *a = arg;
   char *name = ctx_strndup(a->ctx, d->name, d->len);
   unsigned long h = util_hash_str(name, HASH_SEED);
-  if (map_get(&a->s->declared, h, declared_is, name))
+  Declared *seen = map_get(&a->s->declared, h, declared_is, name);
+  if (seen) {
+    seen->again = true;
     return false;
+  }
   Declared *x = ctx_alloc(a->ctx, sizeof *x);
   x->name = name;
   x->start = (size_t)(a->start - a->s->text.data);
@@ -751,6 +755,22 @@ ScopeLocal scope_local_kind(Ctx *ctx, Scope *in, const char *name)
         return x->kind;
   }
   return SL_NONE;
+}
+
+bool scope_local_declared_again(Ctx *ctx, Scope *in, const char *name)
+{
+  for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
+    if (named(s, name))
+      return false;
+    scope_scan(ctx, s);
+    Declared *x = map_get(&s->declared, util_hash_str(name, HASH_SEED), declared_is, name);
+    if (x)
+      return x->again;
+    const char *end;
+    if (scope_declaring_statement(ctx, s, name, &end) || (s->header && declaring_header(s->header, name, &end)))
+      return false;
+  }
+  return false;
 }
 
 const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)

@@ -80,6 +80,10 @@ const char *scope_local_declaration_of(Ctx *ctx, Scope *s, const char *name, boo
  * ("struct name { ... }"), an enumeration constant of such a block;
  * SL_NONE. */
 ScopeLocal scope_local_kind(Ctx *ctx, Scope *s, const char *name);
+/* Is local name (as scope_local_declaration_of finds it) declared more
+ * than once in its block: in the branches of an #if, of which parrayc
+ * cannot always tell the one the C compiler takes? */
+bool scope_local_declared_again(Ctx *ctx, Scope *s, const char *name);
 /* The declaration of name at file scope, seen from s ("int n" for
  * "static int n, m;"), NULL when the file's text does not declare it, ""
  * when parrayc cannot read the declaration. */
