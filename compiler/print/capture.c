@@ -542,9 +542,31 @@ static void typedef_names_last(Finder *f)
   f->caps = sorted;
 }
 
+/* Is the function that scope is in (through detour bodies, the one they
+ * stand in) defined in the old style, "int f(a, b) int a; double b; {"?
+ * Its header then ends at the last parameter declaration's ';', leaving
+ * the block no header of its own; the outlined body would be put among
+ * those declarations, and could not reach the parameters. */
+static bool old_style(Scope *scope)
+{
+  Scope *fn = NULL;
+  for (Scope *s = scope; s && !s->file_scope; s = s->function ? s->launch : s->parent)
+    fn = s;
+  if (!fn || !fn->header)
+    return false;
+  CText c = ctext(fn->header, NULL, CT_DIRECTIVES);
+  return ctext_code(&c).kind == CT_END;
+}
+
 int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
   Finder f = {ctx, scope, text, params, nparams, n, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
+  if (old_style(scope)) {
+    diag_error(ctx, n->loc, "a detour in a function defined in the old style (its parameters declared between its "
+               "')' and its '{'): the body, outlined before the function, cannot reach them; declare the "
+               "parameters in the function's prototype");
+    return -1;
+  }
   each_identifier(text, consider, &f);
   typedef_names_last(&f);
   *out = f.caps;
