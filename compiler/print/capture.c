@@ -19,6 +19,7 @@
  * scope is an error where the body uses it. */
 #include "print/capture.h"
 #include "ctext.h"
+#include "model/macros.h"
 
 #include <string.h>
 
@@ -444,6 +445,61 @@ static bool local_non_variable(Finder *f, const char *name)
   return true;
 }
 
+/* The local of the enclosing function that macro name's replacement (or
+ * that of a macro it names, depth macros deep) names, its parameters
+ * and the body's own names aside; NULL when none. */
+static const char *macro_local(Finder *f, const char *name, int depth)
+{
+  const char *def = depth < 16 ? macro_definition(f->ctx, name) : NULL;
+  if (!def)
+    return NULL;
+  const char *params = NULL, *text = def;
+  if (*def == '(' && (text = ctext_close(def, NULL))) /* a function-like macro: "(i) v[i]" */
+    params = def, text++;
+  else
+    text = def;
+  CText c = ctext(text, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_IDENT || t.member)
+      continue;
+    char *w = ctx_strndup(f->ctx, t.s, t.n);
+    bool param = false;
+    CText p = ctext(params ? params : "", params ? text : NULL, 0);
+    for (CTok u = ctext_code(&p); u.kind != CT_END && !param; u = ctext_code(&p))
+      param = ctok_word(u, w);
+    for (int i = 0; i < f->nparams && !param; i++)
+      param = !strcmp(f->params[i], w); /* the thread array's, which the body sees first */
+    if (param || !strcmp(w, name) || scope_text_declares(f->body, w))
+      continue;
+    bool is_param;
+    if (scope_local_declaration_of(f->ctx, f->scope, w, &is_param, NULL))
+      return w;
+    const char *inner = macro_local(f, w, depth + 1);
+    if (inner)
+      return inner;
+  }
+  return NULL;
+}
+
+/* Does the body use macro name, whose replacement names a local of the
+ * enclosing function?  parrayc finds the locals a body uses in its text
+ * and does not expand macros: the outlined body would read what the file
+ * has by that name (a global) or nothing.  Reported. */
+static bool macro_names_local(Finder *f, const char *name)
+{
+  const char *local = macro_local(f, name, 0);
+  if (!local)
+    return false;
+  Loc use = f->at;
+  find_use(f->node->body, name, &use);
+  diag_error(f->ctx, use, "the detour body uses macro '%s', whose replacement names '%s', a local of the "
+             "enclosing function: parrayc does not expand macros to find the locals a body uses, and the "
+             "outlined body would not reach it; write '%s' in the body, or pass it as a parameter",
+             name, local, local);
+  f->ok = false;
+  return true;
+}
+
 static void consider(void *arg, const char *w, size_t len)
 {
   Finder *f = arg;
@@ -458,7 +514,7 @@ static void consider(void *arg, const char *w, size_t len)
       return;
   if (scope_text_declares(f->body, name))
     return; /* the body's own */
-  if (local_non_variable(f, name))
+  if (local_non_variable(f, name) || macro_names_local(f, name))
     return;
   bool param = false, reg = false;
   const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param, &reg);
