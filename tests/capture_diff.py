@@ -57,6 +57,10 @@ struct rec {
 };
 union word { int i; unsigned char b[4]; };
 struct grid { double g[2][3]; tri t; };
+struct bits { unsigned a : 3; int b : 5; unsigned : 0; unsigned c : 12; };
+static int ga[3] = {4, 5, 6};
+static double gb[2][2] = {{1, 2}, {3, 4}};
+static int gvv[2][3] = {{1, 2, 3}, {4, 5, 6}};
 static int twice(int a) { return 2 * a; }
 static int thrice(int a) { return 3 * a; }
 static int gv = 100, gw = 200;
@@ -226,7 +230,7 @@ class Case:
     def record(self):
         r = self.rng
         name = self.name()
-        k = r.randrange(5)
+        k = r.randrange(10)
         if k == 0:
             self.say("struct rec %s = {{1, 2, 3}, {4, 5}, {6, {7, 8}}, {9}, {10}};" % name)
             reads = ["%s.a[2]" % name, "%s.p.y" % name, "%s.in.c[1]" % name, "%s.u" % name, "%s.w" % name,
@@ -245,6 +249,35 @@ class Case:
             self.say("pt %s = {%d, %d}, *%sp = &%s;" % (name, self.small(), self.small(), name, name))
             reads = ["%s.x" % name, "%sp->y" % name, "sizeof(pt)"]
             writes = ["%sp->x = 4;" % name, "%s.y = 6;" % name]
+        elif k == 4:
+            self.say("struct bits %s = {5, -3, 100};" % name)
+            reads = ["%s.a" % name, "%s.b" % name, "%s.c" % name, "sizeof %s" % name]
+            writes = ["%s.b = -7;" % name, "%s.a = 6;" % name]
+        elif k == 5:
+            self.say("struct rec %s[2] = {{{1, 2, 3}}, {{4, 5, 6}, {7, 8}}};" % name)
+            reads = ["%s[1].a[2]" % name, "%s[1].p.y" % name, "sizeof %s[0]" % name, "sizeof %s" % name]
+            writes = ["%s[0].a[1] = 9;" % name]
+            return [Var(name, [(x, False) for x in reads], writes, cuda=False)]
+        elif k == 6:
+            ints = [v.addr for v in self.vars if v.addr]
+            if not ints:
+                return self.scalar()
+            self.say("int *%s[n];" % name)
+            self.say("for (int i = 0; i < n; i++) %s[i] = &%s;" % (name, r.choice(ints)))
+            return [Var(name, [("*%s[1]" % name, False), ("sizeof %s" % name, False)], ["*%s[0] = 44;" % name],
+                        cuda=False)]
+        elif k == 7:
+            self.say("const int %sk = %d;" % (name, r.choice([2, 3])))
+            self.say("double %s[%sk];" % (name, name))
+            self.say("for (int i = 0; i < %sk; i++) %s[i] = i + 0.5;" % (name, name))
+            return [Var(name, [("%s[1]" % name, True), ("sizeof %s" % name, False)], ["%s[0] = 2.5;" % name],
+                        cuda=False)]
+        elif k == 8:
+            self.say("static int %ss = %d;" % (name, self.small()))
+            self.say("static int *%s = &%ss;" % (name, name))
+            reads = ["*%s" % name, "%ss" % name]
+            writes = ["*%s = 12;" % name, "%ss = 13;" % name]
+            return [Var(name, [(x, False) for x in reads], writes, cuda=False)]
         else:
             self.say("enum color %s = %s;" % (name, r.choice(["RED", "GREEN", "BLUE"])))
             reads = [name, "%s == GREEN" % name]
@@ -380,11 +413,22 @@ class Case:
 
     def generate(self):
         r = self.rng
-        self.lines.append("static void case_%d(int n, int m)" % self.idx)
+        if self.params:           # parameters declared arrays (C makes them pointers), a struct, a string
+            self.lines.append("static void case_%d(int n, int m, int pa[M3], double pb[][2], int pv[n][m], "
+                              "struct pt sp, register const char *str)" % self.idx)
+        else:
+            self.lines.append("static void case_%d(int n, int m)" % self.idx)
         self.lines.append("{")
         self.say("(void)n, (void)m;")
         # n and m size arrays: changed only by the body and "n = 5" after the declarations
         self.vars = [Var("n", [("n", False)]), Var("m", [("m", False)])]
+        if self.params:
+            self.vars += [Var("pa", [("pa[1]", False), ("*pa", False)], ["pa[2] += 1;"], cuda=False),
+                          Var("pb", [("pb[1][0]", True), ("sizeof pb[0]", False)], ["pb[0][1] = 7;"], cuda=False),
+                          Var("pv", [("pv[1][2]", False), ("sizeof pv[0]", False), ("sizeof *pv / sizeof **pv", False)],
+                              ["pv[0][2] = 8;"], cuda=False),
+                          Var("sp", [("sp.y", False), ("sizeof sp", False)], ["sp.x = 3;"]),
+                          Var("str", [("str[1]", False)], cuda=False)]
         if r.random() < 0.3:      # a closed block's name, declared again after it
             self.say("{ double gv = 1.5; (void)gv; }")
         if r.random() < 0.3:      # a local shadowing a global
@@ -518,7 +562,8 @@ def program(cases, kind, reference):
         where[c.idx] = (first, len(out))
     out.append("int main(void)")
     out.append("{")
-    out += ["  case_%d(2, 3);" % c.idx for c in cases]
+    out += ['  case_%d(2, 3%s);' % (c.idx, ', ga, gb, gvv, (struct pt){1, 2}, "str"' if c.params else "")
+            for c in cases]
     out += ["  return 0;", "}"]
     return "\n".join(out) + "\n", where
 
@@ -527,6 +572,7 @@ def make_case(seed, kind, idx):
     rng = random.Random("%d-%s-%d" % (seed, kind, idx))
     c = Case(rng, idx, kind)
     c.tarray = rng.choice(["P1", "P2", "PQ"])
+    c.params = rng.random() < 0.3 and kind != "cuda"
     c.generate()
     return c
 
