@@ -221,6 +221,52 @@ typedef struct Declarator {
   size_t len;
 } Declarator;
 
+/* A word whose parenthesised operand says something of the object
+ * declared, not of its type: "_Alignas(16)", "__attribute__((unused))",
+ * an asm label. */
+static bool attribute_word(CTok t)
+{
+  static const char *const words[] = {"_Alignas", "alignas", "__attribute__", "__attribute", "__declspec",
+                                      "asm", "__asm__", "__asm", NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
+/* The end of the attribute group that attribute word t begins, with c
+ * after it; NULL (c as it was) when t begins none. */
+static const char *attribute_end(CTok t, CText *c, const char *end)
+{
+  if (!attribute_word(t))
+    return NULL;
+  CText peek = *c;
+  CTok u = ctext_code(&peek);
+  const char *close = ctok_is(u, '(') ? ctext_close(u.s, end) : NULL;
+  if (close)
+    *c = ctext(close + 1, end, CT_DIRECTIVES);
+  return close ? close + 1 : NULL;
+}
+
+/* [s, end) without its attribute groups (attribute_word) */
+static char *without_attributes(Ctx *ctx, const char *s, const char *end)
+{
+  Buf b = {.ctx = ctx};
+  const char *done = s;
+  CText c = ctext(s, end, CT_DIRECTIVES);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    const char *after = attribute_end(t, &c, end);
+    if (after) {
+      buf_printf(&b, "%.*s", (int)(t.s - done), done);
+      done = after;
+    }
+  }
+  buf_printf(&b, "%.*s", (int)(end - done), done);
+  char *r = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return r;
+}
+
 /* Calls found(arg, d) for each declarator of the statement [s, end): a
  * declaration starts with type words (or two identifiers in a row, a
  * typedef name), and the first identifier of each declarator is the name
@@ -261,6 +307,12 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
         c = ctext(close + 1, end, CT_DIRECTIVES);
         d.spec_end = close + 1;
       }
+      continue;
+    }
+    const char *after = attribute_end(t, &c, end);
+    if (after) { /* "_Alignas(16) int x", "int __attribute__((unused)) x" */
+      if (is_decl)
+        d.spec_end = after;
       continue;
     }
     if (ctok_word(t, "typeof") || ctok_word(t, "__typeof__") || ctok_word(t, "__typeof")) {
@@ -398,13 +450,12 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
   Declarator dc;
   if (!find_declarator(s, end, name, &dc))
     return NULL;
-  const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
-  if (code_brace(spec, spec_end) || memchr(spec, '(', (size_t)(spec_end - spec))) /* a type defined here, or
-                                                                                    * typeof's: as written */
-    return ctx_printf(ctx, "%s %s", util_str_trim(ctx, ctx_strndup(ctx, spec, (size_t)(spec_end - spec))),
-                      util_str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl))));
+  const char *spec = without_attributes(ctx, dc.spec, dc.spec_end);
+  char *d = util_str_trim(ctx, without_attributes(ctx, dc.decl, dc.decl_end));
+  if (code_brace(spec, NULL) || strchr(spec, '(')) /* a type defined here, or typeof's: as written */
+    return ctx_printf(ctx, "%s %s", util_str_trim(ctx, ctx_strdup(ctx, spec)), d);
   Buf b = {.ctx = ctx};
-  CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
+  CText c = ctext(spec, NULL, 0); /* the type words, comments between them left out */
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     static const char *storage[] = {"static", "extern", "register", "auto", "inline", NULL};
     bool drop = t.kind != CT_IDENT;
@@ -415,7 +466,6 @@ static char *statement_declaration(Ctx *ctx, const char *s, const char *end, con
     if (!drop)
       buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)t.n, t.s);
   }
-  char *d = util_str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl)));
   buf_printf(&b, " %s", d);
   char *r = ctx_strdup(ctx, b.data);
   buf_free(&b);
