@@ -118,7 +118,13 @@ class Case:
         v = self.small(0 if t.startswith("unsigned") or t in ("_Bool", "size_t") else -9, 30)
         if t in FLOATS:
             v = "%d.%d" % (v, r.choice([0, 25, 5, 75]))
-        self.say("%s %s %s = %s;" % (" ".join(quals), t, name, v))
+        attr = r.choice(["", "", "", "", "", "_Alignas(16) ", "__attribute__((unused)) "])
+        if self.kind == "cuda" and attr.startswith("_Alignas"):
+            attr = "alignas(16) "  # C++'s
+        late = r.choice(["", "", "", "", " __attribute__((unused))"])
+        if "register" in quals and attr.startswith("_Alignas"):
+            attr = ""             # C gives a register object no alignment
+        self.say("%s%s %s %s%s = %s;" % (attr, " ".join(quals), t, name, late, v))
         writes = [] if "const" in quals else ["%s = %s;" % (name, self.small(0, 9)), "%s += 2;" % name]
         addr = None if "register" in quals or "const" in quals or "volatile" in quals or t != "int" else name
         return [Var(name, [(name, t in FLOATS), ("sizeof %s" % name, False)], writes, addr)]
@@ -149,6 +155,9 @@ class Case:
         quals = ""
         if not vla and t not in ("tri", "pt"):
             quals = r.choice(["", "", "", "static ", "const ", "volatile ", "static const "])
+        if r.random() < 0.1:
+            quals = r.choice(["alignas(16) " if self.kind == "cuda" else "_Alignas(16) ",
+                              "__attribute__((aligned(16))) "]) + quals
         decl = "%s%s %s%s" % (quals, t, name, "".join("[%s]" % d for d in dims))
         extents = self.extents(dims)
         if t == "tri":                      # an array of arrays: one more extent, through the typedef
@@ -612,7 +621,7 @@ def check(args, kind, cases, work, tag):
     with open(pa, "w") as f:
         f.write(pa_src)
     exe = os.path.join(work, "ref_%s" % tag)
-    extra = {"omp": ["-fopenmp"], "cuda": ["-D__device__="]}.get(kind, [])
+    extra = {"omp": ["-fopenmp"], "cuda": ["-D__device__=", "-Dalignas=_Alignas"]}.get(kind, [])
     p = run([args.cc, "-std=gnu11", *FLAGS, *extra, ref_c, "-o", exe])
     if p.returncode:
         raise SystemExit("capture_diff: cc rejects the reference program %s:\n%s" % (ref_c, p.stderr[-3000:]))
