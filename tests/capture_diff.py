@@ -490,6 +490,11 @@ class Case:
             self.vars.append(Var("gw", [("gw", False)], ["gw = 9;"], addr="gw", cuda=False))
         vs = self.vars if self.kind != "cuda" else [v for v in self.vars if v.cuda]
         used = r.sample(vs, min(len(vs), r.randrange(1, 8)))
+        if self.tarray == "PL":   # a thread array of the function, sized by its local
+            self.say("int tk%d = %d;" % (self.idx, r.choice([1, 2, 3])))
+            self.say("@ARRAY@")
+            if r.random() < 0.5:
+                self.say("tk%d = 2;" % self.idx)
         self.say("@DETOUR@")
         self.depth += 1
         self.say("if (@TID@ == 0) {")
@@ -563,9 +568,14 @@ def program(cases, kind, reference):
         first = len(out) + 1
         for line in c.lines:
             if "@DETOUR@" in line:
-                head = {"P1": "#detour P1 {", "P2": "#detour P2 {", "PQ": "#detour PQ(n + 1) {"}[c.tarray]
+                head = {"P1": "#detour P1 {", "P2": "#detour P2 {", "PQ": "#detour PQ(n + 1) {",
+                        "PL": "#detour PL%d {" % c.idx}[c.tarray]
                 plain = "{ int q = n + 1;" if c.tarray == "PQ" else "{"
                 line = line.replace("@DETOUR@", plain if reference else head)
+            if "@ARRAY@" in line:
+                kind_word = ARRAYS[kind][0].split()[1][1:]
+                line = line.replace("@ARRAY@", "" if reference else
+                                    "#parray {%s [tk%d][1]} PL%d" % (kind_word, c.idx, c.idx))
             line = line.replace("@INNER@", "{" if reference else "#detour P1 {")
             out.append(line.replace("@TID@", "0" if reference else "$tid$"))
         where[c.idx] = (first, len(out))
@@ -580,7 +590,7 @@ def program(cases, kind, reference):
 def make_case(seed, kind, idx):
     rng = random.Random("%d-%s-%d" % (seed, kind, idx))
     c = Case(rng, idx, kind)
-    c.tarray = rng.choice(["P1", "P2", "PQ"])
+    c.tarray = rng.choice(["P1", "P2", "PQ", "PL"])
     c.params = rng.random() < 0.3 and kind != "cuda"
     c.generate()
     return c
