@@ -21,6 +21,7 @@
 #include "ctext.h"
 #include "model/macros.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Calls f on every identifier of C text t that is not a member name
@@ -512,9 +513,11 @@ static void consider(void *arg, const char *w, size_t len)
   for (int i = 0; i < f->nparams; i++)
     if (!strcmp(f->params[i], name))
       return;
-  if (scope_text_declares(f->body, name))
-    return; /* the body's own */
-  if (local_non_variable(f, name) || macro_names_local(f, name))
+  /* the body's own wherever it names it, or only a tag or label of that name */
+  bool outer = scope_text_uses_outer(f->body, name);
+  if (!outer && !tag_use(f->body, name))
+    return;
+  if (local_non_variable(f, name) || macro_names_local(f, name) || !outer)
     return;
   bool param = false, reg = false;
   const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param, &reg);
@@ -758,31 +761,58 @@ char *capture_register_copy(Ctx *ctx, const Capture *c)
   return ctx_printf(ctx, "%.*spa_reg_%s%s", (int)(at - c->decl), c->decl, c->name, at + len);
 }
 
-typedef struct Rewriter {
-  const char *t;
-  Buf b;
-  const char *done;
-  const Capture *caps;
-  int n;
-} Rewriter;
+/* An outer use of a capture in the body (scope_text_each_use), which
+ * becomes (*X) */
+typedef struct Rewrite {
+  const char *at;
+  size_t len;
+} Rewrite;
 
-static void rewrite_one(void *arg, const char *w, size_t len)
+typedef struct Rewrites {
+  Ctx *ctx;
+  Rewrite *r;
+  int n, cap;
+  size_t len; /* of the name being looked for */
+} Rewrites;
+
+static void note_rewrite(void *arg, const char *at, bool outer)
 {
-  Rewriter *r = arg;
-  for (int i = 0; i < r->n; i++)
-    if (strlen(r->caps[i].name) == len && !strncmp(r->caps[i].name, w, len)) {
-      buf_printf(&r->b, "%.*s(*%s)", (int)(w - r->done), r->done, r->caps[i].name);
-      r->done = w + len;
-      return;
-    }
+  Rewrites *w = arg;
+  if (!outer)
+    return;
+  if (w->n == w->cap) {
+    w->cap = w->cap ? 2 * w->cap : 16;
+    Rewrite *r = ctx_alloc(w->ctx, sizeof(Rewrite) * (size_t)w->cap);
+    if (w->n)
+      memcpy(r, w->r, sizeof(Rewrite) * (size_t)w->n);
+    w->r = r;
+  }
+  w->r[w->n++] = (Rewrite){at, w->len};
+}
+
+static int rewrite_order(const void *a, const void *b)
+{
+  const char *x = ((const Rewrite *)a)->at, *y = ((const Rewrite *)b)->at;
+  return x < y ? -1 : x > y;
 }
 
 char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n)
 {
-  Rewriter r = {text, {.ctx = ctx}, text, caps, n};
-  each_identifier(text, rewrite_one, &r);
-  buf_puts(&r.b, r.done);
-  char *s = ctx_strdup(ctx, r.b.data ? r.b.data : "");
-  buf_free(&r.b);
+  Rewrites w = {ctx, NULL, 0, 0, 0};
+  for (int i = 0; i < n; i++) {
+    w.len = strlen(caps[i].name);
+    scope_text_each_use(text, caps[i].name, note_rewrite, &w);
+  }
+  if (w.n > 1)
+    qsort(w.r, (size_t)w.n, sizeof *w.r, rewrite_order);
+  Buf b = {.ctx = ctx};
+  const char *done = text;
+  for (int i = 0; i < w.n; i++) {
+    buf_printf(&b, "%.*s(*%.*s)", (int)(w.r[i].at - done), done, (int)w.r[i].len, w.r[i].at);
+    done = w.r[i].at + w.r[i].len;
+  }
+  buf_puts(&b, done);
+  char *s = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
   return s;
 }

@@ -579,6 +579,137 @@ bool scope_text_declares(const char *t, const char *name)
   return declaring_statement(t, name, &end) != NULL;
 }
 
+/* ---- which uses of a name in a body are of a declaration outside it ---- */
+
+#define USE_DEPTH 256 /* blocks followed this deep; deeper ones are taken as one */
+
+/* Where the statement that goes on at p ends: its ';' or its '{' at
+ * parenthesis depth 0 (a brace initialiser's '{' after '=' included),
+ * else end. */
+static const char *statement_end(const char *p, const char *end)
+{
+  CText c = ctext(p, end, CT_DIRECTIVES);
+  int depth = 0;
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (ctok_is(t, '(') || ctok_is(t, '['))
+      depth++;
+    else if (ctok_is(t, ')') || ctok_is(t, ']'))
+      depth--;
+    else if (depth <= 0 && (ctok_is(t, ';') || ctok_is(t, '{') || ctok_is(t, '}')))
+      return t.s;
+  }
+  return end;
+}
+
+/* The scopes that scope_text_each_use follows: blocks and for statements */
+typedef struct UseScopes {
+  bool declared[USE_DEPTH]; /* name is declared in this scope */
+  int for_parens[USE_DEPTH]; /* a for statement's: the parenthesis depth it stands at; a block's: -1 */
+  int n;
+  bool block_brace[USE_DEPTH]; /* each open brace: a block's (not an initialiser's or a compound literal's) */
+  int braces;
+  bool control[USE_DEPTH];  /* each open parenthesis: the head of if, for, while or switch */
+  int parens;
+} UseScopes;
+
+static void open_scope(UseScopes *u, int for_parens)
+{
+  if (u->n + 1 < USE_DEPTH) {
+    u->n++;
+    u->declared[u->n] = false;
+    u->for_parens[u->n] = for_parens;
+  }
+}
+
+/* Ends the for statements that the statement ending here governed. */
+static void end_for_statements(UseScopes *u)
+{
+  while (u->n > 0 && u->for_parens[u->n] == u->parens)
+    u->n--;
+}
+
+void scope_text_each_use(const char *t, const char *name, void (*use)(void *arg, const char *at, bool outer),
+                         void *arg)
+{
+  const char *end = t + strlen(t);
+  UseScopes u = {.n = 0};
+  const char *stmt = t;        /* where the current statement began */
+  const char *for_init = NULL; /* inside "for (": where its first clause began */
+  CTok prev = {CT_END, t, 0, false};
+  bool closed_control = false; /* prev is the ')' of a control head */
+  CText c = ctext(t, NULL, CT_DIRECTIVES);
+  for (CTok k = ctext_code(&c); k.kind != CT_END; prev = k, k = ctext_code(&c)) {
+    bool was_control = closed_control;
+    closed_control = false;
+    if (ctok_is(k, '(')) {
+      bool head = ctok_word(prev, "if") || ctok_word(prev, "for") || ctok_word(prev, "while") ||
+                  ctok_word(prev, "switch");
+      if (ctok_word(prev, "for")) { /* "for (": a scope of its own, to the end of what it governs */
+        open_scope(&u, u.parens);
+        for_init = k.s + 1;
+      }
+      if (u.parens + 1 < USE_DEPTH)
+        u.control[u.parens + 1] = head;
+      u.parens++;
+    } else if (ctok_is(k, ')')) {
+      closed_control = u.parens > 0 && u.parens < USE_DEPTH && u.control[u.parens];
+      u.parens--;
+    } else if (ctok_is(k, '{')) {
+      bool block = prev.kind == CT_END || ctok_is(prev, '{') || ctok_is(prev, '}') || ctok_is(prev, ';') ||
+                   ctok_is(prev, ':') || ctok_is(prev, '(') || ctok_word(prev, "else") || ctok_word(prev, "do") ||
+                   was_control;
+      if (u.braces + 1 < USE_DEPTH)
+        u.block_brace[u.braces + 1] = block;
+      u.braces++;
+      if (block) {
+        open_scope(&u, -1);
+        stmt = k.s + 1;
+      }
+    } else if (ctok_is(k, '}')) {
+      bool block = u.braces > 0 && (u.braces >= USE_DEPTH || u.block_brace[u.braces]);
+      u.braces--;
+      if (block) {
+        if (u.n > 0)
+          u.n--;
+        end_for_statements(&u);
+        stmt = k.s + 1;
+      }
+    } else if (ctok_is(k, ';')) {
+      if (for_init)
+        for_init = NULL; /* the for's first clause ends: the rest of its head declares nothing */
+      else if (u.braces == 0 || u.block_brace[u.braces < USE_DEPTH ? u.braces : USE_DEPTH - 1]) {
+        end_for_statements(&u);
+        stmt = k.s + 1;
+      }
+    } else if (k.kind == CT_IDENT && !k.member && ctok_word(k, name) && !ctok_word(prev, "struct") &&
+               !ctok_word(prev, "union") && !ctok_word(prev, "enum") && !ctok_word(prev, "goto")) {
+      const char *from = for_init ? for_init : stmt;
+      Declarator dc;
+      if (find_declarator(from, statement_end(from, end), name, &dc) && dc.name == k.s) {
+        u.declared[u.n] = true;
+      } else {
+        bool own = false;
+        for (int i = 0; i <= u.n && !own; i++)
+          own = u.declared[i];
+        use(arg, k.s, !own);
+      }
+    }
+  }
+}
+
+static void note_outer(void *arg, const char *at, bool outer)
+{
+  (void)at;
+  *(bool *)arg = *(bool *)arg || outer;
+}
+
+bool scope_text_uses_outer(const char *t, const char *name)
+{
+  bool outer = false;
+  scope_text_each_use(t, name, note_outer, &outer);
+  return outer;
+}
+
 /* The parameter of a function header "T f(T1 a, T2 b)" that declares
  * `name` (*end its end), or NULL. */
 static const char *declaring_parameter(const char *h, const char *name, const char **end)

@@ -94,5 +94,13 @@ const char *scope_file_declaration(Ctx *ctx, Scope *s, const char *name);
 bool scope_ends_in_statement_head(Scope *s);
 /* does C text t declare name, in any of its blocks? */
 bool scope_text_declares(const char *t, const char *name);
+/* Calls use(arg, at, outer) on each use of name in C text t (a detour
+ * body), not its declarations there, struct tags or goto labels: outer
+ * when no declaration of t is in scope there ("x" before "{ int x; }",
+ * or after it), so that it names what is declared around t. */
+void scope_text_each_use(const char *t, const char *name, void (*use)(void *arg, const char *at, bool outer),
+                         void *arg);
+/* ... does t use name so anywhere? */
+bool scope_text_uses_outer(const char *t, const char *name);
 
 #endif
