@@ -525,6 +525,15 @@ class Case:
             if v.writes and self.kind != "cuda" and r.random() < 0.4:
                 self.say(r.choice(v.writes))
                 written.append(v)
+            if r.random() < 0.15 and v.name not in ("n", "m", "q"):
+                # the body's own v in a block or a for header, the caller's around it
+                if r.random() < 0.5:
+                    self.say("{ long %s = %d; MIX(h, %s); }" % (v.name, self.small(), v.name))
+                else:
+                    self.say("for (int %s = 0; %s < 2; %s++) MIX(h, %s * 3);" % ((v.name,) * 4))
+                self.say("MIX%s(h, %s);" % ("F" if v.reads[0][1] else "", v.reads[0][0]))
+        if r.random() < 0.1 and self.kind != "cuda":    # struct tags are no uses of locals named like them
+            self.say("{ struct pt pt_ = {1, 2}; struct rec *rec_ = 0; MIX(h, pt_.y + (rec_ == 0)); }")
         if inner >= 0:
             self.depth -= 1
             self.say("}")
