@@ -628,6 +628,16 @@ static void end_for_statements(UseScopes *u)
     u->n--;
 }
 
+/* Is the identifier before cursor c, after prev (closing a control head
+ * when control), a label ("done:" where a statement starts)? */
+static bool label(CTok prev, bool control, const CText *c)
+{
+  bool start = prev.kind == CT_END || ctok_is(prev, '{') || ctok_is(prev, '}') || ctok_is(prev, ';') ||
+               ctok_is(prev, ':') || ctok_word(prev, "else") || ctok_word(prev, "do") || control;
+  CText peek = *c;
+  return start && ctok_is(ctext_code(&peek), ':');
+}
+
 void scope_text_each_use(const char *t, const char *name, void (*use)(void *arg, const char *at, bool outer),
                          void *arg)
 {
@@ -682,7 +692,8 @@ void scope_text_each_use(const char *t, const char *name, void (*use)(void *arg,
         stmt = k.s + 1;
       }
     } else if (k.kind == CT_IDENT && !k.member && ctok_word(k, name) && !ctok_word(prev, "struct") &&
-               !ctok_word(prev, "union") && !ctok_word(prev, "enum") && !ctok_word(prev, "goto")) {
+               !ctok_word(prev, "union") && !ctok_word(prev, "enum") && !ctok_word(prev, "goto") &&
+               !label(prev, was_control, &c)) {
       const char *from = for_init ? for_init : stmt;
       Declarator dc;
       if (find_declarator(from, statement_end(from, end), name, &dc) && dc.name == k.s) {
