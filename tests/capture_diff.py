@@ -532,6 +532,12 @@ class Case:
                 else:
                     self.say("for (int %s = 0; %s < 2; %s++) MIX(h, %s * 3);" % ((v.name,) * 4))
                 self.say("MIX%s(h, %s);" % ("F" if v.reads[0][1] else "", v.reads[0][0]))
+        named = [v for v in used if v.name.startswith("v")]
+        if named and r.random() < 0.1:     # a label named like a local is no use of it
+            lab = r.choice(named).name
+            self.say("if (h) goto %s;" % lab)
+            self.say("MIX(h, 5);")
+            self.say("%s: MIX(h, 6);" % lab)
         if r.random() < 0.1 and self.kind != "cuda":    # struct tags are no uses of locals named like them
             self.say("{ struct pt pt_ = {1, 2}; struct rec *rec_ = 0; MIX(h, pt_.y + (rec_ == 0)); }")
         if inner >= 0:
