@@ -423,7 +423,7 @@ class Case:
     def generate(self):
         r = self.rng
         if self.params:           # parameters declared arrays (C makes them pointers), a struct, a string
-            self.lines.append("static void case_%d(int n, int m, int pa[M3], double pb[][2], int pv[n][m], "
+            self.lines.append("static void case_%d(int n, int m, int pa[static M3], double pb[const][2], int pv[n][m], "
                               "struct pt sp, register const char *str)" % self.idx)
         else:
             self.lines.append("static void case_%d(int n, int m)" % self.idx)

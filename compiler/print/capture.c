@@ -171,7 +171,9 @@ static int bracket_groups(const char *at, size_t len, const char **open, int max
   return n;
 }
 
-/* "int *p" for a parameter "int p[3]", "double (*m)[4]" for "double m[][4]" */
+/* "int *p" for a parameter "int p[3]", "double (*m)[4]" for "double m[][4]";
+ * the qualifiers in its first brackets qualify the pointer: "int *const p"
+ * for "int p[const 3]" ('static' says only how many it points to) */
 static char *decay(Ctx *ctx, const char *decl)
 {
   const char *at;
@@ -179,12 +181,20 @@ static char *decay(Ctx *ctx, const char *decl)
   ctext_declarator(decl, NULL, &at, &len);
   CText c = ctext(at + len, NULL, 0);
   CTok open = ctext_code(&c);
-  const char *rest = ctext_close(open.s, NULL) + 1;
+  const char *close = ctext_close(open.s, NULL), *rest = close + 1;
+  Buf q = {.ctx = ctx};
+  CText in = ctext(open.s + 1, close, 0);
+  for (CTok t = ctext_code(&in); t.kind != CT_END; t = ctext_code(&in))
+    if (ctok_word(t, "const") || ctok_word(t, "volatile") || ctok_word(t, "restrict") ||
+        ctok_word(t, "__restrict") || ctok_word(t, "__restrict__") || ctok_word(t, "_Atomic"))
+      buf_printf(&q, "%.*s ", (int)t.n, t.s);
+  const char *quals = q.data ? ctx_strdup(ctx, q.data) : "";
+  buf_free(&q);
   while (*rest == ' ')
     rest++;
   if (!*rest)
-    return ctx_printf(ctx, "%.*s*%.*s", (int)(at - decl), decl, (int)len, at);
-  return ctx_printf(ctx, "%.*s(*%.*s)%s", (int)(at - decl), decl, (int)len, at, rest);
+    return ctx_printf(ctx, "%.*s*%s%.*s", (int)(at - decl), decl, quals, (int)len, at);
+  return ctx_printf(ctx, "%.*s(*%s%.*s)%s", (int)(at - decl), decl, quals, (int)len, at, rest);
 }
 
 /* Does identifier w name a variable or a function, whose value makes a
