@@ -171,6 +171,43 @@ static int bracket_groups(const char *at, size_t len, const char **open, int max
   return n;
 }
 
+/* Is t a word a parameter's first brackets may hold besides its size? */
+static bool bracket_word(CTok t)
+{
+  static const char *words[] = {"static", "const", "volatile", "restrict", "__restrict", "__restrict__", "_Atomic",
+                                NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
+/* The size in the brackets at open, without bracket_words: "n" of
+ * "[static n]" */
+static char *bracket_size(Ctx *ctx, const char *open)
+{
+  const char *close = ctext_close(open, NULL), *from = open + 1;
+  CText c = ctext(from, close, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END && bracket_word(t); t = ctext_code(&c))
+    from = t.s + t.n;
+  return ctx_strndup(ctx, from, (size_t)(close - from));
+}
+
+/* decl, a parameter's declaration, with its first brackets' size alone:
+ * "int p[3]" for "int p[static 3]" (the array an mpi body's copy is) */
+static const char *plain_first_brackets(Ctx *ctx, const char *decl)
+{
+  const char *at;
+  size_t len;
+  ctext_declarator(decl, NULL, &at, &len);
+  CText c = ctext(at + len, NULL, 0);
+  CTok open = ctext_code(&c);
+  if (!ctok_is(open, '['))
+    return decl;
+  return ctx_printf(ctx, "%.*s[%s%s", (int)(open.s - decl), decl, util_str_trim(ctx, bracket_size(ctx, open.s)),
+                    ctext_close(open.s, NULL));
+}
+
 /* "int *p" for a parameter "int p[3]", "double (*m)[4]" for "double m[][4]";
  * the qualifiers in its first brackets qualify the pointer: "int *const p"
  * for "int p[const 3]" ('static' says only how many it points to) */
@@ -185,8 +222,7 @@ static char *decay(Ctx *ctx, const char *decl)
   Buf q = {.ctx = ctx};
   CText in = ctext(open.s + 1, close, 0);
   for (CTok t = ctext_code(&in); t.kind != CT_END; t = ctext_code(&in))
-    if (ctok_word(t, "const") || ctok_word(t, "volatile") || ctok_word(t, "restrict") ||
-        ctok_word(t, "__restrict") || ctok_word(t, "__restrict__") || ctok_word(t, "_Atomic"))
+    if (bracket_word(t) && !ctok_word(t, "static"))
       buf_printf(&q, "%.*s ", (int)t.n, t.s);
   const char *quals = q.data ? ctx_strdup(ctx, q.data) : "";
   buf_free(&q);
@@ -219,11 +255,14 @@ static bool varying_size(Finder *f, const char *open)
   return false;
 }
 
-/* Are the brackets at open empty? */
+/* Are the brackets at open empty (qualifiers aside: "[const]")? */
 static bool runtime_empty(const char *open)
 {
   CText c = ctext(open + 1, NULL, 0);
-  return ctok_is(ctext_code(&c), ']');
+  CTok t = ctext_code(&c);
+  while (bracket_word(t))
+    t = ctext_code(&c);
+  return ctok_is(t, ']');
 }
 
 /* ... or is the size in them empty ("char s[] = ...": sized by the
@@ -349,14 +388,14 @@ static bool read_type(Finder *f, Capture *c, bool param)
       inner = inner || varying_size(f, open[i]);
     c->decl = decay(ctx, decl);
     if (n > 0 && (varying_size(f, open[0]) || inner) && !runtime_empty(open[0]) && !rest) /* n rows */
-      c->rows = util_str_trim(ctx, ctx_strndup(ctx, open[0] + 1, (size_t)(ctext_close(open[0], NULL) - open[0] - 1)));
+      c->rows = util_str_trim(ctx, bracket_size(ctx, open[0]));
     if (inner && !rest && !memchr(decl, '(', (size_t)(at - decl))) {
       /* "double a[n][m]": a pointer to rows of run-time size */
       c->vla_ptr = true;
       c->nvla = n - 1;
       return true;
     }
-    c->sized_param = sized && !inner ? original : NULL;
+    c->sized_param = sized && !inner ? plain_first_brackets(ctx, original) : NULL;
   } else if (kind == CD_ARRAY) {
     c->array = true;
     bool runtime = false, varying = false;
