@@ -563,8 +563,11 @@ class Case:
         self.lines.append("}")
 
 
-ARRAYS = {"pthd": ["#parray {pthd [1]} P1", "#parray {pthd [2]} P2", "#parray {pthd(int q) [2]} PQ"],
-          "omp": ["#parray {omp [1]} P1", "#parray {omp [2]} P2", "#parray {omp(int q) [2]} PQ"],
+# X1: the other CPU kind, for a detour in a body (omp in pthd, pthd in omp)
+ARRAYS = {"pthd": ["#parray {pthd [1]} P1", "#parray {pthd [2]} P2", "#parray {pthd(int q) [2]} PQ",
+                   "#parray {omp [1]} X1"],
+          "omp": ["#parray {omp [1]} P1", "#parray {omp [2]} P2", "#parray {omp(int q) [2]} PQ",
+                  "#parray {pthd [1]} X1"],
           "cuda": ["#parray {cuda [1]} P1", "#parray {cuda [2]} P2", "#parray {cuda(int q) [2]} PQ"]}
 
 
@@ -591,7 +594,7 @@ def program(cases, kind, reference):
                 kind_word = ARRAYS[kind][0].split()[1][1:]
                 line = line.replace("@ARRAY@", "" if reference else
                                     "#parray {%s [tk%d][1]} PL%d" % (kind_word, c.idx, c.idx))
-            line = line.replace("@INNER@", "{" if reference else "#detour P1 {")
+            line = line.replace("@INNER@", "{" if reference else "#detour %s {" % c.inner_array)
             out.append(line.replace("@TID@", "0" if reference else "$tid$"))
         where[c.idx] = (first, len(out))
     out.append("int main(void)")
@@ -607,6 +610,7 @@ def make_case(seed, kind, idx):
     c = Case(rng, idx, kind)
     c.tarray = rng.choice(["P1", "P2", "PQ", "PL"])
     c.params = rng.random() < 0.3 and kind != "cuda"
+    c.inner_array = rng.choice(["P1", "X1"])
     c.generate()
     return c
 
@@ -646,7 +650,7 @@ def check(args, kind, cases, work, tag):
     with open(pa, "w") as f:
         f.write(pa_src)
     exe = os.path.join(work, "ref_%s" % tag)
-    extra = {"omp": ["-fopenmp"], "cuda": ["-D__device__=", "-Dalignas=_Alignas"]}.get(kind, [])
+    extra = {"omp": ["-fopenmp"], "pthd": ["-fopenmp"], "cuda": ["-D__device__=", "-Dalignas=_Alignas"]}[kind]
     p = run([args.cc, "-std=gnu11", *FLAGS, *extra, ref_c, "-o", exe])
     if p.returncode:
         raise SystemExit("capture_diff: cc rejects the reference program %s:\n%s" % (ref_c, p.stderr[-3000:]))
