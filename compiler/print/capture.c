@@ -865,3 +865,13 @@ char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int 
   buf_free(&b);
   return s;
 }
+
+char *capture_body_block(Ctx *ctx, const char *text, const Capture *caps, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (scope_text_declares(text, caps[i].name)) {
+      size_t len = strlen(text);
+      return ctx_printf(ctx, "  {\n%s%s  }\n", text, len && text[len - 1] != '\n' ? "\n" : "");
+    }
+  return (char *)text;
+}

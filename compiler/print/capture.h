@@ -69,6 +69,11 @@ char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k);
 char *capture_vla_extent(Ctx *ctx, const Capture *c, int k);
 /* "int pa_reg_r": the declaration of the copy of c, a register local */
 char *capture_register_copy(Ctx *ctx, const Capture *c);
+/* text, a body, as a block of its own when it declares a name of caps
+ * too (it reads the caller's 'x', then declares its own): the outlined
+ * function declares the captures, which the body's declarations must
+ * shadow, not redeclare; else text itself */
+char *capture_body_block(Ctx *ctx, const char *text, const Capture *caps, int n);
 /* text with every use of a captured name X turned into (*X) */
 char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n);
 

@@ -583,19 +583,27 @@ bool scope_text_declares(const char *t, const char *name)
 
 #define USE_DEPTH 256 /* blocks followed this deep; deeper ones are taken as one */
 
-/* Where the statement that goes on at p ends: its ';' or its '{' at
- * parenthesis depth 0 (a brace initialiser's '{' after '=' included),
- * else end. */
+/* Where the statement that goes on at p ends: its ';', or a '{' or '}'
+ * of a block at parenthesis depth 0 (the braces of an initialiser, a
+ * compound literal or a struct's members are skipped), else end. */
 static const char *statement_end(const char *p, const char *end)
 {
   CText c = ctext(p, end, CT_DIRECTIVES);
   int depth = 0;
-  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+  CTok prev = {CT_END, p, 0, false};
+  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c)) {
     if (ctok_is(t, '(') || ctok_is(t, '['))
       depth++;
     else if (ctok_is(t, ')') || ctok_is(t, ']'))
       depth--;
-    else if (depth <= 0 && (ctok_is(t, ';') || ctok_is(t, '{') || ctok_is(t, '}')))
+    else if (depth <= 0 && ctok_is(t, '{') &&
+             (ctok_is(prev, '=') || ctok_is(prev, ',') || ctok_is(prev, ')') || prev.kind == CT_IDENT)) {
+      const char *close = ctext_close(t.s, end);
+      if (!close)
+        return end;
+      c = ctext(close + 1, end, CT_DIRECTIVES);
+      t = (CTok){CT_PUNCT, close, 1, false};
+    } else if (depth <= 0 && (ctok_is(t, ';') || ctok_is(t, '{') || ctok_is(t, '}')))
       return t.s;
   }
   return end;

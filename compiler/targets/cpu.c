@@ -181,7 +181,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   int ncaps = capture_find(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
     return;
-  text = capture_by_reference(ctx, text, caps, ncaps);
+  text = capture_body_block(ctx, capture_by_reference(ctx, text, caps, ncaps), caps, ncaps);
 
   /* the launch site: arguments and thread count on the calling thread */
   Buf args = {.ctx = ctx};
