@@ -532,6 +532,11 @@ class Case:
                 else:
                     self.say("for (int %s = 0; %s < 2; %s++) MIX(h, %s * 3);" % ((v.name,) * 4))
                 self.say("MIX%s(h, %s);" % ("F" if v.reads[0][1] else "", v.reads[0][0]))
+        late = [v for v in used if v.name.startswith("v") and v not in written]
+        if late and r.random() < 0.15:     # the body's own, declared after it read the caller's
+            v = r.choice(late)
+            self.say("long %s = %d;" % (v.name, self.small()))
+            self.say("MIX(h, %s);" % v.name)
         named = [v for v in used if v.name.startswith("v")]
         if named and r.random() < 0.1:     # a label named like a local is no use of it
             lab = r.choice(named).name
