@@ -533,10 +533,10 @@ class Case:
                     self.say("for (int %s = 0; %s < 2; %s++) MIX(h, %s * 3);" % ((v.name,) * 4))
                 self.say("MIX%s(h, %s);" % ("F" if v.reads[0][1] else "", v.reads[0][0]))
         late = [v for v in used if v.name.startswith("v") and v not in written]
-        if late and r.random() < 0.15:     # the body's own, declared after it read the caller's
-            v = r.choice(late)
-            self.say("long %s = %d;" % (v.name, self.small()))
-            self.say("MIX(h, %s);" % v.name)
+        late = r.choice(late) if late and r.random() < 0.15 else None
+        if late:                   # the body's own, declared after it read the caller's
+            self.say("long %s = %d;" % (late.name, self.small()))
+            self.say("MIX(h, %s);" % late.name)
         named = [v for v in used if v.name.startswith("v")]
         if named and r.random() < 0.1:     # a label named like a local is no use of it
             lab = r.choice(named).name
@@ -551,6 +551,9 @@ class Case:
         self.say("cap_out = h;")
         self.depth -= 1
         self.say("}")
+        if late and self.kind != "cuda" and r.random() < 0.5:
+            # ... at the body's top level, beside the capture (a kernel's parameter in cuda: not yet)
+            self.say("long %s = 1; (void)%s;" % (late.name, late.name))
         self.depth -= 1
         self.say("}")
         self.say("unsigned long long after = 1;")
