@@ -10,6 +10,7 @@
 typedef struct Macro {
   const char *name;
   const char *text;   /* of the last #define; NULL: that one is function-like */
+  const char *definition; /* of the last #define: all after the name (macro_definition) */
   bool function_like; /* some #define of it has parameters */
 } Macro;
 
@@ -18,10 +19,9 @@ static bool macro_is(const void *item, const void *key)
   return !strcmp(((const Macro *)item)->name, key);
 }
 
-const char *macro_body(Ctx *ctx, const char *s, const char *end)
+/* [s, end) with continuations joined, comments and the blanks around dropped */
+static const char *joined(Ctx *ctx, const char *s, const char *end)
 {
-  if (*s == '(')
-    return NULL;
   Buf b = {.ctx = ctx};
   for (; s < end; s++) {
     if (s[0] == '/' && s + 1 < end && (s[1] == '/' || s[1] == '*'))
@@ -34,6 +34,11 @@ const char *macro_body(Ctx *ctx, const char *s, const char *end)
   const char *text = util_str_trim(ctx, b.data ? b.data : "");
   buf_free(&b);
   return text;
+}
+
+const char *macro_body(Ctx *ctx, const char *s, const char *end)
+{
+  return *s == '(' ? NULL : joined(ctx, s, end);
 }
 
 /* Every #define of the input into ctx->macros, the last of a name kept */
@@ -59,6 +64,7 @@ static void read_macros(Ctx *ctx)
       map_put(ctx, &ctx->macros, h, m);
     }
     m->text = text;
+    m->definition = text ? ctx_printf(ctx, " %s", text) : joined(ctx, after, t.s + t.n);
     m->function_like |= text == NULL;
     ctx->function_macros |= text == NULL;
   }
@@ -104,6 +110,15 @@ const char *macro_text(Ctx *ctx, const char *name, const char **from)
   Macro *m = program_macro(ctx, name);
   *from = "#define";
   return m ? m->text : NULL;
+}
+
+const char *macro_definition(Ctx *ctx, const char *name)
+{
+  const char *text = defined_on_command_line(ctx, name);
+  if (text)
+    return ctx_printf(ctx, " %s", text);
+  Macro *m = program_macro(ctx, name);
+  return m ? m->definition : NULL;
 }
 
 bool macro_function_like(Ctx *ctx, const char *name)

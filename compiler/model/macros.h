@@ -16,6 +16,11 @@ bool macro_given(Ctx *ctx, const char *name);
  * -D NAME), else that of the program's last #define of it; NULL for
  * neither or a function-like macro.  *from says which: "-D", "#define". */
 const char *macro_text(Ctx *ctx, const char *name, const char **from);
+/* What the definition of macro name says after the name: the -D value,
+ * else all that the program's last #define of it has after the name: a
+ * function-like macro's starts with its parameters ("(i) v[i]"), an
+ * object-like one's with a blank (" (w + 1)"); NULL for no macro. */
+const char *macro_definition(Ctx *ctx, const char *name);
 /* The replacement text of a #define whose name ends at s (its line ends
  * at end): continuations joined, comments and the blanks around dropped;
  * NULL for a function-like macro. */

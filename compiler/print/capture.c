@@ -19,7 +19,9 @@
  * scope is an error where the body uses it. */
 #include "print/capture.h"
 #include "ctext.h"
+#include "model/macros.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Calls f on every identifier of C text t that is not a member name
@@ -169,7 +171,46 @@ static int bracket_groups(const char *at, size_t len, const char **open, int max
   return n;
 }
 
-/* "int *p" for a parameter "int p[3]", "double (*m)[4]" for "double m[][4]" */
+/* Is t a word a parameter's first brackets may hold besides its size? */
+static bool bracket_word(CTok t)
+{
+  static const char *words[] = {"static", "const", "volatile", "restrict", "__restrict", "__restrict__", "_Atomic",
+                                NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
+/* The size in the brackets at open, without bracket_words: "n" of
+ * "[static n]" */
+static char *bracket_size(Ctx *ctx, const char *open)
+{
+  const char *close = ctext_close(open, NULL), *from = open + 1;
+  CText c = ctext(from, close, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END && bracket_word(t); t = ctext_code(&c))
+    from = t.s + t.n;
+  return ctx_strndup(ctx, from, (size_t)(close - from));
+}
+
+/* decl, a parameter's declaration, with its first brackets' size alone:
+ * "int p[3]" for "int p[static 3]" (the array an mpi body's copy is) */
+static const char *plain_first_brackets(Ctx *ctx, const char *decl)
+{
+  const char *at;
+  size_t len;
+  ctext_declarator(decl, NULL, &at, &len);
+  CText c = ctext(at + len, NULL, 0);
+  CTok open = ctext_code(&c);
+  if (!ctok_is(open, '['))
+    return decl;
+  return ctx_printf(ctx, "%.*s[%s%s", (int)(open.s - decl), decl, util_str_trim(ctx, bracket_size(ctx, open.s)),
+                    ctext_close(open.s, NULL));
+}
+
+/* "int *p" for a parameter "int p[3]", "double (*m)[4]" for "double m[][4]";
+ * the qualifiers in its first brackets qualify the pointer: "int *const p"
+ * for "int p[const 3]" ('static' says only how many it points to) */
 static char *decay(Ctx *ctx, const char *decl)
 {
   const char *at;
@@ -177,12 +218,19 @@ static char *decay(Ctx *ctx, const char *decl)
   ctext_declarator(decl, NULL, &at, &len);
   CText c = ctext(at + len, NULL, 0);
   CTok open = ctext_code(&c);
-  const char *rest = ctext_close(open.s, NULL) + 1;
+  const char *close = ctext_close(open.s, NULL), *rest = close + 1;
+  Buf q = {.ctx = ctx};
+  CText in = ctext(open.s + 1, close, 0);
+  for (CTok t = ctext_code(&in); t.kind != CT_END; t = ctext_code(&in))
+    if (bracket_word(t) && !ctok_word(t, "static"))
+      buf_printf(&q, "%.*s ", (int)t.n, t.s);
+  const char *quals = q.data ? ctx_strdup(ctx, q.data) : "";
+  buf_free(&q);
   while (*rest == ' ')
     rest++;
   if (!*rest)
-    return ctx_printf(ctx, "%.*s*%.*s", (int)(at - decl), decl, (int)len, at);
-  return ctx_printf(ctx, "%.*s(*%.*s)%s", (int)(at - decl), decl, (int)len, at, rest);
+    return ctx_printf(ctx, "%.*s*%s%.*s", (int)(at - decl), decl, quals, (int)len, at);
+  return ctx_printf(ctx, "%.*s(*%s%.*s)%s", (int)(at - decl), decl, quals, (int)len, at, rest);
 }
 
 /* Does identifier w name a variable or a function, whose value makes a
@@ -191,7 +239,7 @@ static bool names_variable(Finder *f, const char *w, size_t n)
 {
   char *name = ctx_strndup(f->ctx, w, n);
   bool param;
-  const char *d = scope_local_declaration_of(f->ctx, f->scope, name, &param);
+  const char *d = scope_local_declaration_of(f->ctx, f->scope, name, &param, NULL);
   if (!d)
     d = scope_file_declaration(f->ctx, f->scope, name);
   return d && !is_typedef(d);
@@ -207,11 +255,14 @@ static bool varying_size(Finder *f, const char *open)
   return false;
 }
 
-/* Are the brackets at open empty? */
+/* Are the brackets at open empty (qualifiers aside: "[const]")? */
 static bool runtime_empty(const char *open)
 {
   CText c = ctext(open + 1, NULL, 0);
-  return ctok_is(ctext_code(&c), ']');
+  CTok t = ctext_code(&c);
+  while (bracket_word(t))
+    t = ctext_code(&c);
+  return ctok_is(t, ']');
 }
 
 /* ... or is the size in them empty ("char s[] = ...": sized by the
@@ -276,6 +327,18 @@ static void refuse(Finder *f, const char *name, const char *decl, const char *wh
   f->ok = false;
 }
 
+/* Is the object that declaration decl declares (its name at 'at') const:
+ * "const int r", "char *const p", not "const char *p"?  A const after the
+ * last '*' before the name, or anywhere when there is none. */
+static bool top_const(const char *decl, const char *at)
+{
+  bool c = false;
+  CText t = ctext(decl, at, 0);
+  for (CTok k = ctext_code(&t); k.kind != CT_END; k = ctext_code(&t))
+    c = ctok_is(k, '*') ? false : c || ctok_word(k, "const");
+  return c;
+}
+
 /* Reads the type of c (a parameter when param): an array, a typedef'd
  * one, one of run-time size; a parameter declared an array becomes the
  * pointer C makes of it.  False after an error. */
@@ -294,7 +357,7 @@ static bool read_type(Finder *f, Capture *c, bool param)
       break;
     char *tname = ctx_strndup(ctx, tn.s, tn.n);
     bool tparam;
-    const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam);
+    const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam, NULL);
     if (td && is_typedef(td)) {
       refuse(f, c->name, c->decl,
              ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: "
@@ -315,6 +378,7 @@ static bool read_type(Finder *f, Capture *c, bool param)
     decl = expanded, kind = ekind, at = eat, len = elen;
     typed = kind == CD_ARRAY;
   }
+  c->readonly = top_const(decl, at);
   const char *open[16];
   bool rest;
   int n = bracket_groups(at, len, open, 16, &rest);
@@ -324,14 +388,14 @@ static bool read_type(Finder *f, Capture *c, bool param)
       inner = inner || varying_size(f, open[i]);
     c->decl = decay(ctx, decl);
     if (n > 0 && (varying_size(f, open[0]) || inner) && !runtime_empty(open[0]) && !rest) /* n rows */
-      c->rows = util_str_trim(ctx, ctx_strndup(ctx, open[0] + 1, (size_t)(ctext_close(open[0], NULL) - open[0] - 1)));
+      c->rows = util_str_trim(ctx, bracket_size(ctx, open[0]));
     if (inner && !rest && !memchr(decl, '(', (size_t)(at - decl))) {
       /* "double a[n][m]": a pointer to rows of run-time size */
       c->vla_ptr = true;
       c->nvla = n - 1;
       return true;
     }
-    c->sized_param = sized && !inner ? original : NULL;
+    c->sized_param = sized && !inner ? plain_first_brackets(ctx, original) : NULL;
   } else if (kind == CD_ARRAY) {
     c->array = true;
     bool runtime = false, varying = false;
@@ -361,6 +425,131 @@ static bool read_type(Finder *f, Capture *c, bool param)
   return true;
 }
 
+/* Is the type of declaration decl taken from an expression or an
+ * initialiser ("__typeof__(a) b", "__auto_type x")? */
+static bool inferred_type(const char *decl)
+{
+  static const char *words[] = {"typeof", "__typeof__", "__typeof", "__auto_type", "typeof_unqual", NULL};
+  CText c = ctext(decl, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    for (int i = 0; words[i]; i++)
+      if (ctok_word(t, words[i]))
+        return true;
+  return false;
+}
+
+/* Does C text t name tag after struct, union or enum? */
+static bool tag_use(const char *t, const char *tag)
+{
+  CText c = ctext(t, NULL, CT_DIRECTIVES);
+  bool after = false;
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c)) {
+    if (after && ctok_word(k, tag))
+      return true;
+    after = ctok_word(k, "struct") || ctok_word(k, "union") || ctok_word(k, "enum");
+  }
+  return false;
+}
+
+/* The tag among the type words of decl that the enclosing function
+ * defines ("loc" of "struct loc *p" after "struct loc { ... };"), or
+ * NULL. */
+static const char *local_tag(Finder *f, const char *decl)
+{
+  CText c = ctext(decl, NULL, 0);
+  bool after = false;
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c)) {
+    if (after && k.kind == CT_IDENT) {
+      char *tag = ctx_strndup(f->ctx, k.s, k.n);
+      if (scope_local_kind(f->ctx, f->scope, tag) == SL_TAG)
+        return tag;
+    }
+    after = ctok_word(k, "struct") || ctok_word(k, "union") || ctok_word(k, "enum");
+  }
+  return NULL;
+}
+
+/* Is name, which the body uses, a macro, an enumeration constant or a
+ * tag of the enclosing function (scope_local_kind), which the outlined
+ * body, placed before that function, cannot see (or sees as the file
+ * has it there)?  Reported where the body uses it. */
+static bool local_non_variable(Finder *f, const char *name)
+{
+  ScopeLocal kind = scope_local_kind(f->ctx, f->scope, name);
+  const char *why = NULL;
+  if (kind == SL_MACRO)
+    why = "a macro that the enclosing function defines or undefines: the body, outlined into a function placed "
+          "before that function, would see the macro as the file has it there; define it before the function";
+  else if (kind == SL_ENUMERATOR)
+    why = "an enumeration constant of the enclosing function: the body, outlined into a function of its own, "
+          "cannot see it; declare the enumeration at file scope";
+  else if (kind == SL_TAG && tag_use(f->body, name))
+    why = "the tag of a type the enclosing function defines: the body, outlined into a function of its own, "
+          "cannot name that type; define the type at file scope";
+  if (!why)
+    return false;
+  Loc use = f->at;
+  find_use(f->node->body, name, &use);
+  diag_error(f->ctx, use, "the detour body uses '%s', %s", name, why);
+  f->ok = false;
+  return true;
+}
+
+/* The local of the enclosing function that macro name's replacement (or
+ * that of a macro it names, depth macros deep) names, its parameters
+ * and the body's own names aside; NULL when none. */
+static const char *macro_local(Finder *f, const char *name, int depth)
+{
+  const char *def = depth < 16 ? macro_definition(f->ctx, name) : NULL;
+  if (!def)
+    return NULL;
+  const char *params = NULL, *text = def;
+  if (*def == '(' && (text = ctext_close(def, NULL))) /* a function-like macro: "(i) v[i]" */
+    params = def, text++;
+  else
+    text = def;
+  CText c = ctext(text, NULL, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    if (t.kind != CT_IDENT || t.member)
+      continue;
+    char *w = ctx_strndup(f->ctx, t.s, t.n);
+    bool param = false;
+    CText p = ctext(params ? params : "", params ? text : NULL, 0);
+    for (CTok u = ctext_code(&p); u.kind != CT_END && !param; u = ctext_code(&p))
+      param = ctok_word(u, w);
+    for (int i = 0; i < f->nparams && !param; i++)
+      param = !strcmp(f->params[i], w); /* the thread array's, which the body sees first */
+    if (param || !strcmp(w, name) || scope_text_declares(f->body, w))
+      continue;
+    bool is_param;
+    if (scope_local_declaration_of(f->ctx, f->scope, w, &is_param, NULL))
+      return w;
+    const char *inner = macro_local(f, w, depth + 1);
+    if (inner)
+      return inner;
+  }
+  return NULL;
+}
+
+/* Does the body use macro name, whose replacement names a local of the
+ * enclosing function?  parrayc finds the locals a body uses in its text
+ * and does not expand macros: the outlined body would read what the file
+ * has by that name (a global) or nothing.  Reported. */
+static bool macro_names_local(Finder *f, const char *name)
+{
+  const char *local = macro_local(f, name, 0);
+  if (!local)
+    return false;
+  Loc use = f->at;
+  find_use(f->node->body, name, &use);
+  diag_error(f->ctx, use, "the detour body uses macro '%s', whose replacement names '%s', a local of the "
+             "enclosing function: parrayc does not expand macros to find the locals a body uses, and the "
+             "outlined body would not reach it; write '%s' in the body, or pass it as a parameter",
+             name, local, local);
+  f->ok = false;
+  return true;
+}
+
 static void consider(void *arg, const char *w, size_t len)
 {
   Finder *f = arg;
@@ -373,10 +562,14 @@ static void consider(void *arg, const char *w, size_t len)
   for (int i = 0; i < f->nparams; i++)
     if (!strcmp(f->params[i], name))
       return;
-  if (scope_text_declares(f->body, name))
-    return; /* the body's own */
-  bool param = false;
-  const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param);
+  /* the body's own wherever it names it, or only a tag or label of that name */
+  bool outer = scope_text_uses_outer(f->body, name);
+  if (!outer && !tag_use(f->body, name))
+    return;
+  if (local_non_variable(f, name) || macro_names_local(f, name) || !outer)
+    return;
+  bool param = false, reg = false;
+  const char *decl = scope_local_declaration_of(ctx, f->scope, name, &param, &reg);
   if (!decl && f->globals)
     decl = host_global(ctx, f->scope, name);
   if (!decl)
@@ -404,7 +597,30 @@ static void consider(void *arg, const char *w, size_t len)
            "own, cannot name it; define the type at file scope");
     return;
   }
-  Capture c = {name, decl, NULL, false, false, 0, false, NULL};
+  if (scope_local_declared_again(ctx, f->scope, name)) {
+    Loc use = f->at;
+    find_use(f->node->body, name, &use);
+    diag_error(ctx, use, "the detour body uses '%s', a local of the enclosing function declared more than once in "
+               "its block (in the branches of an #if): parrayc cannot tell which declaration the C compiler takes, "
+               "and the body, outlined into a function of its own, must declare its type; declare it once, with "
+               "the #if inside its type or initialiser", name);
+    f->ok = false;
+    return;
+  }
+  if (inferred_type(decl)) {
+    refuse(f, name, decl, "a local of the enclosing function declared with typeof or __auto_type: the body, "
+           "outlined into a function of its own, cannot declare it (the type may name the function's locals); "
+           "declare it with its type");
+    return;
+  }
+  const char *tag = local_tag(f, decl);
+  if (tag) {
+    refuse(f, name, decl, ctx_printf(ctx, "a local of the enclosing function whose type names '%s', a tag that "
+                                     "function defines: the body, outlined into a function of its own, cannot "
+                                     "name that type; define the type at file scope", tag));
+    return;
+  }
+  Capture c = {name, decl, NULL, false, false, 0, false, NULL, reg, false};
   if (!read_type(f, &c, param))
     return;
   if (f->n == f->cap) {
@@ -417,10 +633,50 @@ static void consider(void *arg, const char *w, size_t len)
   f->caps[f->n++] = c;
 }
 
+/* Moves the captures named like a typedef at file scope ("int pt" after
+ * "typedef struct pt pt") after the others: the outlined body declares
+ * its captures (or parameters) in this order, and one of them declared
+ * first would hide the type from the next ("int *pt; pt *a;"). */
+static void typedef_names_last(Finder *f)
+{
+  int k = 0;
+  Capture *sorted = f->n ? ctx_alloc(f->ctx, sizeof(Capture) * (size_t)f->n) : NULL;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < f->n; i++) {
+      const char *td = scope_file_declaration(f->ctx, f->scope, f->caps[i].name);
+      if ((td && is_typedef(td)) == (pass == 1))
+        sorted[k++] = f->caps[i];
+    }
+  f->caps = sorted;
+}
+
+/* Is the function that scope is in (through detour bodies, the one they
+ * stand in) defined in the old style, "int f(a, b) int a; double b; {"?
+ * Its header then ends at the last parameter declaration's ';', leaving
+ * the block no header of its own; the outlined body would be put among
+ * those declarations, and could not reach the parameters. */
+static bool old_style(Scope *scope)
+{
+  Scope *fn = NULL;
+  for (Scope *s = scope; s && !s->file_scope; s = s->function ? s->launch : s->parent)
+    fn = s;
+  if (!fn || !fn->header)
+    return false;
+  CText c = ctext(fn->header, NULL, CT_DIRECTIVES);
+  return ctext_code(&c).kind == CT_END;
+}
+
 int capture_find(Ctx *ctx, Scope *scope, Node *n, const char *text, char **params, int nparams, Capture **out)
 {
   Finder f = {ctx, scope, text, params, nparams, n, NULL, 0, 0, NULL, 0, 0, n->loc, true, false};
+  if (old_style(scope)) {
+    diag_error(ctx, n->loc, "a detour in a function defined in the old style (its parameters declared between its "
+               "')' and its '{'): the body, outlined before the function, cannot reach them; declare the "
+               "parameters in the function's prototype");
+    return -1;
+  }
   each_identifier(text, consider, &f);
+  typedef_names_last(&f);
   *out = f.caps;
   return f.ok ? f.n : -1;
 }
@@ -545,31 +801,77 @@ char *capture_vla_extent(Ctx *ctx, const Capture *c, int k)
   return ctx_printf(ctx, "sizeof %s / sizeof %s", element(ctx, base, k), element(ctx, base, k + 1));
 }
 
-typedef struct Rewriter {
-  const char *t;
-  Buf b;
-  const char *done;
-  const Capture *caps;
-  int n;
-} Rewriter;
-
-static void rewrite_one(void *arg, const char *w, size_t len)
+char *capture_register_copy(Ctx *ctx, const Capture *c)
 {
-  Rewriter *r = arg;
-  for (int i = 0; i < r->n; i++)
-    if (strlen(r->caps[i].name) == len && !strncmp(r->caps[i].name, w, len)) {
-      buf_printf(&r->b, "%.*s(*%s)", (int)(w - r->done), r->done, r->caps[i].name);
-      r->done = w + len;
-      return;
-    }
+  const char *at;
+  size_t len;
+  if (ctext_declarator(c->decl, NULL, &at, &len) == CD_NONE)
+    return ctx_printf(ctx, "__typeof__(%s) pa_reg_%s", c->name, c->name);
+  return ctx_printf(ctx, "%.*spa_reg_%s%s", (int)(at - c->decl), c->decl, c->name, at + len);
+}
+
+/* An outer use of a capture in the body (scope_text_each_use), which
+ * becomes (*X) */
+typedef struct Rewrite {
+  const char *at;
+  size_t len;
+} Rewrite;
+
+typedef struct Rewrites {
+  Ctx *ctx;
+  Rewrite *r;
+  int n, cap;
+  size_t len; /* of the name being looked for */
+} Rewrites;
+
+static void note_rewrite(void *arg, const char *at, bool outer)
+{
+  Rewrites *w = arg;
+  if (!outer)
+    return;
+  if (w->n == w->cap) {
+    w->cap = w->cap ? 2 * w->cap : 16;
+    Rewrite *r = ctx_alloc(w->ctx, sizeof(Rewrite) * (size_t)w->cap);
+    if (w->n)
+      memcpy(r, w->r, sizeof(Rewrite) * (size_t)w->n);
+    w->r = r;
+  }
+  w->r[w->n++] = (Rewrite){at, w->len};
+}
+
+static int rewrite_order(const void *a, const void *b)
+{
+  const char *x = ((const Rewrite *)a)->at, *y = ((const Rewrite *)b)->at;
+  return x < y ? -1 : x > y;
 }
 
 char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n)
 {
-  Rewriter r = {text, {.ctx = ctx}, text, caps, n};
-  each_identifier(text, rewrite_one, &r);
-  buf_puts(&r.b, r.done);
-  char *s = ctx_strdup(ctx, r.b.data ? r.b.data : "");
-  buf_free(&r.b);
+  Rewrites w = {ctx, NULL, 0, 0, 0};
+  for (int i = 0; i < n; i++) {
+    w.len = strlen(caps[i].name);
+    scope_text_each_use(text, caps[i].name, note_rewrite, &w);
+  }
+  if (w.n > 1)
+    qsort(w.r, (size_t)w.n, sizeof *w.r, rewrite_order);
+  Buf b = {.ctx = ctx};
+  const char *done = text;
+  for (int i = 0; i < w.n; i++) {
+    buf_printf(&b, "%.*s(*%.*s)", (int)(w.r[i].at - done), done, (int)w.r[i].len, w.r[i].at);
+    done = w.r[i].at + w.r[i].len;
+  }
+  buf_puts(&b, done);
+  char *s = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
   return s;
+}
+
+char *capture_body_block(Ctx *ctx, const char *text, const Capture *caps, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (scope_text_declares(text, caps[i].name)) {
+      size_t len = strlen(text);
+      return ctx_printf(ctx, "  {\n%s%s  }\n", text, len && text[len - 1] != '\n' ? "\n" : "");
+    }
+  return (char *)text;
 }

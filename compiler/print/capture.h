@@ -27,6 +27,10 @@ typedef struct Capture {
    * ("int a[n]", "double a[n][m]"): that size, which an mpi body's copy
    * takes as its number of rows; NULL otherwise */
   const char *rows;
+  /* declared register, which has no address: pthd and omp share a copy
+   * of it, written back after the join unless it is const (readonly) */
+  bool reg;
+  bool readonly;
 } Capture;
 
 /* The locals that text, the translated body of detour n, uses (its own
@@ -63,6 +67,13 @@ char *capture_vla_extent_name(Ctx *ctx, const Capture *c, int k);
 /* "sizeof v[0] / sizeof v[0][0]": the value of extent k, where it is
  * declared ("sizeof (*a)[0] / ..." for a pointer) */
 char *capture_vla_extent(Ctx *ctx, const Capture *c, int k);
+/* "int pa_reg_r": the declaration of the copy of c, a register local */
+char *capture_register_copy(Ctx *ctx, const Capture *c);
+/* text, a body, as a block of its own when it declares a name of caps
+ * too (it reads the caller's 'x', then declares its own): the outlined
+ * function declares the captures, which the body's declarations must
+ * shadow, not redeclare; else text itself */
+char *capture_body_block(Ctx *ctx, const char *text, const Capture *caps, int n);
 /* text with every use of a captured name X turned into (*X) */
 char *capture_by_reference(Ctx *ctx, const char *text, const Capture *caps, int n);
 

@@ -10,6 +10,7 @@ static const char *scope_scan(Ctx *ctx, Scope *s);
 Scope *scope_open(Ctx *ctx, Scope *parent, bool function)
 {
   Scope *s = ctx_alloc(ctx, sizeof *s);
+  s->ctx = ctx;
   s->text.ctx = ctx;
   s->parent = parent;
   s->function = function;
@@ -62,8 +63,16 @@ bool scope_ends_in_statement_head(Scope *s)
   return h.last_head;
 }
 
+static void read_macros(Ctx *ctx, Scope *s);
+static void block_names(Ctx *ctx, Scope *s);
+
 void scope_close(Scope *s)
 {
+  Scope *p = s->parent;
+  if (p && !p->file_scope) {
+    read_macros(s->ctx, s);
+    block_names(s->ctx, s);
+  }
   buf_free(&s->text);
   map_free(&s->names);
   map_free(&s->declared);
@@ -212,6 +221,52 @@ typedef struct Declarator {
   size_t len;
 } Declarator;
 
+/* A word whose parenthesised operand says something of the object
+ * declared, not of its type: "_Alignas(16)", "__attribute__((unused))",
+ * an asm label. */
+static bool attribute_word(CTok t)
+{
+  static const char *const words[] = {"_Alignas", "alignas", "__attribute__", "__attribute", "__declspec",
+                                      "asm", "__asm__", "__asm", NULL};
+  for (int i = 0; words[i]; i++)
+    if (ctok_word(t, words[i]))
+      return true;
+  return false;
+}
+
+/* The end of the attribute group that attribute word t begins, with c
+ * after it; NULL (c as it was) when t begins none. */
+static const char *attribute_end(CTok t, CText *c, const char *end)
+{
+  if (!attribute_word(t))
+    return NULL;
+  CText peek = *c;
+  CTok u = ctext_code(&peek);
+  const char *close = ctok_is(u, '(') ? ctext_close(u.s, end) : NULL;
+  if (close)
+    *c = ctext(close + 1, end, CT_DIRECTIVES);
+  return close ? close + 1 : NULL;
+}
+
+/* [s, end) without its attribute groups (attribute_word) */
+static char *without_attributes(Ctx *ctx, const char *s, const char *end)
+{
+  Buf b = {.ctx = ctx};
+  const char *done = s;
+  CText c = ctext(s, end, CT_DIRECTIVES);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
+    const char *after = attribute_end(t, &c, end);
+    if (after) {
+      buf_printf(&b, "%.*s", (int)(t.s - done), done);
+      done = after;
+    }
+  }
+  buf_printf(&b, "%.*s", (int)(end - done), done);
+  char *r = ctx_strdup(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return r;
+}
+
 /* Calls found(arg, d) for each declarator of the statement [s, end): a
  * declaration starts with type words (or two identifiers in a row, a
  * typedef name), and the first identifier of each declarator is the name
@@ -253,6 +308,25 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
         d.spec_end = close + 1;
       }
       continue;
+    }
+    const char *after = attribute_end(t, &c, end);
+    if (after) { /* "_Alignas(16) int x", "int __attribute__((unused)) x" */
+      if (is_decl)
+        d.spec_end = after;
+      continue;
+    }
+    if (ctok_word(t, "typeof") || ctok_word(t, "__typeof__") || ctok_word(t, "__typeof")) {
+      /* "__typeof__(a) b": the parenthesised operand is a type word */
+      CText peek = c;
+      CTok u = ctext_code(&peek);
+      const char *close = ctok_is(u, '(') ? ctext_close(u.s, end) : NULL;
+      if (close) {
+        is_decl = base = true;
+        words++;
+        c = ctext(close + 1, end, CT_DIRECTIVES);
+        d.spec_end = close + 1;
+        continue;
+      }
     }
     if (is_decl_word(t.s, t.n)) {
       is_decl = true;
@@ -358,27 +432,40 @@ static bool statement_declares(const char *s, const char *end, const char *name)
   return find_declarator(s, end, name, &d);
 }
 
+/* Does [s, end) hold a code brace, not one in a comment? */
+static bool code_brace(const char *s, const char *end)
+{
+  CText c = ctext(s, end, 0);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (ctok_is(t, '{'))
+      return true;
+  return false;
+}
+
 /* "int rows" from "static const int cols = 2, rows = 3" (storage class
- * dropped), or NULL */
-static char *statement_declaration(Ctx *ctx, const char *s, const char *end, const char *name)
+ * dropped), or NULL; *reg (unless NULL): whether the storage class was
+ * register */
+static char *statement_declaration(Ctx *ctx, const char *s, const char *end, const char *name, bool *reg)
 {
   Declarator dc;
   if (!find_declarator(s, end, name, &dc))
     return NULL;
-  const char *spec = dc.spec, *spec_end = dc.spec_end, *decl = dc.decl, *decl_end = dc.decl_end;
-  if (memchr(spec, '{', (size_t)(spec_end - spec))) /* a type defined here: as written, for the message */
-    return util_str_trim(ctx, ctx_printf(ctx, "%.*s %.*s", (int)(spec_end - spec), spec, (int)(decl_end - decl), decl));
+  const char *spec = without_attributes(ctx, dc.spec, dc.spec_end);
+  char *d = util_str_trim(ctx, without_attributes(ctx, dc.decl, dc.decl_end));
+  if (code_brace(spec, NULL) || strchr(spec, '(')) /* a type defined here, or typeof's: as written */
+    return ctx_printf(ctx, "%s %s", util_str_trim(ctx, ctx_strdup(ctx, spec)), d);
   Buf b = {.ctx = ctx};
-  CText c = ctext(spec, spec_end, 0); /* the type words, comments between them left out */
+  CText c = ctext(spec, NULL, 0); /* the type words, comments between them left out */
   for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c)) {
     static const char *storage[] = {"static", "extern", "register", "auto", "inline", NULL};
     bool drop = t.kind != CT_IDENT;
     for (int i = 0; storage[i] && !drop; i++)
       drop = ctok_word(t, storage[i]);
+    if (reg && ctok_word(t, "register"))
+      *reg = true;
     if (!drop)
       buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)t.n, t.s);
   }
-  char *d = util_str_trim(ctx, ctx_strndup(ctx, decl, (size_t)(decl_end - decl)));
   buf_printf(&b, " %s", d);
   char *r = ctx_strdup(ctx, b.data);
   buf_free(&b);
@@ -492,6 +579,156 @@ bool scope_text_declares(const char *t, const char *name)
   return declaring_statement(t, name, &end) != NULL;
 }
 
+/* ---- which uses of a name in a body are of a declaration outside it ---- */
+
+#define USE_DEPTH 256 /* blocks followed this deep; deeper ones are taken as one */
+
+/* Where the statement that goes on at p ends: its ';', or a '{' or '}'
+ * of a block at parenthesis depth 0 (the braces of an initialiser, a
+ * compound literal or a struct's members are skipped), else end. */
+static const char *statement_end(const char *p, const char *end)
+{
+  CText c = ctext(p, end, CT_DIRECTIVES);
+  int depth = 0;
+  CTok prev = {CT_END, p, 0, false};
+  for (CTok t = ctext_code(&c); t.kind != CT_END; prev = t, t = ctext_code(&c)) {
+    if (ctok_is(t, '(') || ctok_is(t, '['))
+      depth++;
+    else if (ctok_is(t, ')') || ctok_is(t, ']'))
+      depth--;
+    else if (depth <= 0 && ctok_is(t, '{') &&
+             (ctok_is(prev, '=') || ctok_is(prev, ',') || ctok_is(prev, ')') || prev.kind == CT_IDENT)) {
+      const char *close = ctext_close(t.s, end);
+      if (!close)
+        return end;
+      c = ctext(close + 1, end, CT_DIRECTIVES);
+      t = (CTok){CT_PUNCT, close, 1, false};
+    } else if (depth <= 0 && (ctok_is(t, ';') || ctok_is(t, '{') || ctok_is(t, '}')))
+      return t.s;
+  }
+  return end;
+}
+
+/* The scopes that scope_text_each_use follows: blocks and for statements */
+typedef struct UseScopes {
+  bool declared[USE_DEPTH]; /* name is declared in this scope */
+  int for_parens[USE_DEPTH]; /* a for statement's: the parenthesis depth it stands at; a block's: -1 */
+  int n;
+  bool block_brace[USE_DEPTH]; /* each open brace: a block's (not an initialiser's or a compound literal's) */
+  int braces;
+  bool control[USE_DEPTH];  /* each open parenthesis: the head of if, for, while or switch */
+  int parens;
+} UseScopes;
+
+static void open_scope(UseScopes *u, int for_parens)
+{
+  if (u->n + 1 < USE_DEPTH) {
+    u->n++;
+    u->declared[u->n] = false;
+    u->for_parens[u->n] = for_parens;
+  }
+}
+
+/* Ends the for statements that the statement ending here governed. */
+static void end_for_statements(UseScopes *u)
+{
+  while (u->n > 0 && u->for_parens[u->n] == u->parens)
+    u->n--;
+}
+
+/* Is the identifier before cursor c, after prev (closing a control head
+ * when control), a label ("done:" where a statement starts)? */
+static bool label(CTok prev, bool control, const CText *c)
+{
+  bool start = prev.kind == CT_END || ctok_is(prev, '{') || ctok_is(prev, '}') || ctok_is(prev, ';') ||
+               ctok_is(prev, ':') || ctok_word(prev, "else") || ctok_word(prev, "do") || control;
+  CText peek = *c;
+  return start && ctok_is(ctext_code(&peek), ':');
+}
+
+void scope_text_each_use(const char *t, const char *name, void (*use)(void *arg, const char *at, bool outer),
+                         void *arg)
+{
+  const char *end = t + strlen(t);
+  UseScopes u = {.n = 0};
+  const char *stmt = t;        /* where the current statement began */
+  const char *for_init = NULL; /* inside "for (": where its first clause began */
+  CTok prev = {CT_END, t, 0, false};
+  bool closed_control = false; /* prev is the ')' of a control head */
+  CText c = ctext(t, NULL, CT_DIRECTIVES);
+  for (CTok k = ctext_code(&c); k.kind != CT_END; prev = k, k = ctext_code(&c)) {
+    bool was_control = closed_control;
+    closed_control = false;
+    if (ctok_is(k, '(')) {
+      bool head = ctok_word(prev, "if") || ctok_word(prev, "for") || ctok_word(prev, "while") ||
+                  ctok_word(prev, "switch");
+      if (ctok_word(prev, "for")) { /* "for (": a scope of its own, to the end of what it governs */
+        open_scope(&u, u.parens);
+        for_init = k.s + 1;
+      }
+      if (u.parens + 1 < USE_DEPTH)
+        u.control[u.parens + 1] = head;
+      u.parens++;
+    } else if (ctok_is(k, ')')) {
+      closed_control = u.parens > 0 && u.parens < USE_DEPTH && u.control[u.parens];
+      u.parens--;
+    } else if (ctok_is(k, '{')) {
+      bool block = prev.kind == CT_END || ctok_is(prev, '{') || ctok_is(prev, '}') || ctok_is(prev, ';') ||
+                   ctok_is(prev, ':') || ctok_is(prev, '(') || ctok_word(prev, "else") || ctok_word(prev, "do") ||
+                   was_control;
+      if (u.braces + 1 < USE_DEPTH)
+        u.block_brace[u.braces + 1] = block;
+      u.braces++;
+      if (block) {
+        open_scope(&u, -1);
+        stmt = k.s + 1;
+      }
+    } else if (ctok_is(k, '}')) {
+      bool block = u.braces > 0 && (u.braces >= USE_DEPTH || u.block_brace[u.braces]);
+      u.braces--;
+      if (block) {
+        if (u.n > 0)
+          u.n--;
+        end_for_statements(&u);
+        stmt = k.s + 1;
+      }
+    } else if (ctok_is(k, ';')) {
+      if (for_init)
+        for_init = NULL; /* the for's first clause ends: the rest of its head declares nothing */
+      else if (u.braces == 0 || u.block_brace[u.braces < USE_DEPTH ? u.braces : USE_DEPTH - 1]) {
+        end_for_statements(&u);
+        stmt = k.s + 1;
+      }
+    } else if (k.kind == CT_IDENT && !k.member && ctok_word(k, name) && !ctok_word(prev, "struct") &&
+               !ctok_word(prev, "union") && !ctok_word(prev, "enum") && !ctok_word(prev, "goto") &&
+               !label(prev, was_control, &c)) {
+      const char *from = for_init ? for_init : stmt;
+      Declarator dc;
+      if (find_declarator(from, statement_end(from, end), name, &dc) && dc.name == k.s) {
+        u.declared[u.n] = true;
+      } else {
+        bool own = false;
+        for (int i = 0; i <= u.n && !own; i++)
+          own = u.declared[i];
+        use(arg, k.s, !own);
+      }
+    }
+  }
+}
+
+static void note_outer(void *arg, const char *at, bool outer)
+{
+  (void)at;
+  *(bool *)arg = *(bool *)arg || outer;
+}
+
+bool scope_text_uses_outer(const char *t, const char *name)
+{
+  bool outer = false;
+  scope_text_each_use(t, name, note_outer, &outer);
+  return outer;
+}
+
 /* The parameter of a function header "T f(T1 a, T2 b)" that declares
  * `name` (*end its end), or NULL. */
 static const char *declaring_parameter(const char *h, const char *name, const char **end)
@@ -549,6 +786,7 @@ static bool header_declares(const char *h, const char *name)
 typedef struct Declared {
   const char *name;
   size_t start, end;
+  bool again; /* declared again in the same block: in the branches of an #if */
 } Declared;
 
 static bool declared_is(const void *item, const void *key)
@@ -567,8 +805,11 @@ static bool add_declared(void *arg, const Declarator *d)
   ScanArg *a = arg;
   char *name = ctx_strndup(a->ctx, d->name, d->len);
   unsigned long h = util_hash_str(name, HASH_SEED);
-  if (map_get(&a->s->declared, h, declared_is, name))
+  Declared *seen = map_get(&a->s->declared, h, declared_is, name);
+  if (seen) {
+    seen->again = true;
     return false;
+  }
   Declared *x = ctx_alloc(a->ctx, sizeof *x);
   x->name = name;
   x->start = (size_t)(a->start - a->s->text.data);
@@ -623,29 +864,119 @@ static bool scope_text_has_declaration(Ctx *ctx, Scope *s, const char *name)
   return scope_declaring_statement(ctx, s, name, &end) != NULL;
 }
 
-const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bool *parameter)
+const char *scope_local_declaration_of(Ctx *ctx, Scope *in, const char *name, bool *parameter, bool *reg)
 {
   *parameter = false;
+  if (reg)
+    *reg = false;
   for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
     Named *x = named(s, name);
     if (x)
       return x->decl ? x->decl : "";
     const char *st, *end, *decl;
     if ((st = scope_declaring_statement(ctx, s, name, &end)))
-      return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+      return (decl = statement_declaration(ctx, st, end, name, reg)) ? decl : "";
     if (s->header && (st = declaring_header(s->header, name, &end))) {
       const char *init_end; /* a for's first clause declares no parameter */
       *parameter = !for_init(s->header, s->header + strlen(s->header), &init_end);
-      return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+      return (decl = statement_declaration(ctx, st, end, name, reg)) ? decl : "";
     }
+    if (s->function)
+      reg = NULL; /* a detour body reaches the locals around it through pointers */
   }
   return NULL;
+}
+
+static void add_name(Ctx *ctx, Scope *s, const char *name, size_t len, ScopeLocal kind)
+{
+  ScopeName *x = ctx_alloc(ctx, sizeof *x);
+  x->name = ctx_strndup(ctx, name, len);
+  x->kind = kind;
+  x->next = s->nonvars;
+  s->nonvars = x;
+}
+
+/* Reads the #define and #undef lines of s->text completed since the last
+ * call into s->nonvars. */
+static void read_macros(Ctx *ctx, Scope *s)
+{
+  const char *t = s->text.data, *end = t ? strrchr(t + s->macros_scanned, '\n') : NULL;
+  if (!end)
+    return;
+  CText c = ctext(t + s->macros_scanned, end + 1, CT_DIRECTIVES);
+  s->macros_scanned = (size_t)(end + 1 - t);
+  for (CTok k = ctext_next(&c); k.kind != CT_END; k = ctext_next(&c)) {
+    if (k.kind != CT_PREPROC)
+      continue;
+    CText d = ctext(k.s + 1, k.s + k.n, 0); /* after the '#' */
+    CTok w = ctext_code(&d), name = ctext_code(&d);
+    if ((ctok_word(w, "define") || ctok_word(w, "undef")) && name.kind == CT_IDENT)
+      add_name(ctx, s, name.s, name.n, SL_MACRO);
+  }
+}
+
+/* What closing block s leaves its parent: its macros (a macro outlives
+ * its block), the tag it defines when it is a struct, union or enum's
+ * body ("struct loc {"), the constants of an enum's list. */
+static void block_names(Ctx *ctx, Scope *s)
+{
+  Scope *p = s->parent;
+  for (ScopeName *x = s->nonvars, *next; x; x = next) {
+    next = x->next;
+    if (x->kind == SL_MACRO) {
+      x->next = p->nonvars;
+      p->nonvars = x;
+    }
+  }
+  CText c = ctext(s->header ? s->header : "", NULL, CT_DIRECTIVES);
+  CTok prev = {CT_END, "", 0, false}, last = prev;
+  for (CTok k = ctext_code(&c); k.kind != CT_END; k = ctext_code(&c))
+    prev = last, last = k;
+  bool tagged = ctok_word(prev, "struct") || ctok_word(prev, "union") || ctok_word(prev, "enum");
+  if (tagged && last.kind == CT_IDENT)
+    add_name(ctx, p, last.s, last.n, SL_TAG);
+  if (!ctok_word(last, "enum") && !(ctok_word(prev, "enum") && last.kind == CT_IDENT))
+    return;
+  bool item = true; /* where an enumerator's name stands: first, and after ',' */
+  CText e = ctext(s->text.data ? s->text.data : "", NULL, CT_DIRECTIVES);
+  for (CTok k = ctext_code(&e); k.kind != CT_END; k = ctext_code(&e)) {
+    if (item && k.kind == CT_IDENT)
+      add_name(ctx, p, k.s, k.n, SL_ENUMERATOR);
+    item = ctok_is(k, ',');
+  }
+}
+
+ScopeLocal scope_local_kind(Ctx *ctx, Scope *in, const char *name)
+{
+  for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
+    read_macros(ctx, s);
+    for (ScopeName *x = s->nonvars; x; x = x->next)
+      if (!strcmp(x->name, name))
+        return x->kind;
+  }
+  return SL_NONE;
+}
+
+bool scope_local_declared_again(Ctx *ctx, Scope *in, const char *name)
+{
+  for (Scope *s = in; s && !s->file_scope; s = s->function ? s->launch : s->parent) {
+    if (named(s, name))
+      return false;
+    scope_scan(ctx, s);
+    Declared *x = map_get(&s->declared, util_hash_str(name, HASH_SEED), declared_is, name);
+    if (x)
+      return x->again;
+    const char *end;
+    if (scope_declaring_statement(ctx, s, name, &end) || (s->header && declaring_header(s->header, name, &end)))
+      return false;
+  }
+  return false;
 }
 
 const char *scope_local_declaration(Ctx *ctx, Scope *in, const char *name)
 {
   bool parameter;
-  return scope_local_declaration_of(ctx, in, name, &parameter);
+  return scope_local_declaration_of(ctx, in, name, &parameter, NULL);
 }
 
 const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)
@@ -654,7 +985,7 @@ const char *scope_file_declaration(Ctx *ctx, Scope *in, const char *name)
   const char *st, *end, *decl;
   if (!(st = scope_declaring_statement(ctx, f, name, &end)))
     return NULL;
-  return (decl = statement_declaration(ctx, st, end, name)) ? decl : "";
+  return (decl = statement_declaration(ctx, st, end, name, NULL)) ? decl : "";
 }
 
 bool scope_name_declared(Ctx *ctx, Scope *in, const char *name)

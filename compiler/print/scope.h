@@ -16,7 +16,18 @@ typedef struct HeadScan {
   bool bol, member;    /* the cursor's state at 'at' */
 } HeadScan;
 
+/* What the text of a function makes of a name other than a variable,
+ * which a detour body outlined before the function cannot see (or sees
+ * as the file has it there): scope_local_kind. */
+typedef enum ScopeLocal { SL_NONE, SL_MACRO, SL_TAG, SL_ENUMERATOR } ScopeLocal;
+typedef struct ScopeName {
+  struct ScopeName *next;
+  const char *name;
+  ScopeLocal kind;
+} ScopeName;
+
 typedef struct Scope {
+  Ctx *ctx;            /* the translation, whose memory the scope's reading takes */
   struct Scope *parent;
   Buf text;            /* the C text seen so far at this level */
   char *header;        /* the statement before this block's '{' */
@@ -26,6 +37,8 @@ typedef struct Scope {
   HeadScan head;       /* ends_in_statement_head's reading of text so far */
   Map created;         /* #create of a plain name here: Created */
   struct Scope *launch; /* a detour body: the scope of its #detour */
+  ScopeName *nonvars;  /* the macros, tags and enumeration constants of the text read and its closed blocks */
+  size_t macros_scanned; /* how much of text has been read for #define and #undef */
   bool file_scope;
   bool function;       /* a function or detour body starts here */
 } Scope;
@@ -57,8 +70,20 @@ Node *scope_destroyed_before(Scope *s, const char *p);
  * read. */
 const char *scope_local_declaration(Ctx *ctx, Scope *s, const char *name);
 /* ... and *parameter: whether that declaration is a parameter of a
- * function header (where C makes an array a pointer). */
-const char *scope_local_declaration_of(Ctx *ctx, Scope *s, const char *name, bool *parameter);
+ * function header (where C makes an array a pointer); *reg (unless
+ * NULL): whether it is declared 'register', which has no address. */
+const char *scope_local_declaration_of(Ctx *ctx, Scope *s, const char *name, bool *parameter, bool *reg);
+/* What the function around s (its text up to here, the scopes from s
+ * outwards through detour bodies to their #detour) makes of name: a
+ * macro (a #define or #undef of it, in any block: a macro outlives its
+ * block), a struct, union or enum tag defined in a block around s
+ * ("struct name { ... }"), an enumeration constant of such a block;
+ * SL_NONE. */
+ScopeLocal scope_local_kind(Ctx *ctx, Scope *s, const char *name);
+/* Is local name (as scope_local_declaration_of finds it) declared more
+ * than once in its block: in the branches of an #if, of which parrayc
+ * cannot always tell the one the C compiler takes? */
+bool scope_local_declared_again(Ctx *ctx, Scope *s, const char *name);
 /* The declaration of name at file scope, seen from s ("int n" for
  * "static int n, m;"), NULL when the file's text does not declare it, ""
  * when parrayc cannot read the declaration. */
@@ -69,5 +94,13 @@ const char *scope_file_declaration(Ctx *ctx, Scope *s, const char *name);
 bool scope_ends_in_statement_head(Scope *s);
 /* does C text t declare name, in any of its blocks? */
 bool scope_text_declares(const char *t, const char *name);
+/* Calls use(arg, at, outer) on each use of name in C text t (a detour
+ * body), not its declarations there, struct tags or goto labels: outer
+ * when no declaration of t is in scope there ("x" before "{ int x; }",
+ * or after it), so that it names what is declared around t. */
+void scope_text_each_use(const char *t, const char *name, void (*use)(void *arg, const char *at, bool outer),
+                         void *arg);
+/* ... does t use name so anywhere? */
+bool scope_text_uses_outer(const char *t, const char *name);
 
 #endif

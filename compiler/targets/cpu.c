@@ -181,15 +181,15 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   int ncaps = capture_find(ctx, e->scope, n, text, t->pnames, t->nparams, &caps);
   if (ncaps < 0)
     return;
-  text = capture_by_reference(ctx, text, caps, ncaps);
+  text = capture_body_block(ctx, capture_by_reference(ctx, text, caps, ncaps), caps, ncaps);
 
   /* the launch site: arguments and thread count on the calling thread */
   Buf args = {.ctx = ctx};
   for (int i = 0; i < n->nargs; i++)
     buf_printf(&args, "%s%s", i ? ", " : "", util_str_trim(ctx, frag_text(e, n->args[i])));
   for (int i = 0; i < ncaps; i++)
-    buf_printf(&args, "%s.%s = %s&%s", args.len ? ", " : "", caps[i].name, caps[i].nvla ? "(void *)" : "",
-               caps[i].name);
+    buf_printf(&args, "%s.%s = %s&%s%s", args.len ? ", " : "", caps[i].name, caps[i].nvla ? "(void *)" : "",
+               caps[i].reg ? "pa_reg_" : "", caps[i].name);
   for (int i = 0; i < ncaps; i++)
     for (int k = 0; k < caps[i].nvla; k++)
       buf_printf(&args, ", .%s = %s", capture_vla_extent_name(ctx, &caps[i], k), capture_vla_extent(ctx, &caps[i], k));
@@ -201,10 +201,16 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
   if (dt->gpu_work)
     e->gpu->team_launch(e, n, &cpu_team, t);
   out_gen(e->out, n->loc, "%s{ /* #detour %s: %s %s threads */\n", in, n->name, how_many, kind_word(t));
+  for (int i = 0; i < ncaps; i++) /* a register local has no address: the threads share a copy */
+    if (caps[i].reg)
+      out_gen(e->out, n->loc, "%s  %s = %s;\n", in, capture_register_copy(ctx, &caps[i]), caps[i].name);
   if (args.len)
     out_gen(e->out, n->loc, "%s  struct %s pa_args = {%s};\n", in, sname, args.data);
   out_gen(e->out, n->loc, "%s  %s(%s, %s, %s, %s, %d);\n", in, t->kind == TK_OMP ? "pa_omp_run" : "pa_pthd_run", count,
           fname, args.len ? "&pa_args" : "PA_NULL", text_c_string(ctx, text_loc_file(ctx, n->loc)), text_loc_line(ctx, n->loc));
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].reg && !caps[i].readonly)
+      out_gen(e->out, n->loc, "%s  %s = pa_reg_%s;\n", in, caps[i].name, caps[i].name);
   out_gen(e->out, n->loc, "%s}", in);
   buf_free(&args);
 

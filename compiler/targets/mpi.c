@@ -358,7 +358,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
       ptrs[nptrs++] = caps[i];
     nvlas += appended(&caps[i]);
   }
-  text = capture_by_reference(ctx, text, ptrs, nptrs);
+  text = capture_body_block(ctx, capture_by_reference(ctx, text, ptrs, nptrs), caps, ncaps);
 
   /* the call on process 0: arguments evaluated once, then sent */
   Buf args = {.ctx = ctx};
