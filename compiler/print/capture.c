@@ -870,8 +870,11 @@ char *capture_body_block(Ctx *ctx, const char *text, const Capture *caps, int n)
 {
   for (int i = 0; i < n; i++)
     if (scope_text_declares(text, caps[i].name)) {
+      /* a body whose first newline ends the detour's line (a kernel's)
+       * opens the block on that line: its own lines keep their numbers */
       size_t len = strlen(text);
-      return ctx_printf(ctx, "  {\n%s%s  }\n", text, len && text[len - 1] != '\n' ? "\n" : "");
+      return ctx_printf(ctx, "  {%s%s%s  }\n", text[0] == '\n' ? "" : "\n", text,
+                        len && text[len - 1] != '\n' ? "\n" : "");
     }
   return (char *)text;
 }

@@ -405,8 +405,12 @@ static const char *dim3_text(Emitter *e, Level *lv)
 }
 
 /* Writes kernel text (header line, prologue, translated body) to hoist,
- * keeping #line right: the body text starts on the detour's line. */
-static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pro, int npro, Out *body)
+ * keeping #line right: the body text starts on the detour's line.  A
+ * body that declares a name of caps too (it reads the caller's x, then
+ * declares its own) goes in a block of its own, inside the parameter x's
+ * scope. */
+static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pro, int npro, Out *body,
+                         const Capture *caps, int ncaps)
 {
   Ctx *ctx = e->ctx;
   Out k = out_new(e->ctx, -1);
@@ -429,15 +433,16 @@ static void hoist_kernel(Emitter *e, Node *n, const char *header, const char *pr
     buf_puts(&k.b, pro);
   }
   const char *text = text_dedent(ctx, body->b.data ? body->b.data : "", n->text ? n->text : "", false);
+  const char *blocked = capture_body_block(ctx, text, caps, ncaps);
   if (text[0] && text[0] != '\n' && !strchr(text, '\n')) {
     /* a one-line body ("#detour T(p) { x[$tid$] = 0; }") gets its own line */
     if (npro > 0)
       buf_putc(&k.b, '\n');
     if (ctx->opt.line_directives && npro > 0)
       buf_printf(&k.b, "%s\n", text_line_directive(ctx, n->loc.line));
-    buf_printf(&k.b, "  %s\n", util_str_trim(ctx, text));
+    buf_printf(&k.b, blocked == text ? "  %s\n" : "  { %s }\n", util_str_trim(ctx, text));
   } else {
-    buf_puts(&k.b, text);
+    buf_puts(&k.b, blocked);
   }
   buf_puts(&k.b, "}\n\n");
   k.line = -1;
@@ -511,7 +516,7 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     diag_error(ctx, n->loc, "'#pragma parray min_blocks' in detour '%s' needs a block size known at translation time",
                t->name);
   hoist_kernel(e, n, ctx_printf(ctx, "__global__ void %s%s(%s)", bounds, name, params),
-               pro.data ? pro.data : "", npro, body);
+               pro.data ? pro.data : "", npro, body, caps, ncaps);
   buf_free(&pro);
   /* the launch */
   Buf args = {.ctx = ctx};
