@@ -551,8 +551,8 @@ class Case:
         self.say("cap_out = h;")
         self.depth -= 1
         self.say("}")
-        if late and self.kind != "cuda" and r.random() < 0.5:
-            # ... at the body's top level, beside the capture (a kernel's parameter in cuda: not yet)
+        if late and r.random() < 0.5:
+            # ... at the body's top level, beside the capture (a kernel's parameter in cuda)
             self.say("long %s = 1; (void)%s;" % (late.name, late.name))
         self.depth -= 1
         self.say("}")
