@@ -180,11 +180,14 @@ static long long tile_edge(Env *env, Dim *d)
   return explain_size_of(env, d->extent);
 }
 
-/* "A[[2][1]][3]": the index of linear position i, digit by digit */
+/* "A[[2][1]][3]": the index of linear position i, digit by digit; a
+ * sub-dimension of one element is "[0]", its linear index, whatever its
+ * own sub-dimensions (types each two references to the last would
+ * double the text with each type) */
 static void index_path(Env *env, Buf *b, Dim *d, long long i, bool top)
 {
   int m = dim_nkids(d);
-  if (!m) {
+  if (!m || (!top && explain_size_of(env, d->extent) == 1)) {
     buf_printf(b, "[%lld]", i);
     return;
   }
@@ -220,7 +223,7 @@ bool explain_offset_at(Env *env, Poly *off, long long i, long long *out)
 
 /* The process dimensions of distributed data (owner(i) = the sum of the
  * process indices their digits give, dim_process_index). */
-static void owner_dims(Dim *d, Dim ***out, int *n, Ctx *ctx)
+static void owner_dims(Env *env, Dim *d, Dim ***out, int *n, Ctx *ctx)
 {
   if (dim_process_selector(d)) {
     Dim **nl = ctx_alloc(ctx, sizeof(Dim *) * (*n + 1));
@@ -230,8 +233,12 @@ static void owner_dims(Dim *d, Dim ***out, int *n, Ctx *ctx)
     *out = nl;
     return;
   }
+  /* below one element, any selector's digit is 0: it picks no owner (and
+   * types each two references to the last would double the walk) */
+  if (explain_size_of(env, d->extent) == 1)
+    return;
   for (int k = 0; k < dim_nkids(d); k++)
-    owner_dims(dim_kid(d, k), out, n, ctx);
+    owner_dims(env, dim_kid(d, k), out, n, ctx);
 }
 
 /* the data type whose storage d views (d's own type if it views none) */
@@ -285,7 +292,7 @@ bool explain_data_cells(View *v)
   Poly *off = dim_offset(ctx, d, var);
   Dim **own = NULL;
   int nown = 0;
-  owner_dims(d, &own, &nown, ctx);
+  owner_dims(env, d, &own, &nown, ctx);
   long long tr = tile_edge(env, dim_nkids(d) >= 2 ? dim_kid(d, dim_nkids(d) - 2) : NULL);
   long long tc = tile_edge(env, dim_nkids(d) >= 2 ? cdim : NULL);
   bool tiles = (tr > 0 && tr < rows) || (tc > 0 && tc < cols);

@@ -21,8 +21,17 @@ static const char *value_note(Env *env, Poly *p)
   return ctx_printf(env->ctx, " (= %lld)", v);
 }
 
-static void explain_node(Ctx *ctx, Env *env, Dim *d, const char *path, int depth, FILE *out)
+/* The sub-dimensions listed at most: types each two references to the
+ * last have 2^N of them below the last, which no reader wants listed */
+enum { MAX_LISTED = 4096 };
+
+static void explain_node(Ctx *ctx, Env *env, Dim *d, const char *path, int depth, FILE *out, int *listed)
 {
+  if (++*listed > MAX_LISTED) {
+    if (*listed == MAX_LISTED + 1)
+      fprintf(out, "  %*s... (the tree has more than %d nodes: the rest not listed)\n", depth * 2, "", MAX_LISTED);
+    return;
+  }
   Poly *var = poly_var(ctx, "i", d->extent);
   const char *ref = "";
   if (d->ref_kind == REF_FULL)
@@ -34,7 +43,7 @@ static void explain_node(Ctx *ctx, Env *env, Dim *d, const char *path, int depth
           poly_math(ctx, dim_offset(ctx, d, var)), ref);
   int m = dim_nkids(d);
   for (int k = 0; k < m; k++)
-    explain_node(ctx, env, dim_kid(d, k), ctx_printf(ctx, "%s_%d", path, k), depth + 1, out);
+    explain_node(ctx, env, dim_kid(d, k), ctx_printf(ctx, "%s_%d", path, k), depth + 1, out, listed);
 }
 
 /* yes / no, evaluated where the sizes are known */
@@ -72,7 +81,8 @@ static void text_header(View *v, FILE *out)
     fprintf(out, "%s: %s %s, extent %s%s, span %s%s, contiguous %s\n", d->path, type_mem_name(t->mem), t->elem,
             poly_math(ctx, d->extent), value_note(v->env, d->extent), poly_math(ctx, dim_span(ctx, d)),
             value_note(v->env, dim_span(ctx, d)), contiguity(ctx, v->env, d));
-  explain_node(ctx, v->env, d, d->path, 0, out);
+  int listed = 0;
+  explain_node(ctx, v->env, d, d->path, 0, out, &listed);
 }
 
 /* the grid as numbers: offsets, or block.thread / thread / rank */
