@@ -671,7 +671,7 @@ void scope_text_each_use(const char *t, const char *name, void (*use)(void *arg,
       u.parens++;
     } else if (ctok_is(k, ')')) {
       closed_control = u.parens > 0 && u.parens < USE_DEPTH && u.control[u.parens];
-      u.parens--;
+      u.parens -= u.parens > 0; /* one too many (text that does not parse): depth 0 still */
     } else if (ctok_is(k, '{')) {
       bool block = prev.kind == CT_END || ctok_is(prev, '{') || ctok_is(prev, '}') || ctok_is(prev, ';') ||
                    ctok_is(prev, ':') || ctok_is(prev, '(') || ctok_word(prev, "else") || ctok_word(prev, "do") ||
@@ -685,7 +685,7 @@ void scope_text_each_use(const char *t, const char *name, void (*use)(void *arg,
       }
     } else if (ctok_is(k, '}')) {
       bool block = u.braces > 0 && (u.braces >= USE_DEPTH || u.block_brace[u.braces]);
-      u.braces--;
+      u.braces -= u.braces > 0;
       if (block) {
         if (u.n > 0)
           u.n--;
