@@ -607,7 +607,7 @@ struct SizeFact {
 /* An access $T[...]$ on the line --explain-access asks about, as the walk
  * met it (dollar.c notes it; explain/access.c draws it). */
 struct Access {
-  Node *node;          /* the $...$ */
+  Loc loc;             /* of the $...$ (its node may not outlive the walk of it) */
   Dim *dim;            /* the type it indexes */
   Poly *off;           /* its offset */
   Type *threads;       /* the innermost detour's thread array, or NULL */

@@ -68,7 +68,7 @@ static bool resolvable(Ctx *ctx, Region *reg, Access *a, const char *text, Acces
   char *base = NULL;
   if (kind == ACC_OFFSET) {
     /* P + $T[...]$ or P += $T[...]$: the element reached is P's plus this */
-    const char *line = ctx->lines[a->node->loc.line - 1], *p = line + a->node->loc.col - 1;
+    const char *line = ctx->lines[a->loc.line - 1], *p = line + a->loc.col - 1;
     while (p > line && *p != '$')
       p--;
     const char *q = p;
@@ -161,7 +161,7 @@ static bool varies_checked(Ctx *ctx, Region *reg, Access *a, Via *via, FILE *out
 static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes, int *npics)
 {
   AccessKind kind;
-  const char *text = explain_access_text(ctx, a->node, &kind);
+  const char *text = explain_access_text(ctx, a->loc, &kind);
   Type *t = a->dim->type;
   const char *inst = "";
   if (a->instance) {
@@ -179,7 +179,7 @@ static bool explain_one(Ctx *ctx, Access *a, FILE *out, Grid *pics, char **notes
   else
     fprintf(out, "  %s%s: %s of %s %s through %s\n", text, inst, kind == ACC_STORE ? "store" : "load",
             type_mem_name(t->mem), t->elem, a->dim->path);
-  Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->node->loc.line, a->node->loc.col};
+  Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->loc.line, a->loc.col};
   Via via = {{0}, {0}, 0}; /* the offsets the pointer carries, followed */
   bool cpu = a->threads && (a->threads->kind == TK_PTHD || a->threads->kind == TK_OMP);
   int ng = 0;
@@ -263,7 +263,7 @@ bool explain_access(Ctx *ctx, FILE *out)
   }
   bool any = false;
   for (Access *a = ctx->accesses; a; a = a->next)
-    any |= a->node->loc.line == ctx->opt.access_line;
+    any |= a->loc.line == ctx->opt.access_line;
   if (!any) {
     diag_error(ctx, (Loc){ctx->opt.access_line, 1}, "no '$T[...]$' access on line %d to explain", ctx->opt.access_line);
     if (text != out)
@@ -275,7 +275,7 @@ bool explain_access(Ctx *ctx, FILE *out)
   char *notes[32];
   int npics = 0;
   for (Access *a = ctx->accesses; a; a = a->next)
-    if (a->node->loc.line == ctx->opt.access_line && npics < 30)
+    if (a->loc.line == ctx->opt.access_line && npics < 30)
       explain_one(ctx, a, text, pics, notes, &npics);
   if (fmt == FMT_TEXT)
     return true;

@@ -146,7 +146,7 @@ void explain_tex_picture(FILE *out, const char *title, const char *text, Grid **
                          int nnotes, bool stack, bool two_lines);
 
 /* ---- one warp (warp.c) ---- */
-const char *explain_access_text(Ctx *ctx, Node *n, AccessKind *kind);
+const char *explain_access_text(Ctx *ctx, Loc at, AccessKind *kind);
 void explain_bind_lane(Env *env, LaunchShape *l, long long t, Binding *b, char **who);
 void explain_global_verdict(Ctx *ctx, Lane *ln, int lanes, int size, Verdict *v, FILE *out);
 void explain_print_lanes(FILE *out, Lane *ln, int lanes);

@@ -115,8 +115,8 @@ bool explain_name_varies(Region *r, const char *name, int depth)
 Access *explain_access_in(Ctx *ctx, Assign *as, Access *of)
 {
   for (Access *a = ctx->accesses; a; a = a->next)
-    if (a->instance == of->instance && a->node->loc.line == as->line && a->node->loc.col >= as->col &&
-        a->node->loc.col < as->col + (int)strlen(as->rhs) + 2)
+    if (a->instance == of->instance && a->loc.line == as->line && a->loc.col >= as->col &&
+        a->loc.col < as->col + (int)strlen(as->rhs) + 2)
       return a;
   return NULL;
 }

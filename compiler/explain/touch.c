@@ -350,7 +350,7 @@ bool explain_find_loop(Region *r, const char *name, Sweep *sw)
  * threads threads): at most MAX_SWEEPS, said on out. */
 static int sweeps_of(Ctx *ctx, Access *a, Env *env, long long threads, Sweep *sw, FILE *out)
 {
-  Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->node->loc.line, a->node->loc.col};
+  Region reg = {ctx, a->detour ? a->detour->loc.line : 1, a->loc.line, a->loc.col};
   int n = 0;
   long long total = threads;
   for (int k = 0; k < env->nzeroed; k++) {

@@ -8,15 +8,15 @@
 
 /* The source of one access: "tile[$B[...]$]" and whether it is loaded,
  * stored (an '=' follows its ']') or a pointer offset ("a += $A[..]$"). */
-const char *explain_access_text(Ctx *ctx, Node *n, AccessKind *kind)
+const char *explain_access_text(Ctx *ctx, Loc at, AccessKind *kind)
 {
   bool st = false, *store = &st;
   *kind = ACC_OFFSET;
-  int line = n->loc.line;
+  int line = at.line;
   if (line < 1 || line > ctx->nlines)
     return "?";
   const char *s = ctx->lines[line - 1], *eol = strchr(s, '\n');
-  const char *p = s + n->loc.col - 1;
+  const char *p = s + at.col - 1;
   while (p > s && *p != '$')
     p--;
   const char *start = p;

@@ -254,7 +254,7 @@ static void check_thread_indices(Ctx *ctx, ThreadView *dt, Dim *d, Index *ix)
 static void note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
 {
   Access *a = ctx_alloc(ctx, sizeof *a);
-  *a = (Access){n, d, off, here ? here->type : NULL, here ? here->node : NULL, ctx->instance, NULL};
+  *a = (Access){n->loc, d, off, here ? here->type : NULL, here ? here->node : NULL, ctx->instance, NULL};
   if (!ctx->accesses_tail)
     ctx->accesses_tail = &ctx->accesses;
   *ctx->accesses_tail = a;
