@@ -52,7 +52,21 @@ typedef struct Loc {
 void *ctx_alloc(Ctx *ctx, size_t size);          /* zeroed, freed with the ctx */
 char *ctx_strdup(Ctx *ctx, const char *s);
 char *ctx_strndup(Ctx *ctx, const char *s, size_t n);
+char *ctx_kept_strdup(Ctx *ctx, const char *s); /* in the arena, also in a scratch region */
 char *ctx_printf(Ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Scratch: between ctx_scratch_begin and ctx_scratch_stop, ctx_alloc takes
+ * from a second arena, and ctx_scratch_free gives back all it took there
+ * since the mark (a $...$ while it is read: memory that does not outlive
+ * its statement).  Regions nest; nothing that outlives one may point into
+ * it.  Built with AddressSanitizer, each such block is its own allocation,
+ * freed at once, so that a pointer kept past its region is caught. */
+typedef struct ScratchMark {
+  struct Arena *block;
+  size_t used;
+} ScratchMark;
+ScratchMark ctx_scratch_begin(Ctx *ctx);
+void ctx_scratch_stop(Ctx *ctx);
+void ctx_scratch_free(Ctx *ctx, ScratchMark m);
 
 /* A growable string.  ctx: the translation it serves, where running out
  * of memory is reported (NULL: without a place): Buf b = {.ctx = ctx}. */
@@ -588,6 +602,8 @@ struct Ctx {
    * indices, and lies below the translator of $...$. */
   char *(*fragment_text)(Ctx *ctx, ThreadView *here, Node *list);
   struct Arena *arena;
+  struct Arena *scratch;  /* util.c's ctx_scratch_begin */
+  int scratch_depth;      /* > 0: ctx_alloc takes from scratch */
   /* where running out of memory is reported: the construct the walk is
    * translating, else the token the parser last read */
   const Node *walking;

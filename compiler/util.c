@@ -69,24 +69,71 @@ void *util_realloc(const Ctx *ctx, void *p, size_t n)
 
 /* Blocks come zeroed from calloc (fresh pages, not written twice) and
  * are never reused, so neither is what is carved from them. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SCRATCH_EXACT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCRATCH_EXACT 1
+#endif
+#endif
+#ifndef SCRATCH_EXACT
+#define SCRATCH_EXACT 0
+#endif
+
+static struct Arena *arena_push(Ctx *ctx, struct Arena **list, size_t cap)
+{
+  struct Arena *a = calloc(1, sizeof *a + cap);
+  if (!a)
+    out_of_memory(ctx, sizeof *a + cap);
+  a->next = *list;
+  a->cap = cap;
+  *list = a;
+  return a;
+}
+
 void *ctx_alloc(Ctx *ctx, size_t size)
 {
   size = (size + 15) & ~(size_t)15;
-  struct Arena *a = ctx->arena;
-  if (!a || a->cap - a->used < size) {
-    /* 1 MiB: calloc maps it, already zeroed (a smaller block from the
-     * heap would be cleared with memset, a third of a long translation) */
-    size_t cap = size > (1u << 20) ? size : 1u << 20;
-    a = calloc(1, sizeof *a + cap);
-    if (!a)
-      out_of_memory(ctx, sizeof *a + cap);
-    a->next = ctx->arena;
-    a->cap = cap;
-    ctx->arena = a;
-  }
+  bool scratch = ctx->scratch_depth > 0;
+  struct Arena **list = scratch ? &ctx->scratch : &ctx->arena;
+  struct Arena *a = *list;
+  /* 1 MiB: calloc maps it, already zeroed (a smaller block from the heap
+   * would be cleared with memset, a third of a long translation) */
+  if (!a || a->cap - a->used < size)
+    a = arena_push(ctx, list, size > (1u << 20) || (scratch && SCRATCH_EXACT) ? size : 1u << 20);
   void *p = a->data + a->used;
   a->used += size;
   return p;
+}
+
+/* The first scratch block stays for the whole translation: a region
+ * that fits in it costs no call to the heap. */
+ScratchMark ctx_scratch_begin(Ctx *ctx)
+{
+  if (!ctx->scratch)
+    arena_push(ctx, &ctx->scratch, SCRATCH_EXACT ? 0 : 1u << 20);
+  ctx->scratch_depth++;
+  return (ScratchMark){ctx->scratch, ctx->scratch->used};
+}
+
+void ctx_scratch_stop(Ctx *ctx)
+{
+  ctx->scratch_depth--;
+}
+
+/* The blocks after the mark's go back to the heap; the mark's own is
+ * cleared past the mark, for ctx_alloc's promise of zeroed memory. */
+void ctx_scratch_free(Ctx *ctx, ScratchMark m)
+{
+  while (ctx->scratch && ctx->scratch != m.block) {
+    struct Arena *next = ctx->scratch->next;
+    free(ctx->scratch);
+    ctx->scratch = next;
+  }
+  if (m.block) {
+    memset(m.block->data + m.used, 0, m.block->used - m.used);
+    m.block->used = m.used;
+  }
 }
 
 char *ctx_strndup(Ctx *ctx, const char *s, size_t n)
@@ -94,6 +141,15 @@ char *ctx_strndup(Ctx *ctx, const char *s, size_t n)
   char *p = ctx_alloc(ctx, n + 1);
   memcpy(p, s, n);
   p[n] = 0;
+  return p;
+}
+
+char *ctx_kept_strdup(Ctx *ctx, const char *s)
+{
+  int depth = ctx->scratch_depth;
+  ctx->scratch_depth = 0;
+  char *p = ctx_strdup(ctx, s);
+  ctx->scratch_depth = depth;
   return p;
 }
 
@@ -155,6 +211,7 @@ void ctx_free(Ctx *ctx)
   map_free(&ctx->atom_map);
   map_free(&ctx->macros);
   map_free(&ctx->subprogs);
+  ctx_scratch_free(ctx, (ScratchMark){0});
   struct Arena *a = ctx->arena;
   while (a) {
     struct Arena *next = a->next;
