@@ -234,13 +234,16 @@ struct Node {
   Node *next;
   char *text;    /* N_TEXT: the text; directives: leading indentation */
   Node *body;    /* N_BLOCK, N_DETOUR, N_MAINHOST, N_GLOBAL, N_SUBPROG */
-  Dx *dx;        /* N_DOLLAR */
+  Dx *dx;        /* N_DOLLAR; NULL: only where it is (dollar_end), parse_dollar reads it */
   bool failed;   /* a directive that did not parse, or misspelt (reported): its own checks say nothing more */
   /* #if groups (model/branches.c) */
   bool dead;     /* in a branch parrayc takes for not taken: a Parray construct is left out */
   bool declares; /* an #if line: its group declares a type, subprogram or main */
   BranchGuard guard; /* a conditional line: the #error the output puts with it */
-  Loc guard_at;  /* the branch that #error names */
+  union {
+    Loc guard_at;   /* the branch that #error names */
+    Loc dollar_end; /* N_DOLLAR: just after its closing '$' */
+  };
   /* NODE_TEXT_END: a directive's fields */
   char *out_indent; /* directives: the indentation of their output when not
                      * text's (inside an #insert: the #insert's plus text) */
@@ -648,5 +651,9 @@ bool diag_src_seg_start(Ctx *ctx, int line); /* a new file or a jump starts at l
 
 /* ---- front end (lexer.l, parser.y) ---- */
 Node *parse_source(Ctx *ctx); /* NULL on syntax errors (reported) */
+/* The $...$ of n read again from the source (in the scratch region the
+ * caller opened), reporting nothing: parse_source reported its errors.
+ * NULL when it cannot be read. */
+Dx *parse_dollar(Ctx *ctx, const Node *n);
 
 #endif

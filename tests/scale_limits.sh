@@ -64,7 +64,7 @@ fi
 if nm "$parrayc" 2>/dev/null | grep '__asan_init\|__tsan_init\|__msan_init' >/dev/null; then
   echo "out of memory: skipped under a sanitizer"
 else
-  gen dollars 6000 >"$tmp/big.pa"
+  gen dollars 40000 >"$tmp/big.pa"
   for limit in 60000 120000; do
     (ulimit -v "$limit"; exec "$parrayc" -o "$tmp/big.c" "$tmp/big.pa") 2>"$tmp/err"
     status=$?

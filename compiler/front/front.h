@@ -56,6 +56,18 @@ typedef struct LexState {
   int nbraces;            /* how many are open (may exceed MAX_BRACE_NOTES) */
   Buf ws;
   char *pp_stash;
+  /* The outermost '$...$' of parse_source is read into scratch and kept
+   * only as where it is (parse_dollar reads it again for the walk):
+   * lazy_dollars asks for it, dollar_scratch says a region is open, from
+   * the '$' that opened it (dollar_mark) with errors reported then
+   * (dollar_errors); ntokens counts tokens, dclose_token is the count at
+   * its closing '$' (the parser reduces it with no token read after). */
+  bool lazy_dollars, dollar_scratch;
+  ScratchMark dollar_mark;
+  int dollar_errors;
+  long ntokens, dclose_token;
+  bool dollar_alone;      /* parse_dollar: the input is one '$...$' */
+  Node *alone;            /* its node */
   char *short_text[128];  /* "" and the one-character spellings, made once:
                              most tokens are one of them (tokens are never changed) */
 } LexState;

@@ -54,6 +54,32 @@ static void set_args(Ctx *ctx, Node *n, PtrVec *v)
     n->nargs = 0;
   (void)ctx;
 }
+/* The $...$ just read (dx NULL: a syntax error).  The outermost of a
+ * parse_source, read without error, keeps only where it is: the walk
+ * reads it again (parse_dollar), and the hundreds of bytes of its tree go
+ * back now, so that a program's memory does not grow with every $...$.
+ * Bison reduces this rule with no token read after the closing '$'
+ * (ntokens says so), so what scratch holds is this $...$'s alone. */
+static Node *dollar_node(Ctx *ctx, LexState *ls, Tok open, Dx *dx, Tok close)
+{
+  bool outermost = ls->dollar_scratch && ls->ndollar == 0;
+  if (outermost) {
+    ls->dollar_scratch = false;
+    ctx_scratch_stop(ctx);
+  }
+  if (!dx)
+    return NULL;
+  Node *n = node_new(ctx, N_DOLLAR, open.loc);
+  n->text = open.ws;
+  if (!outermost || ctx->errors > ls->dollar_errors || ls->ntokens != ls->dclose_token || strcmp(close.text, "$")) {
+    n->dx = dx; /* its region, if any, is kept */
+    return n;
+  }
+  n->text = *open.ws ? ctx_strdup(ctx, open.ws) : "";
+  n->dollar_end = (Loc){close.loc.line, close.loc.col + 1};
+  ctx_scratch_free(ctx, ls->dollar_mark);
+  return n;
+}
 static Index *index_expr(Ctx *ctx, NodeList l, Loc loc)
 {
   Index *ix = ctx_alloc(ctx, sizeof *ix);
@@ -103,6 +129,7 @@ static DimSyn *dimsyn(Ctx *ctx, Loc loc)
 %token <tok> D_DETOUR "#detour" D_COPY "#copy" D_SYNC "#sync" D_MAINHOST "#mainhost"
 %token <tok> D_GLOBAL "#global" D_SUBPROG "#subprog" D_END "#end" D_INSERT "#insert"
 %token <tok> D_STRAY_END "#end without #subprog"
+%token <tok> DOLLAR_ALONE "the start of a '$...$' read again"
 
 %type <list> items item block_items cany cnc cfirst citem citem_nc argument
 %type <node> dollar directive
@@ -113,7 +140,8 @@ static DimSyn *dimsyn(Ctx *ctx, Loc loc)
 
 %%
 
-program: items { ctx->tree = $1.head; }
+input: items { ctx->tree = $1.head; }
+  | DOLLAR_ALONE dollar { ls->alone = $2; }
   ;
 
 items: %empty { $$ = list_empty(); }
@@ -150,13 +178,9 @@ item: TEXT { $$ = list_of(text_node(ctx, $1.text, $1.loc)); }
 block_items: LBRACE items RBRACE { $$ = $2; }
   ;
 
-dollar: DOPEN dexpr DCLOSE {
-      $$ = node_new(ctx, N_DOLLAR, $1.loc);
-      $$->dx = $2;
-      $$->text = $1.ws;
-    }
+dollar: DOPEN dexpr DCLOSE { $$ = dollar_node(ctx, ls, $1, $2, $3); }
   /* resynchronise at the closing '$'; a stand-in keeps the tree whole */
-  | DOPEN error DCLOSE { $$ = text_node(ctx, "0", $1.loc); yyerrok; }
+  | DOPEN error DCLOSE { dollar_node(ctx, ls, $1, NULL, $3); $$ = text_node(ctx, "0", $1.loc); yyerrok; }
   ;
 
 dexpr: IDENT brackets {
@@ -475,6 +499,7 @@ Node *parse_source(Ctx *ctx)
   ls.ws.ctx = ctx;
   ls.line = 1;
   ls.col = 1;
+  ls.lazy_dollars = true;
   yyscan_t scanner;
   if (yylex_init_extra(&ls, &scanner)) {
     fputs("parrayc: cannot start the lexer\n", stderr);
@@ -483,6 +508,8 @@ Node *parse_source(Ctx *ctx)
   YY_BUFFER_STATE b = yy_scan_bytes(ctx->src, (int)ctx->src_len, scanner);
   int errors = ctx->errors;
   int rc = yyparse(scanner, ctx, &ls);
+  if (ls.dollar_scratch) /* the input ended inside one: its region is kept */
+    ctx_scratch_stop(ctx);
   yy_delete_buffer(b, scanner);
   yylex_destroy(scanner);
   buf_free(&ls.ws);
@@ -493,4 +520,29 @@ Node *parse_source(Ctx *ctx)
   if (!ctx->tree) /* an empty file is a valid, empty program */
     ctx->tree = text_node(ctx, "", (Loc){1, 1});
   return ctx->tree;
+}
+
+Dx *parse_dollar(Ctx *ctx, const Node *n)
+{
+  const char *start = ctx->lines[n->loc.line - 1] + n->loc.col - 1;
+  const char *end = ctx->lines[n->dollar_end.line - 1] + n->dollar_end.col - 1;
+  LexState ls = {0};
+  ls.ctx = ctx;
+  ls.ws.ctx = ctx;
+  ls.line = n->loc.line;
+  ls.col = n->loc.col;
+  ls.dollar_alone = true;
+  yyscan_t scanner;
+  if (yylex_init_extra(&ls, &scanner))
+    return NULL;
+  YY_BUFFER_STATE b = yy_scan_bytes(start, (int)(end - start), scanner);
+  Loc reading = ctx->reading;
+  ctx->muted++;
+  int rc = yyparse(scanner, ctx, &ls);
+  ctx->muted--;
+  ctx->reading = reading;
+  yy_delete_buffer(b, scanner);
+  yylex_destroy(scanner);
+  buf_free(&ls.ws);
+  return rc == 0 && ls.alone ? ls.alone->dx : NULL;
 }

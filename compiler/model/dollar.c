@@ -261,9 +261,8 @@ static void note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
   ctx->accesses_tail = &a->next;
 }
 
-char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
+static char *dx_text(Ctx *ctx, ThreadView *here, Node *n, Dx *dx)
 {
-  Dx *dx = n->dx;
   if (dx->kind == DX_TID)
     return tid_text(ctx, here, dx);
   Dim *d = dim_resolve(ctx, dx->path, dx->path_loc);
@@ -300,6 +299,19 @@ char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
   default:
     return "0";
   }
+}
+
+/* A $...$ the parser kept only as where it is is read again into scratch,
+ * which goes back once its C text is made: what the text needs is made
+ * outside the region (nothing made of it points into its tree). */
+char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
+{
+  ScratchMark m = ctx_scratch_begin(ctx);
+  Dx *dx = n->dx ? n->dx : parse_dollar(ctx, n);
+  ctx_scratch_stop(ctx);
+  char *text = dx ? dx_text(ctx, here, n, dx) : "0";
+  ctx_scratch_free(ctx, m);
+  return text;
 }
 
 char *dollar_fragment_text(Ctx *ctx, ThreadView *here, Node *list)

@@ -26,6 +26,13 @@ static Node *first(Node *list, NodeKind kind)
   return NULL;
 }
 
+/* a $...$ of the tree: the parser keeps the outermost ones only as where
+ * they are, and the walk reads them again */
+static Dx *dx_of(Ctx *ctx, Node *n)
+{
+  return n->dx ? n->dx : parse_dollar(ctx, n);
+}
+
 static int count(Node *list, NodeKind kind)
 {
   int k = 0;
@@ -211,7 +218,7 @@ START_TEST(dollar_expressions)
     if (x->kind == N_DOLLAR && k < 7)
       n[k++] = x;
   ck_assert_int_eq(k, 7);
-  Dx *dx = n[0]->dx;
+  Dx *dx = dx_of(ctx, n[0]);
   ck_assert_int_eq(dx->kind, DX_INDEX);
   ck_assert_str_eq(dx->path, "A");
   ck_assert_int_eq(dx->index->nitems, 2);
@@ -220,19 +227,51 @@ START_TEST(dollar_expressions)
   ck_assert_str_eq(frag(ctx, a->items[1]->expr), "j");
   ck_assert_ptr_nonnull(dx->index->items[1]->expr);
   ck_assert_str_eq(frag(ctx, dx->index->items[1]->expr), "k");
-  ck_assert_int_eq(n[1]->dx->kind, DX_DIM);
-  ck_assert_str_eq(n[1]->dx->path, "A_1");
-  ck_assert_int_eq(n[2]->dx->kind, DX_DIM);
-  ck_assert_str_eq(n[2]->dx->path, "A_0");
-  ck_assert_int_eq(n[3]->dx->kind, DX_CNT);
-  ck_assert_str_eq(n[3]->dx->path, "A_0");
-  ck_assert_int_eq(n[4]->dx->kind, DX_TID);
-  ck_assert_str_eq(n[4]->dx->path, "tid_1_0");
-  ck_assert_int_eq(n[5]->dx->kind, DX_INDEX);
-  ck_assert_ptr_null(n[5]->dx->index);
-  ck_assert_int_eq(n[6]->dx->kind, DX_TID);
+  ck_assert_int_eq(dx_of(ctx, n[1])->kind, DX_DIM);
+  ck_assert_str_eq(dx_of(ctx, n[1])->path, "A_1");
+  ck_assert_int_eq(dx_of(ctx, n[2])->kind, DX_DIM);
+  ck_assert_str_eq(dx_of(ctx, n[2])->path, "A_0");
+  ck_assert_int_eq(dx_of(ctx, n[3])->kind, DX_CNT);
+  ck_assert_str_eq(dx_of(ctx, n[3])->path, "A_0");
+  ck_assert_int_eq(dx_of(ctx, n[4])->kind, DX_TID);
+  ck_assert_str_eq(dx_of(ctx, n[4])->path, "tid_1_0");
+  ck_assert_int_eq(dx_of(ctx, n[5])->kind, DX_INDEX);
+  ck_assert_ptr_null(dx_of(ctx, n[5])->index);
+  ck_assert_int_eq(dx_of(ctx, n[6])->kind, DX_TID);
   ck_assert_int_eq(n[0]->loc.col, 5);
-  ck_assert_int_eq(n[0]->dx->path_loc.col, 6);
+  ck_assert_int_eq(dx_of(ctx, n[0])->path_loc.col, 6);
+  ctx_free(ctx);
+}
+END_TEST
+
+/* The tree keeps an outermost $...$ as where it is, from its '$' to just
+ * after its closing one, also over lines; read again, it is the same. */
+START_TEST(dollar_kept_as_place)
+{
+  Ctx *ctx;
+  Node *t = pa_parse("x = $A[i]\n      [$B[j]$]$ +$dim(A)$;\n", &ctx);
+  ck_assert_ptr_nonnull(t);
+  Node *d = first(t, N_DOLLAR);
+  ck_assert_ptr_null(d->dx);
+  ck_assert_int_eq(d->loc.line, 1);
+  ck_assert_int_eq(d->loc.col, 5);
+  ck_assert_int_eq(d->dollar_end.line, 2);
+  ck_assert_int_eq(d->dollar_end.col, 16);
+  Dx *dx = parse_dollar(ctx, d);
+  ck_assert_ptr_nonnull(dx);
+  ck_assert_str_eq(dx->path, "A");
+  ck_assert_int_eq(dx->index->nitems, 2);
+  ck_assert_str_eq(frag(ctx, dx->index->items[0]->expr), "i");
+  Node *inner = dx->index->items[1]->expr;
+  ck_assert_int_eq(inner->kind, N_DOLLAR);
+  ck_assert_ptr_nonnull(inner->dx); /* read whole with the outer one */
+  ck_assert_str_eq(inner->dx->path, "B");
+  ck_assert_int_eq(inner->loc.line, 2);
+  ck_assert_int_eq(inner->loc.col, 8);
+  Node *dim = first(d->next, N_DOLLAR);
+  ck_assert_str_eq(dim->text, "");
+  ck_assert_str_eq(dx_of(ctx, dim)->path, "A");
+  ck_assert_int_eq(dx_of(ctx, dim)->kind, DX_DIM);
   ctx_free(ctx);
 }
 END_TEST
@@ -243,7 +282,7 @@ START_TEST(deep_index_lists)
   Node *t = pa_parse("x = $A[[$tid_0_0$][[0][$tid_1_0$]]][[a[1]][(b, c)]]$;\n", &ctx);
   ck_assert_ptr_nonnull(t);
   Node *d = first(t, N_DOLLAR);
-  Index *ix = d->dx->index;
+  Index *ix = dx_of(ctx, d)->index;
   ck_assert_int_eq(ix->nitems, 2);
   Index *i0 = ix->items[0];
   ck_assert_int_eq(i0->nitems, 2);
@@ -298,6 +337,7 @@ static Suite *make(void)
   tcase_add_test(tc, block_directives);
   tcase_add_test(tc, subprograms);
   tcase_add_test(tc, dollar_expressions);
+  tcase_add_test(tc, dollar_kept_as_place);
   tcase_add_test(tc, deep_index_lists);
   tcase_add_test(tc, syntax_errors_located);
   suite_add_tcase(s, tc);
