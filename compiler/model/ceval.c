@@ -997,9 +997,28 @@ static Val cond(Ev *ev)
   return operand(ev, convert(c.u ? a : b, t));
 }
 
+/* A decimal literal below 10^9, most indices' whole text ("0", " 12 "):
+ * an int of that value in every mode, read without the tokens and the
+ * macro table an expression needs. */
+static bool small_decimal(const char *text, unsigned long long *value)
+{
+  const char *p = text + strspn(text, " \t\n");
+  size_t n = strspn(p, "0123456789");
+  if (n == 0 || n > 9 || (n > 1 && p[0] == '0') || p[n + strspn(p + n, " \t\n")])
+    return false;
+  *value = strtoull(p, NULL, 10);
+  return true;
+}
+
 bool ceval_value(const Ctx *ctx, const char *text, CevalMode mode, CevalName name, void *arg, CevalValue *value,
                  const char **bad)
 {
+  if (small_decimal(text, &value->bits)) {
+    value->is_unsigned = false;
+    if (bad)
+      *bad = NULL;
+    return true;
+  }
   Ev ev = {.ctx = ctx, .mode = mode, .name = name, .arg = arg, .ok = true, .live = true};
   expand(&ev, text, NULL, 0);
   Val v = {TY_INT, 0, false, 0};
