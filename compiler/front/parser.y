@@ -35,7 +35,8 @@ static NodeList list_cat(NodeList a, NodeList b)
 /* a token inside a directive or $...$, as C text with its blanks */
 static NodeList tok_text(Ctx *ctx, Tok t)
 {
-  return list_of(text_node(ctx, ctx_printf(ctx, "%s%s", t.ws, t.text), t.loc));
+  /* token texts are never changed: one without blanks before is shared */
+  return list_of(text_node(ctx, *t.ws ? ctx_printf(ctx, "%s%s", t.ws, t.text) : t.text, t.loc));
 }
 static Node *directive(Ctx *ctx, NodeKind kind, Tok t)
 {
