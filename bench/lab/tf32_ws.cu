@@ -1,7 +1,7 @@
 // tf32_ws.cu: warp specialisation for the TF32 wgmma SGEMM (issue 53), against the
 // samples' kernel (its hand-written twin, tf32_wgmma_variants.cu's bk32_s4_wg2_sw128_w1:
 // every warp issues cp.async and runs wgmma) and cuBLAS TF32 in the same run, row-major
-// C = A B, N x N (the twin only where N is a multiple of 256; the others any N).
+// C = A B, M x N x K, rows padded to 32 floats (the twin only at squares of multiples of 256).
 //
 // The warp-specialised kernel (k_ws): three warpgroups. Warpgroup 0 is the producer: one
 // thread loads each 32-deep slice by the tensor copy engine (TMA) into a ring of STG
@@ -26,7 +26,7 @@
 // Every variant is checked on 4096 sampled elements against float64 (1e-2 of sum |a||b|,
 // the TF32 bound of perf_tf32.pa), C poisoned before; then timed in alternating rounds,
 // medians.
-//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -std=c++17 -Xptxas -v bench/lab/tf32_ws.cu -lcublas -o ws && ./ws 4096 8192
+//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -std=c++17 -Xptxas -v bench/lab/tf32_ws.cu -lcublas -o ws && ./ws 4096 8192 8192x8192x128
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -42,6 +42,9 @@ __device__ __forceinline__ void tile_of(int id, int gp, int gq, int BP, int BQ, 
   p0 = (first + at % rows) * BP;
   q0 = (at / rows) * BQ;
 }
+
+// a product: C (M x N, leading dimension ldc) = A (M x K, lda) B (K x N, ldb), row-major
+struct Shape { int M, N, K, lda, ldb, ldc; };
 
 // ---- the samples' kernel (twin): BK 32, 4 stages, two warpgroups, sw128, one slice's wgmmas in flight
 __global__ void __launch_bounds__(256, 1) k_base(const float *a, const float *b, float *c, int N) {
@@ -124,7 +127,8 @@ __global__ void __launch_bounds__(256, 1) k_base(const float *a, const float *b,
       c[(size_t)p * N + q] = d[4 * i + j];
     }
 }
-static void launch_base(const CUtensorMap &, const CUtensorMap &, const float *a, const float *b, float *c, int N) {
+static void launch_base(const CUtensorMap &, const CUtensorMap &, const float *a, const float *b, float *c, Shape sh) {
+  const int N = sh.N;
   const int smem = (4 * 256 * 32 + 4 * 32 * 136) * 4;
   static bool once = false;
   if (!once) { CK(cudaFuncSetAttribute(k_base, cudaFuncAttributeMaxDynamicSharedMemorySize, smem)); once = true; }
@@ -135,7 +139,7 @@ static void launch_base(const CUtensorMap &, const CUtensorMap &, const float *a
 template <int STG, int PERSIST, int PREG, int CREG, int TMA>
 __global__ void __launch_bounds__(384, 1)
     k_ws(const __grid_constant__ CUtensorMap tp, const __grid_constant__ CUtensorMap tq, const float *a, const float *b,
-         float *c, int N) {
+         float *c, Shape sh) {
   constexpr int BK = 32, BP = 256, BQ = 128;
   constexpr int PSZ = BP * BK, QSZ = BK * BQ, STAGE_BYTES = (PSZ + QSZ) * 4;
   static_assert(!PREG || 128 * PREG + 256 * CREG <= 384 * 168, "setmaxnreg: more registers than the launch has");
@@ -144,10 +148,10 @@ __global__ void __launch_bounds__(384, 1)
   float *qs = ps + STG * PSZ;
   unsigned long long *full = (unsigned long long *)(qs + STG * QSZ), *empty = full + STG;
   const int t = threadIdx.x, wg = t / 128;
-  // any N: the copy engine fills a box past the matrix with zeros, the stores stop at N
-  const int gp = (N + BP - 1) / BP, gq = (N + BQ - 1) / BQ, tiles = gp * gq;
+  // any M, N, K: the copy engine fills a box past the matrix with zeros, the stores stop at the edge
+  const int gp = (sh.M + BP - 1) / BP, gq = (sh.N + BQ - 1) / BQ, tiles = gp * gq;
   // slices of 32 k, an even number (the consumers take two at a time; one past K is zeros)
-  const int T = (N + 2 * BK - 1) / (2 * BK) * 2;
+  const int T = (sh.K + 2 * BK - 1) / (2 * BK) * 2;
   const int first = blockIdx.x, step = PERSIST ? gridDim.x : tiles;
   if (t == 0) {
     for (int s = 0; s < STG; s++) {
@@ -186,12 +190,12 @@ __global__ void __launch_bounds__(384, 1)
 #pragma unroll 4
           for (int i = 0; i < 16; i++) {  // P: 256 rows x 8 chunks
             const int ch = t + 128 * i, p = ch / 8, kq = ch % 8;
-            cp16(pst + p * 32 + ((kq ^ (p % 8)) * 4), a + (size_t)(p0 + p) * N + s * BK + kq * 4);
+            cp16(pst + p * 32 + ((kq ^ (p % 8)) * 4), a + (size_t)(p0 + p) * sh.lda + s * BK + kq * 4);
           }
 #pragma unroll 4
           for (int i = 0; i < 8; i++) {  // Q: 32 k x 32 chunks, in four boxes of 8 chunks
             const int ch = t + 128 * i, k = ch / 32, qc = ch % 32;
-            cp16(qst + (qc / 8) * 1024 + k * 32 + (((qc % 8) ^ (k % 8)) * 4), b + (size_t)(s * BK + k) * N + q0 + qc * 4);
+            cp16(qst + (qc / 8) * 1024 + k * 32 + (((qc % 8) ^ (k % 8)) * 4), b + (size_t)(s * BK + k) * sh.ldb + q0 + qc * 4);
           }
           cp_arrive(&full[st]);
         }
@@ -251,7 +255,7 @@ __global__ void __launch_bounds__(384, 1)
 #pragma unroll
         for (int j = 0; j < 4; j++) {
           const int q = q0 + box * 32 + (j / 2 ? qb1 : qb0), p = p0 + 8 * i + 2 * tt + j % 2;
-          if (p < N && q < N) c[(size_t)p * N + q] = d[4 * i + j];
+          if (p < sh.M && q < sh.N) c[(size_t)p * sh.ldc + q] = d[4 * i + j];
         }
     }
   }
@@ -265,50 +269,63 @@ static int sm_count() {
 // setmaxnreg.inc waits until the registers are free: the 384 x 168 of the launch must
 // hold 128 PREG + 256 CREG, or the consumers wait for ever
 template <int STG, int PERSIST, int PREG = 40, int CREG = 232, int TMA = 1>
-static void launch_ws(const CUtensorMap &tp, const CUtensorMap &tq, const float *a, const float *b, float *c, int N) {
+static void launch_ws(const CUtensorMap &tp, const CUtensorMap &tq, const float *a, const float *b, float *c, Shape sh) {
   const int smem = STG * (256 * 32 + 32 * 128) * 4 + 1024 + 2 * STG * 8;
   static bool once = false;
   if (!once) { CK(cudaFuncSetAttribute(k_ws<STG, PERSIST, PREG, CREG, TMA>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem)); once = true; }
-  const int tiles = ((N + 255) / 256) * ((N + 127) / 128);
+  const int tiles = ((sh.M + 255) / 256) * ((sh.N + 127) / 128);
   static const int sms = sm_count();
-  k_ws<STG, PERSIST, PREG, CREG, TMA><<<PERSIST ? std::min(tiles, sms) : tiles, 384, smem>>>(tp, tq, a, b, c, N);
+  k_ws<STG, PERSIST, PREG, CREG, TMA><<<PERSIST ? std::min(tiles, sms) : tiles, 384, smem>>>(tp, tq, a, b, c, sh);
 }
 
-typedef void (*fn_t)(const CUtensorMap &, const CUtensorMap &, const float *, const float *, float *, int);
-struct V { const char *name; fn_t f; int any_n; };
+typedef void (*fn_t)(const CUtensorMap &, const CUtensorMap &, const float *, const float *, float *, Shape);
+// any: runs on any shape (TMA); else square, N a multiple of 256 (the twin), or M, N, K
+// multiples of 256, 128, 64 (the cp.async producer, which has no edge code)
+struct V { const char *name; fn_t f; int any; };
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);  // a hang keeps what was printed
-  std::vector<int> Ns;
-  for (int i = 1; i < argc; i++) Ns.push_back(atoi(argv[i]));
-  if (Ns.empty()) Ns = {4096, 8192};
+  // shapes: N (a square) or MxNxK; the storage's rows padded to 32 floats (tight where
+  // the sizes are multiples of 32), cuBLAS given the same
+  std::vector<Shape> shapes;
+  auto pad = [](int n) { return (n + 31) / 32 * 32; };
+  for (int i = 1; i < argc; i++) {
+    int m, n, k;
+    if (sscanf(argv[i], "%dx%dx%d", &m, &n, &k) != 3) m = n = k = atoi(argv[i]);
+    shapes.push_back({m, n, k, pad(k), pad(n), pad(n)});
+  }
+  if (shapes.empty()) shapes = {{4096, 4096, 4096, 4096, 4096, 4096}, {8192, 8192, 8192, 8192, 8192, 8192}};
   V vs[] = {
       {"base_twin", launch_base, 0},
       {"ws_s4", launch_ws<4, 0>, 1},
       {"ws_s4_persist", launch_ws<4, 1>, 1},
       {"ws_s3_persist", launch_ws<3, 1>, 1},
-      {"ws_cpasync_s4", launch_ws<4, 0, 88, 208, 0>, 0},
-      {"ws_cpasync_s4_persist", launch_ws<4, 1, 88, 208, 0>, 0},
+      {"ws_cpasync_s4", launch_ws<4, 0, 88, 208, 0>, 2},
   };
   cublasHandle_t h;
   cublasCreate(&h);
   cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH);
   int bad_all = 0;
-  printf("%s\n", argc > 0 ? "tf32_ws: N, variant, check, ms, TFLOP/s, ratio to cuBLAS TF32" : "");
-  for (int N : Ns) {
-    size_t nn = (size_t)N * N;
-    std::vector<float> ha(nn), hb(nn), hc(nn);
-    srand(7 + N);
+  printf("tf32_ws: M x N x K (rows padded to 32 floats), variant, check, ms, TFLOP/s, ratio to cuBLAS TF32\n");
+  printf("| M x N x K | variant | ms | TFLOP/s | of cuBLAS TF32 | check |\n|---|---|---|---|---|---|\n");
+  for (const Shape sh : shapes) {
+    const int M = sh.M, N = sh.N, K = sh.K;
+    char name[64];
+    snprintf(name, sizeof name, "%d x %d x %d", M, N, K);
+    const size_t na = (size_t)M * sh.lda, nb = (size_t)K * sh.ldb, nc = (size_t)M * sh.ldc;
+    std::vector<float> ha(na), hb(nb), hc(nc);
+    srand(7 + M + N + K);
     for (auto &x : ha) x = rand() / (float)RAND_MAX * 2 - 1;
     for (auto &x : hb) x = rand() / (float)RAND_MAX * 2 - 1;
     float *a, *b, *c, *r;
-    CK(cudaMalloc(&a, nn * 4)); CK(cudaMalloc(&b, nn * 4)); CK(cudaMalloc(&c, nn * 4)); CK(cudaMalloc(&r, nn * 4));
-    CK(cudaMemcpy(a, ha.data(), nn * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(b, hb.data(), nn * 4, cudaMemcpyHostToDevice));
-    // P = A (N x N, rows along k), boxes 256 p x 32 k; Q = B (N x N, [k][q]), boxes 32 k x 32 q
-    const CUtensorMap tp = tmap_2d(a, N, N, N, 256, 32), tq = tmap_2d(b, N, N, N, 32, 32);
+    CK(cudaMalloc(&a, na * 4)); CK(cudaMalloc(&b, nb * 4)); CK(cudaMalloc(&c, nc * 4)); CK(cudaMalloc(&r, nc * 4));
+    CK(cudaMemcpy(a, ha.data(), na * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(b, hb.data(), nb * 4, cudaMemcpyHostToDevice));
+    // P = A (M x K, rows along k), boxes 256 p x 32 k; Q = B (K x N, [k][q]), boxes 32 k x 32 q
+    const CUtensorMap tp = tmap_2d(a, M, K, sh.lda, 256, 32), tq = tmap_2d(b, K, N, sh.ldb, 32, 32);
     const float one = 1, zero = 0;
-    auto blas = [&]() { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &one, b, N, a, N, &zero, r, N); };
+    // row-major C = A B is column-major C^T = B^T A^T
+    auto blas = [&]() { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, b, sh.ldb, a, sh.lda, &zero, r, sh.ldc); };
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0); cudaEventCreate(&e1);
     auto time = [&](auto fn) {
@@ -316,44 +333,50 @@ int main(int argc, char **argv) {
       float ms; cudaEventElapsedTime(&ms, e0, e1); return ms;
     };
     const int nv = sizeof vs / sizeof vs[0];
+    auto runs = [&](int v) {
+      if (v == nv || vs[v].any == 1) return true;
+      if (vs[v].any == 0) return M == N && N == K && N % 256 == 0;
+      return M % 256 == 0 && N % 128 == 0 && K % 64 == 0;
+    };
     std::vector<int> ok(nv + 1, 1);
-    auto runs = [&](int v) { return v == nv || vs[v].any_n || N % 256 == 0; };
     for (int v = 0; v <= nv; v++) {
       if (!runs(v)) continue;
-      CK(cudaMemset(v < nv ? c : r, 0xff, nn * 4));
-      if (v < nv) vs[v].f(tp, tq, a, b, c, N); else blas();
+      CK(cudaMemset(v < nv ? c : r, 0xff, nc * 4));
+      if (v < nv) vs[v].f(tp, tq, a, b, c, sh); else blas();
       cudaError_t e = cudaDeviceSynchronize();
-      if (e != cudaSuccess) { printf("%s N=%d: %s\n", v < nv ? vs[v].name : "cublas", N, cudaGetErrorString(e)); return 2; }
-      CK(cudaMemcpy(hc.data(), v < nv ? c : r, nn * 4, cudaMemcpyDeviceToHost));
+      if (e != cudaSuccess) { printf("%s %s: %s\n", v < nv ? vs[v].name : "cublas", name, cudaGetErrorString(e)); return 2; }
+      CK(cudaMemcpy(hc.data(), v < nv ? c : r, nc * 4, cudaMemcpyDeviceToHost));
       int wrong = 0; double worst = 0;
       for (int s = 0; s < 4096; s++) {
-        int i = (s * 7919) % N, j = (s * 104729 + s / 3) % N;
+        // the corners first (edges), then spread samples
+        int i = s < 4 ? (s & 1) * (M - 1) : (int)(((long long)s * 7919) % M);
+        int j = s < 4 ? (s >> 1) * (N - 1) : (int)(((long long)s * 104729 + s / 3) % N);
         double sum = 0, mag = 0;
-        for (int k = 0; k < N; k++) { double x = (double)ha[(size_t)i * N + k] * hb[(size_t)k * N + j]; sum += x; mag += fabs(x); }
-        double e2 = fabs(hc[(size_t)i * N + j] - sum) / mag;
+        for (int k = 0; k < K; k++) { double x = (double)ha[(size_t)i * sh.lda + k] * hb[(size_t)k * sh.ldb + j]; sum += x; mag += fabs(x); }
+        double e2 = fabs(hc[(size_t)i * sh.ldc + j] - sum) / mag;
         if (!(e2 <= 1e-2)) wrong++;
         if (e2 > worst || e2 != e2) worst = e2;
       }
       ok[v] = wrong == 0;
       bad_all += wrong != 0;
-      printf("%-16s N=%5d check: %s (worst %.2g of sum|a||b|)\n", v < nv ? vs[v].name : "cublas_tf32", N, wrong ? "WRONG" : "ok", worst);
+      if (wrong) printf("%s %s: WRONG at %d of 4096 samples (worst %.2g of sum|a||b|)\n", v < nv ? vs[v].name : "cublas_tf32", name, wrong, worst);
     }
-    const int R = N >= 8192 ? 15 : 41;
+    const double fl = 2.0 * M * N * (double)K;
+    const int R = fl > 5e11 ? 15 : 41;
     std::vector<std::vector<float>> tm(nv + 1);
-    for (int w = 0; w < 3; w++) { blas(); for (int v = 0; v < nv; v++) if (runs(v)) vs[v].f(tp, tq, a, b, c, N); }
+    for (int w = 0; w < 3; w++) { blas(); for (int v = 0; v < nv; v++) if (runs(v)) vs[v].f(tp, tq, a, b, c, sh); }
     for (int rr = 0; rr < R; rr++) {
       tm[nv].push_back(time(blas));
-      for (int v = 0; v < nv; v++) if (runs(v)) tm[v].push_back(time([&] { vs[v].f(tp, tq, a, b, c, N); }));
+      for (int v = 0; v < nv; v++) if (runs(v)) tm[v].push_back(time([&] { vs[v].f(tp, tq, a, b, c, sh); }));
     }
     CK(cudaGetLastError());
     auto med = [](std::vector<float> x) { std::sort(x.begin(), x.end()); return x[x.size() / 2]; };
-    double tb = med(tm[nv]), fl = 2.0 * N * N * (double)N;
-    printf("| N | variant | ms | TFLOP/s | of cuBLAS TF32 | check |\n|---|---|---|---|---|---|\n");
-    printf("| %d | cublas_tf32 | %.3f | %.1f | 1.000 | %s |\n", N, tb, fl / tb / 1e9, ok[nv] ? "ok" : "WRONG");
+    double tb = med(tm[nv]);
+    printf("| %s | cublas_tf32 | %.3f | %.1f | 1.000 | %s |\n", name, tb, fl / tb / 1e9, ok[nv] ? "ok" : "WRONG");
     for (int v = 0; v < nv; v++) {
       if (!runs(v)) continue;
       double tv = med(tm[v]);
-      printf("| %d | %s | %.3f | %.1f | %.3f | %s |\n", N, vs[v].name, tv, fl / tv / 1e9, tb / tv, ok[v] ? "ok" : "WRONG");
+      printf("| %s | %s | %.3f | %.1f | %.3f | %s |\n", name, vs[v].name, tv, fl / tv / 1e9, tb / tv, ok[v] ? "ok" : "WRONG");
     }
     cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(r);
   }
