@@ -38,7 +38,9 @@ done
   -o "$wd/tf32_wgmma_variants" -lcublas
 "$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/lab/sgemm_3xtf32.cu" \
   -o "$wd/sgemm_3xtf32" -lcublas
+"$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/lab/tf32_ws.cu" -o "$wd/tf32_ws" -lcublas
+"$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/lab/x3_ws.cu" -o "$wd/x3_ws" -lcublas
 "$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/lab/fft_columns_speed.cu" -o "$wd/fft_columns_speed" -lcufft
 "$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/lab/rect_copy_shapes.cu" -o "$wd/rect_copy_shapes"
-echo "bench_N1024, bench_N992, transpose_variants, sgemm_variants, tf32_wgmma_variants, sgemm_3xtf32, fft_columns_speed" \
+echo "bench_N1024, bench_N992, transpose_variants, sgemm_variants, tf32_wgmma_variants, sgemm_3xtf32, tf32_ws, x3_ws, fft_columns_speed" \
   "and rect_copy_shapes built"
