@@ -54,19 +54,22 @@ char *ctx_strdup(Ctx *ctx, const char *s);
 char *ctx_strndup(Ctx *ctx, const char *s, size_t n);
 char *ctx_kept_strdup(Ctx *ctx, const char *s); /* in the arena, also in a scratch region */
 char *ctx_printf(Ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Scratch: between ctx_scratch_begin and ctx_scratch_stop, ctx_alloc takes
- * from a second arena, and ctx_scratch_free gives back all it took there
- * since the mark (a $...$ while it is read: memory that does not outlive
- * its statement).  Regions nest; nothing that outlives one may point into
- * it.  Built with AddressSanitizer, each such block is its own allocation,
- * freed at once, so that a pointer kept past its region is caught. */
+/* Scratch: from ctx_scratch_begin to ctx_scratch_end, ctx_alloc takes
+ * from a second arena, and the end of the outermost region gives back all
+ * it took there, unless the region was kept: code that makes something of
+ * the region reachable from outside it (an interned atom, a memo, a list
+ * of ctx) calls ctx_keep.  So the memory of a $...$ does not outlive its
+ * translation, and what must stays.  Built with AddressSanitizer, each
+ * scratch allocation is its own block, freed at once, so that a pointer
+ * kept without ctx_keep is reported at its first use. */
 typedef struct ScratchMark {
   struct Arena *block;
   size_t used;
+  unsigned long kept;
 } ScratchMark;
 ScratchMark ctx_scratch_begin(Ctx *ctx);
-void ctx_scratch_stop(Ctx *ctx);
-void ctx_scratch_free(Ctx *ctx, ScratchMark m);
+void ctx_scratch_end(Ctx *ctx, ScratchMark m);
+void ctx_keep(Ctx *ctx);
 
 /* A growable string.  ctx: the translation it serves, where running out
  * of memory is reported (NULL: without a place): Buf b = {.ctx = ctx}. */
@@ -607,6 +610,7 @@ struct Ctx {
   struct Arena *arena;
   struct Arena *scratch;  /* util.c's ctx_scratch_begin */
   int scratch_depth;      /* > 0: ctx_alloc takes from scratch */
+  unsigned long kept;     /* ctx_keep's count */
   /* where running out of memory is reported: the construct the walk is
    * translating, else the token the parser last read */
   const Node *walking;

@@ -113,27 +113,28 @@ ScratchMark ctx_scratch_begin(Ctx *ctx)
   if (!ctx->scratch)
     arena_push(ctx, &ctx->scratch, SCRATCH_EXACT ? 0 : 1u << 20);
   ctx->scratch_depth++;
-  return (ScratchMark){ctx->scratch, ctx->scratch->used};
-}
-
-void ctx_scratch_stop(Ctx *ctx)
-{
-  ctx->scratch_depth--;
+  return (ScratchMark){ctx->scratch, ctx->scratch->used, ctx->kept};
 }
 
 /* The blocks after the mark's go back to the heap; the mark's own is
- * cleared past the mark, for ctx_alloc's promise of zeroed memory. */
-void ctx_scratch_free(Ctx *ctx, ScratchMark m)
+ * cleared past the mark, for ctx_alloc's promise of zeroed memory.  A
+ * kept region stays where it is: later marks lie after it. */
+void ctx_scratch_end(Ctx *ctx, ScratchMark m)
 {
-  while (ctx->scratch && ctx->scratch != m.block) {
+  if (--ctx->scratch_depth > 0 || ctx->kept != m.kept)
+    return;
+  while (ctx->scratch != m.block) {
     struct Arena *next = ctx->scratch->next;
     free(ctx->scratch);
     ctx->scratch = next;
   }
-  if (m.block) {
-    memset(m.block->data + m.used, 0, m.block->used - m.used);
-    m.block->used = m.used;
-  }
+  memset(m.block->data + m.used, 0, m.block->used - m.used);
+  m.block->used = m.used;
+}
+
+void ctx_keep(Ctx *ctx)
+{
+  ctx->kept++;
 }
 
 char *ctx_strndup(Ctx *ctx, const char *s, size_t n)
@@ -211,13 +212,12 @@ void ctx_free(Ctx *ctx)
   map_free(&ctx->atom_map);
   map_free(&ctx->macros);
   map_free(&ctx->subprogs);
-  ctx_scratch_free(ctx, (ScratchMark){0});
-  struct Arena *a = ctx->arena;
-  while (a) {
-    struct Arena *next = a->next;
-    free(a);
-    a = next;
-  }
+  for (struct Arena **list = &ctx->arena; list; list = list == &ctx->arena ? &ctx->scratch : NULL)
+    while (*list) {
+      struct Arena *next = (*list)->next;
+      free(*list);
+      *list = next;
+    }
   free(ctx);
 }
 

@@ -738,7 +738,9 @@ static __attribute__((noinline)) void emit_leaf(Emitter *e, Node *n)
                  (int)strspn(n->next->text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"),
                  n->next->text);
     /* without parentheses where the text around makes it whole, unless
-     * it is pasted into a macro's body */
+     * it is pasted into a macro's body; what its translation takes of the
+     * arena goes back after it, what it keeps stays (ctx_keep) */
+    ScratchMark m = ctx_scratch_begin(e->ctx);
     Buf *before = &e->scope->text;
     char *t = dollar_text(e->ctx, here(e), n);
     if (!in_macro_call(e->ctx, before->data, before->len))
@@ -746,6 +748,7 @@ static __attribute__((noinline)) void emit_leaf(Emitter *e, Node *n)
                              n->next && n->next->kind == N_TEXT ? n->next->text : NULL);
     buf_puts(&e->scope->text, t);
     out_src(e->out, t, n->loc);
+    ctx_scratch_end(e->ctx, m);
     break;
   }
   case N_PARRAY: {

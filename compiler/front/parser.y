@@ -64,21 +64,23 @@ static void set_args(Ctx *ctx, Node *n, PtrVec *v)
 static Node *dollar_node(Ctx *ctx, LexState *ls, Tok open, Dx *dx, Tok close)
 {
   bool outermost = ls->dollar_scratch && ls->ndollar == 0;
+  bool lazy = outermost && dx && ctx->errors == ls->dollar_errors && ls->ntokens == ls->dclose_token &&
+              !strcmp(close.text, "$");
+  const char *ws = lazy && *open.ws ? ctx_kept_strdup(ctx, open.ws) : "";
   if (outermost) {
+    if (!lazy)
+      ctx_keep(ctx);
     ls->dollar_scratch = false;
-    ctx_scratch_stop(ctx);
+    ctx_scratch_end(ctx, ls->dollar_mark);
   }
   if (!dx)
     return NULL;
   Node *n = node_new(ctx, N_DOLLAR, open.loc);
-  n->text = open.ws;
-  if (!outermost || ctx->errors > ls->dollar_errors || ls->ntokens != ls->dclose_token || strcmp(close.text, "$")) {
-    n->dx = dx; /* its region, if any, is kept */
-    return n;
-  }
-  n->text = *open.ws ? ctx_strdup(ctx, open.ws) : "";
-  n->dollar_end = (Loc){close.loc.line, close.loc.col + 1};
-  ctx_scratch_free(ctx, ls->dollar_mark);
+  n->text = lazy ? (char *)ws : open.ws;
+  if (lazy)
+    n->dollar_end = (Loc){close.loc.line, close.loc.col + 1};
+  else
+    n->dx = dx;
   return n;
 }
 static Index *index_expr(Ctx *ctx, NodeList l, Loc loc)
@@ -509,8 +511,10 @@ Node *parse_source(Ctx *ctx)
   YY_BUFFER_STATE b = yy_scan_bytes(ctx->src, (int)ctx->src_len, scanner);
   int errors = ctx->errors;
   int rc = yyparse(scanner, ctx, &ls);
-  if (ls.dollar_scratch) /* the input ended inside one: its region is kept */
-    ctx_scratch_stop(ctx);
+  if (ls.dollar_scratch) { /* the input ended inside one: its region is kept */
+    ctx_keep(ctx);
+    ctx_scratch_end(ctx, ls.dollar_mark);
+  }
   yy_delete_buffer(b, scanner);
   yylex_destroy(scanner);
   buf_free(&ls.ws);

@@ -103,6 +103,7 @@ void view_known(Ctx *ctx, ThreadView *v, Dim *node, Poly *index, const char *var
   k[v->nknown].var = var;
   v->known = k;
   v->nknown++;
+  ctx_keep(ctx);
 }
 
 static Poly *known_index(Ctx *ctx, const KnownIndex *k)
@@ -120,6 +121,7 @@ static void give(Ctx *ctx, ThreadView *v, Poly *p)
     v->given = g;
   }
   v->given[v->ngiven++] = p;
+  ctx_keep(ctx); /* read at the launch */
 }
 
 /* Node d's index: digits of the index of its nearest known ancestor (or,
@@ -185,6 +187,7 @@ void view_note_used(Ctx *ctx, ThreadView *v, Type *t)
     memcpy(u, v->used, sizeof(Type *) * v->nused);
   u[v->nused++] = t;
   v->used = u;
+  ctx_keep(ctx);
 }
 
 /* The one $tid...$ an index expression consists of, or NULL. */
@@ -259,6 +262,7 @@ static void note_access(Ctx *ctx, ThreadView *here, Node *n, Dim *d, Poly *off)
     ctx->accesses_tail = &ctx->accesses;
   *ctx->accesses_tail = a;
   ctx->accesses_tail = &a->next;
+  ctx_keep(ctx);
 }
 
 static char *dx_text(Ctx *ctx, ThreadView *here, Node *n, Dx *dx)
@@ -301,17 +305,12 @@ static char *dx_text(Ctx *ctx, ThreadView *here, Node *n, Dx *dx)
   }
 }
 
-/* A $...$ the parser kept only as where it is is read again into scratch,
- * which goes back once its C text is made: what the text needs is made
- * outside the region (nothing made of it points into its tree). */
+/* A $...$ the parser kept only as where it is is read again (into the
+ * walk's scratch region for it, where there is one). */
 char *dollar_text(Ctx *ctx, ThreadView *here, Node *n)
 {
-  ScratchMark m = ctx_scratch_begin(ctx);
   Dx *dx = n->dx ? n->dx : parse_dollar(ctx, n);
-  ctx_scratch_stop(ctx);
-  char *text = dx ? dx_text(ctx, here, n, dx) : "0";
-  ctx_scratch_free(ctx, m);
-  return text;
+  return dx ? dx_text(ctx, here, n, dx) : "0";
 }
 
 char *dollar_fragment_text(Ctx *ctx, ThreadView *here, Node *list)

@@ -22,6 +22,7 @@ static Atom *atom_new(Ctx *ctx, AtomKind kind)
   a->slot = -1;
   a->next = ctx->atoms;
   ctx->atoms = a;
+  ctx_keep(ctx); /* atoms live as long as ctx, and what they point to */
   return a;
 }
 
@@ -48,8 +49,10 @@ Poly *poly_const(Ctx *ctx, long long c)
     p->t = ctx_alloc(ctx, sizeof(Term));
     p->t[0].coef = c;
   }
-  if (cached)
+  if (cached) {
     *cached = p;
+    ctx_keep(ctx);
+  }
   return p;
 }
 
@@ -319,8 +322,10 @@ static bool fold_divmod_pair(Ctx *ctx, TermVec *v)
       Atom *m = ti->f[fi];
       if (m->kind != A_MOD || m->den->n != 1)
         continue;
-      if (!m->quot) /* asked at every normalisation: kept */
+      if (!m->quot) { /* asked at every normalisation: kept */
         m->quot = poly_div(ctx, m->num, m->den);
+        ctx_keep(ctx);
+      }
       Poly *qp = m->quot;
       if (qp->n != 1 || qp->t[0].coef != 1 || qp->t[0].nf != 1)
         continue;

@@ -45,6 +45,7 @@ const char *macro_body(Ctx *ctx, const char *s, const char *end)
 static void read_macros(Ctx *ctx)
 {
   ctx->macros_read = true;
+  ctx_keep(ctx); /* read once, perhaps while a $...$ is translated */
   CText c = ctext(ctx->src ? ctx->src : "", NULL, CT_DIRECTIVES);
   for (CTok t; (t = ctext_next(&c)).kind != CT_END;) {
     if (t.kind != CT_PREPROC)

@@ -282,6 +282,7 @@ static void type_register(Ctx *ctx, Type *t)
   t->next = ctx->types;
   ctx->types = t;
   map_put(ctx, &ctx->type_map, type_hash(t->scope, t->name), t);
+  ctx_keep(ctx);
 }
 
 /* Lexical, as the text reads after expansion: the types of the current
@@ -308,6 +309,7 @@ static void type_poison(Ctx *ctx, const char *name)
   t->scope = ctx->instance ? ctx->instance->id : 0;
   t->next = ctx->poisoned;
   ctx->poisoned = t;
+  ctx_keep(ctx);
 }
 
 static bool type_poisoned(Ctx *ctx, const char *name)
@@ -767,7 +769,10 @@ static Poly *local_extent(Ctx *ctx, Dim *d)
       st[depth++] = (PolyStep){d, NULL, whole ? NULL : poly_const(ctx, 1), 0};
       d = whole ? d->ref : d->kids[0];
     }
-    d->local = got;
+    if (d->local != got) {
+      d->local = got;
+      ctx_keep(ctx); /* a memo, made in scratch when a $...$ asks first */
+    }
     for (;; depth--) {
       if (!depth) {
         free(st);
@@ -783,6 +788,7 @@ static Poly *local_extent(Ctx *ctx, Dim *d)
         got = s->acc;
       }
       s->n->local = got;
+      ctx_keep(ctx);
     }
   }
 }
@@ -1098,6 +1104,7 @@ static void note_size_fact(Ctx *ctx, Poly *last, Poly *e, Dim *at)
       return;
   *end = ctx_alloc(ctx, sizeof **end);
   **end = (SizeFact){last, e, at, NULL};
+  ctx_keep(ctx);
 }
 
 /* Do positions 0 .. need - 1 fit in a digit of extent e (of a view that
