@@ -26,7 +26,11 @@
 # view chain and of a chain of types each adding a dimension of extent 1
 # (memory cubic in the chain when each type's strides copied the last's)
 # at n and 4n must grow less than 6 times (linear: about 4, quadratic 16),
-# which a loaded machine does not change.  Where PA_SCALE_NO_MEMORY=1 (a
+# which a loaded machine does not change.  And the memory a $...$ leaves
+# behind: from 2,000 to 8,000 lines of dollars, the growth of max RSS per
+# $...$ added must stay under 300 bytes (its node, the text after it and
+# the source: about 180; 675 when each kept its syntax tree and what its
+# translation made, 355 with the tree alone given back).  Where PA_SCALE_NO_MEMORY=1 (a
 # sanitizer build, whose memory is its shadow's) the 4n programs are
 # translated but not measured: their chains of 28,000 types are longer
 # than an ASan parrayc's stack held when the chains' walks recursed.
@@ -155,5 +159,17 @@ elif [ -x /usr/bin/time ]; then
       fail=1
     fi
   done
+  bash "$src/bench/scale_shapes.sh" --gen dollars 2000 >"$tmp/d1.pa"
+  bash "$src/bench/scale_shapes.sh" --gen dollars 8000 >"$tmp/d4.pa"
+  if a=$(rss "$tmp/d1.pa") && b=$(rss "$tmp/d4.pa"); then
+    per=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%d", (b - a) * 1024 / (6000 * 40) }')
+    echo "dollars: $per bytes of max RSS per \$...\$ added (2,000 to 8,000 lines of 40)"
+    if [ "$per" -gt 300 ]; then
+      echo "FAIL: dollars: each \$...\$ left $per bytes behind (more than 300: its translation's memory is kept)" >&2
+      fail=1
+    fi
+  else
+    fail=1
+  fi
 fi
 exit $fail
