@@ -322,7 +322,7 @@ int main(int argc, char **argv) {
     CK(cudaMemcpy(a, ha.data(), na * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(b, hb.data(), nb * 4, cudaMemcpyHostToDevice));
     // P = A (M x K, rows along k), boxes 256 p x 32 k; Q = B (K x N, [k][q]), boxes 32 k x 32 q
-    const CUtensorMap tp = tmap_2d(a, M, K, sh.lda, 256, 32), tq = tmap_2d(b, K, N, sh.ldb, 32, 32);
+    const CUtensorMap tp = tmap_or_exit(a, M, K, sh.lda, 256, 32), tq = tmap_or_exit(b, K, N, sh.ldb, 32, 32);
     const float one = 1, zero = 0;
     // row-major C = A B is column-major C^T = B^T A^T
     auto blas = [&]() { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, b, sh.ldb, a, sh.lda, &zero, r, sh.ldc); };

@@ -204,7 +204,7 @@ int main(int argc, char **argv) {
     CK(cudaMalloc(&a, nn * 4)); CK(cudaMalloc(&b, nn * 4)); CK(cudaMalloc(&c, nn * 4));
     CK(cudaMemcpy(a, ha.data(), nn * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(b, hb.data(), nn * 4, cudaMemcpyHostToDevice));
-    const CUtensorMap tp = tmap_2d(a, N, N, N, 128, 32), tq = tmap_2d(b, N, N, N, 32, 32);
+    const CUtensorMap tp = tmap_or_exit(a, N, N, N, 128, 32), tq = tmap_or_exit(b, N, N, N, 32, 32);
     const float one = 1, zero = 0;
     auto fp32 = [&]() {
       cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
