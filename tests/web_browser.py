@@ -222,8 +222,15 @@ def main():
         check("a[k * N + i]" in code1, "the transposed M reads a[k * N + i]")
         b.shot(os.path.join(SHOTS, "edited_type.png"))
 
-        # 3. hover: a cell's index path and offset
-        b.js("document.querySelector('#layout [data-info]').dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))")
+        # 3. hover: a cell's index path and offset.  The picture may be drawn
+        # again after the edit (a CI run read '' once): hover until it answers
+        hover = ("(() => { const c = document.querySelector('#layout [data-info]'); if (c) c.dispatchEvent("
+                 "new MouseEvent('mouseover', {bubbles: true})); "
+                 "return document.getElementById('layout-info').textContent !== ''; })()")
+        try:
+            b.wait(hover, "the hovered cell's text", timeout=10)
+        except RuntimeError:
+            pass
         info = b.js("document.getElementById('layout-info').textContent")
         check(info == "M[0][0]: offset 0", f"hovering M's first cell shows 'M[0][0]: offset 0', not '{info}'")
         cells = b.js("document.querySelectorAll('#layout [data-info]').length")
