@@ -67,8 +67,8 @@ void *util_realloc(const Ctx *ctx, void *p, size_t n)
   return p;
 }
 
-/* Blocks come zeroed from calloc (fresh pages, not written twice) and
- * are never reused, so neither is what is carved from them. */
+/* With AddressSanitizer a scratch block holds one allocation, so that
+ * the sanitizer sees each one freed at its region's end. */
 #if defined(__SANITIZE_ADDRESS__)
 #define SCRATCH_EXACT 1
 #elif defined(__has_feature)
@@ -91,6 +91,17 @@ static struct Arena *arena_push(Ctx *ctx, struct Arena **list, size_t cap)
   return a;
 }
 
+static void arena_free(struct Arena *a)
+{
+  while (a) {
+    struct Arena *next = a->next;
+    free(a);
+    a = next;
+  }
+}
+
+/* Blocks come zeroed from calloc (fresh pages, not written twice); the
+ * arena's are never reused, a scratch block's are cleared when given back. */
 void *ctx_alloc(Ctx *ctx, size_t size)
 {
   size = (size + 15) & ~(size_t)15;
@@ -123,10 +134,9 @@ void ctx_scratch_end(Ctx *ctx, ScratchMark m)
 {
   if (--ctx->scratch_depth > 0 || ctx->kept != m.kept)
     return;
-  while (ctx->scratch != m.block) {
-    struct Arena *next = ctx->scratch->next;
-    free(ctx->scratch);
-    ctx->scratch = next;
+  for (struct Arena *a = ctx->scratch; a != m.block; a = ctx->scratch) {
+    ctx->scratch = a->next;
+    free(a);
   }
   memset(m.block->data + m.used, 0, m.block->used - m.used);
   m.block->used = m.used;
@@ -212,12 +222,8 @@ void ctx_free(Ctx *ctx)
   map_free(&ctx->atom_map);
   map_free(&ctx->macros);
   map_free(&ctx->subprogs);
-  for (struct Arena **list = &ctx->arena; list; list = list == &ctx->arena ? &ctx->scratch : NULL)
-    while (*list) {
-      struct Arena *next = (*list)->next;
-      free(*list);
-      *list = next;
-    }
+  arena_free(ctx->arena);
+  arena_free(ctx->scratch);
   free(ctx);
 }
 
