@@ -1,7 +1,8 @@
 /* test_robust.c: inputs that once crashed, hung or flooded parrayc (issue
  * 16): over-reads at the end of the input, deep '$' nesting, long chains of
- * unary minus, CR-only line ends, the error limit, and names whose
- * declaration failed. */
+ * unary minus, CR-only line ends, the error limit, names whose
+ * declaration failed, and the scratch regions that give back a $...$'s
+ * memory (issue 55). */
 #include "pa_test.h"
 
 /* The errors of src under opt, with stderr captured; *warnings gets the
@@ -27,6 +28,41 @@ static char *repeat(const char *head, const char *unit, int n, const char *tail)
   strcpy(p, tail);
   return s;
 }
+
+/* Scratch regions (util.c, issue 55): the outermost one's end gives back
+ * what it took, zeroed for the next; a nested end gives back nothing; a
+ * region where ctx_keep was called stays; ctx_kept_strdup's text is made
+ * outside the region and outlives it. */
+START_TEST(scratch_regions)
+{
+  Ctx *ctx = ctx_new(&(Options){.input = "t.pa", .display = "t.pa"}, "", 0);
+  ScratchMark m = ctx_scratch_begin(ctx);
+  char *kept = ctx_kept_strdup(ctx, "kept");
+  memset(ctx_alloc(ctx, 64), 1, 64);
+  ScratchMark inner = ctx_scratch_begin(ctx);
+  ctx_alloc(ctx, 32);
+  ctx_scratch_end(ctx, inner);
+  ScratchMark after_inner = ctx_scratch_begin(ctx);
+  ck_assert(after_inner.block != m.block || after_inner.used > m.used); /* the nested end gave nothing back */
+  ctx_scratch_end(ctx, after_inner);
+  ctx_scratch_end(ctx, m);
+  ScratchMark again = ctx_scratch_begin(ctx);
+  ck_assert_ptr_eq(again.block, m.block);
+  ck_assert_uint_eq(again.used, m.used);
+  unsigned char *p = ctx_alloc(ctx, 64);
+  for (int i = 0; i < 64; i++)
+    ck_assert_uint_eq(p[i], 0);
+  ctx_keep(ctx);
+  ctx_scratch_end(ctx, again);
+  ScratchMark later = ctx_scratch_begin(ctx);
+  ck_assert(later.block != m.block || later.used > m.used); /* the kept region stayed */
+  ck_assert_int_eq(ctx->scratch_depth, 1);
+  ctx_scratch_end(ctx, later);
+  ck_assert_int_eq(ctx->scratch_depth, 0);
+  ck_assert_str_eq(kept, "kept");
+  ctx_free(ctx);
+}
+END_TEST
 
 /* a file that ends in a backslash and one character, no newline: the scan
  * for the last declaration once read past the end (ASan) */
@@ -188,6 +224,7 @@ static Suite *make(void)
   tcase_add_test(tc, failed_type_is_poisoned);
   tcase_add_test(tc, warning_flags);
   tcase_add_test(tc, type_errors_at_the_declaration);
+  tcase_add_test(tc, scratch_regions);
   suite_add_tcase(s, tc);
   return s;
 }
