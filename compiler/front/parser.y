@@ -495,29 +495,35 @@ Node *text_node(Ctx *ctx, const char *text, Loc loc)
  * lexer reads the token kinds the grammar declares. */
 #include "lexer.h"
 
-Node *parse_source(Ctx *ctx)
+/* Parses len bytes of text for ls (its place and what it asks set); -1
+ * when the lexer cannot start.  A $...$ region the input ended inside is
+ * kept (its tree may be in use). */
+static int parse_text(LexState *ls, const char *text, size_t len)
 {
-  LexState ls = {0};
-  ls.ctx = ctx;
-  ls.ws.ctx = ctx;
-  ls.line = 1;
-  ls.col = 1;
-  ls.lazy_dollars = true;
   yyscan_t scanner;
-  if (yylex_init_extra(&ls, &scanner)) {
-    fputs("parrayc: cannot start the lexer\n", stderr);
-    return NULL;
-  }
-  YY_BUFFER_STATE b = yy_scan_bytes(ctx->src, (int)ctx->src_len, scanner);
-  int errors = ctx->errors;
-  int rc = yyparse(scanner, ctx, &ls);
-  if (ls.dollar_scratch) { /* the input ended inside one: its region is kept */
-    ctx_keep(ctx);
-    ctx_scratch_end(ctx, ls.dollar_mark);
+  if (yylex_init_extra(ls, &scanner))
+    return -1;
+  YY_BUFFER_STATE b = yy_scan_bytes(text, (int)len, scanner);
+  int rc = yyparse(scanner, ls->ctx, ls);
+  if (ls->dollar_scratch) {
+    ctx_keep(ls->ctx);
+    ctx_scratch_end(ls->ctx, ls->dollar_mark);
   }
   yy_delete_buffer(b, scanner);
   yylex_destroy(scanner);
-  buf_free(&ls.ws);
+  buf_free(&ls->ws);
+  return rc;
+}
+
+Node *parse_source(Ctx *ctx)
+{
+  LexState ls = {.ctx = ctx, .ws = {.ctx = ctx}, .line = 1, .col = 1, .lazy_dollars = true};
+  int errors = ctx->errors;
+  int rc = parse_text(&ls, ctx->src, ctx->src_len);
+  if (rc < 0) {
+    fputs("parrayc: cannot start the lexer\n", stderr);
+    return NULL;
+  }
   /* after errors the parser recovered from, the tree is still checked: the
    * errors after the first are worth reporting */
   if (rc != 0 || (ctx->errors > errors && !ctx->tree))
@@ -531,23 +537,11 @@ Dx *parse_dollar(Ctx *ctx, const Node *n)
 {
   const char *start = ctx->lines[n->loc.line - 1] + n->loc.col - 1;
   const char *end = ctx->lines[n->dollar_end.line - 1] + n->dollar_end.col - 1;
-  LexState ls = {0};
-  ls.ctx = ctx;
-  ls.ws.ctx = ctx;
-  ls.line = n->loc.line;
-  ls.col = n->loc.col;
-  ls.dollar_alone = true;
-  yyscan_t scanner;
-  if (yylex_init_extra(&ls, &scanner))
-    return NULL;
-  YY_BUFFER_STATE b = yy_scan_bytes(start, (int)(end - start), scanner);
+  LexState ls = {.ctx = ctx, .ws = {.ctx = ctx}, .line = n->loc.line, .col = n->loc.col, .dollar_alone = true};
   Loc reading = ctx->reading;
   ctx->muted++;
-  int rc = yyparse(scanner, ctx, &ls);
+  int rc = parse_text(&ls, start, (size_t)(end - start));
   ctx->muted--;
   ctx->reading = reading;
-  yy_delete_buffer(b, scanner);
-  yylex_destroy(scanner);
-  buf_free(&ls.ws);
   return rc == 0 && ls.alone ? ls.alone->dx : NULL;
 }
