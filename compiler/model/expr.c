@@ -124,8 +124,8 @@ static Atom *atom_intern(Ctx *ctx, const AtomKey *k)
  * Past POLY_MAX_OPS an atom is an error where it is made, and the walks
  * that follow operands as written (printing, evaluation, reach) stop at
  * it: their work would double with each type too.  The terms of a sum
- * double alike (POLY_MAX_TERMS). */
-enum { POLY_MAX_OPS = 1 << 16, POLY_MAX_TERMS = 1 << 9 };
+ * double alike (POLY_MAX_TERMS), and a term's factors (POLY_MAX_FACTORS). */
+enum { POLY_MAX_OPS = 1 << 16, POLY_MAX_TERMS = 1 << 9, POLY_MAX_FACTORS = 1 << 9 };
 
 /* An offset past those limits, reported where the walk is (not written:
  * an error); what stands for it is any value. */
@@ -136,6 +136,19 @@ static void too_large(Ctx *ctx, const char *what, int limit)
              "then a transpose of it) double them with each type of a chain; parrayc's limit",
              limit, what);
   ctx->stopped = true; /* what follows would double alike: nothing more is translated */
+}
+
+/* the most factors of a term of p: a product's terms hold their factors
+ * one by one, so types each the square of the last, above one of
+ * run-time extent, double them with each type (found by tests/fuzz:
+ * gigabytes for 16,384 of them); POLY_MAX_FACTORS bounds them */
+static int poly_factors(const Poly *p)
+{
+  int most = 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->t[i].nf > most)
+      most = p->t[i].nf;
+  return most;
 }
 
 static long long poly_ops(const Poly *p)
@@ -421,6 +434,11 @@ Poly *poly_mul(Ctx *ctx, Poly *a, Poly *b)
     return b;
   if ((long long)a->n * b->n > POLY_MAX_TERMS) {
     too_large(ctx, "terms", POLY_MAX_TERMS);
+    return poly_const(ctx, 0);
+  }
+  if (ctx->stopped || poly_factors(a) + poly_factors(b) > POLY_MAX_FACTORS) {
+    if (!ctx->stopped)
+      too_large(ctx, "factors in a product", POLY_MAX_FACTORS);
     return poly_const(ctx, 0);
   }
   TermVec v = {0};
