@@ -1046,24 +1046,29 @@ Poly *dim_index_of(Ctx *ctx, Dim *root, Dim *d, Poly *linear)
 
 typedef struct StrideVec {
   Stride *s;
-  int n;
+  int n, cap; /* a vector is moved by assignment, never pushed to from two copies */
 } StrideVec;
 
 /* Appends a digit.  One of extent 1 carries no information (dim_strides
  * drops them) but as the outermost, which truncate_view reads: the others
  * are dropped here, so that a chain of types each adding one ('[[#T_0][1]]')
- * does not gather them (quadratic memory). */
+ * does not gather them (quadratic memory).  The room doubles (a copy of
+ * the vector a push, as before, is quadratic in its digits). */
 static void sv_push(Ctx *ctx, StrideVec *v, Poly *extent, Poly *stride)
 {
   long long e;
   if (v->n > 0 && poly_is_const(extent, &e) && e == 1)
     return;
-  Stride *ns = ctx_alloc(ctx, sizeof(Stride) * (v->n + 1));
-  if (v->n)
-    memcpy(ns, v->s, sizeof(Stride) * v->n);
-  ns[v->n].extent = extent;
-  ns[v->n].stride = stride;
-  v->s = ns;
+  if (v->n == v->cap) {
+    int cap = v->cap ? 2 * v->cap : 4;
+    Stride *ns = ctx_alloc(ctx, sizeof(Stride) * cap);
+    if (v->n)
+      memcpy(ns, v->s, sizeof(Stride) * v->n);
+    v->s = ns;
+    v->cap = cap;
+  }
+  v->s[v->n].extent = extent;
+  v->s[v->n].stride = stride;
   v->n++;
 }
 
@@ -1091,6 +1096,7 @@ static bool truncate_view(Ctx *ctx, StrideVec *v, Poly *extent)
   memcpy(ns, v->s, sizeof(Stride) * v->n);
   ns[0].extent = first;
   v->s = ns;
+  v->cap = v->n;
   return true;
 }
 
