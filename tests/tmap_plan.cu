@@ -1,0 +1,121 @@
+// tests/tmap_plan.cu: the host side of the Hopper kernels' copies, on the CPU (no GPU, no
+// driver call): samples/hopper.pah's axis_of reads an index of a layout from its offsets,
+// tile_plan_of turns two indices into the tensor map the copy engine would get, and
+// one_box_tiles / tile_store_ok pick the producer's copy loop and the stores of C. Each
+// case is a layout of samples/perf_tf32.pa or perf_shapes.pa, its offsets written out
+// here as the types give them. Built by tests/tmap_plan.sh with nvcc; exits 1 on a
+// wrong answer, naming the case.
+#include <stdio.h>
+#include <stdlib.h>
+#include "hopper.pah"
+
+static int bad;
+static void expect(const char *what, long long got, long long want) {
+  if (got != want) {
+    printf("tmap_plan: %s is %lld, want %lld\n", what, got, want);
+    bad++;
+  }
+}
+/* a float matrix's base, on 16 bytes as cudaMalloc's are */
+static const float *const base = (const float *)(size_t)0x100000;
+
+/* row-major N x N with leading dimension LD: P's map (rows by 32 k, tiles of 256 rows) */
+static void strided(void) {
+  const long long n = 1000, ld = 1024;
+  const tile_axis rows = axis_of(n, ld, [&](long long i) { return i * ld; });
+  const tile_axis cols = axis_of(n, 1, [&](long long j) { return j; });
+  expect("row-major rows: block", rows.r, n);
+  expect("row-major rows: step", rows.s, ld);
+  expect("row-major columns: step", cols.s, 1);
+  tile_plan pl;
+  expect("row-major: planned", tile_plan_of(&pl, base, rows, cols, 256), 1);
+  expect("row-major: rank", pl.rank, 2);
+  expect("row-major: columns", (long long)pl.dims[0], n);
+  expect("row-major: row stride in bytes", (long long)pl.strides[0], ld * 4);
+  expect("row-major: box rows", pl.box[1], 256);
+  expect("row-major: boxes", pl.g.boxes, 1);
+  expect("row-major: C stored by the copy engine", tile_store_ok(pl.g), 1);
+  /* odd leading dimension: rows 3108 bytes apart, which the copy engine cannot step */
+  const tile_axis odd = axis_of(777, 777, [&](long long i) { return i * 777; });
+  expect("ld 777: planned", tile_plan_of(&pl, base, odd, cols, 256), 0);
+  /* a base off 16 bytes */
+  expect("base + 1: planned", tile_plan_of(&pl, base + 1, rows, cols, 256), 0);
+}
+
+/* Fig 18a at N: [4][N][N/4] read as [N][(4)(N/4)], columns cut into strips of N/4 */
+static void fig18a(long long n, int one_box) {
+  const long long w = n / 4;
+  const tile_axis rows = axis_of(n, w, [&](long long i) { return i * w; });
+  const tile_axis cols = axis_of(n, 1, [&](long long j) { return j / w * n * w + j % w; });
+  expect("Fig 18a columns: block", cols.r, w);
+  expect("Fig 18a columns: block stride", cols.S, n * w);
+  tile_plan pl;
+  expect("Fig 18a: planned", tile_plan_of(&pl, base, rows, cols, 256), w % 32 == 0);
+  if (w % 32)
+    return;
+  expect("Fig 18a: rank", pl.rank, 3);
+  expect("Fig 18a: strips", (long long)pl.dims[2], 4);
+  expect("Fig 18a: strip stride in bytes", (long long)pl.strides[1], n * w * 4);
+  expect("Fig 18a: columns cut", pl.g.cols_cut, 1);
+  /* Q's map of the same layout (32 k by 32 columns): its 128 columns in one strip? */
+  tile_plan q;
+  tile_plan_of(&q, base, rows, cols, 32);
+  expect("Fig 18a: one thread copies", one_box_tiles(pl.g, q.g), one_box);
+}
+
+/* Fig 18b at N: [2][2][N/2][N/2] read as [(2)(N/2)][(2)(N/2)], both indices in 2 blocks */
+static void fig18b(long long n, int boxes) {
+  const long long h = n / 2;
+  const tile_axis rows = axis_of(n, h, [&](long long i) { return i / h * 2 * h * h + i % h * h; });
+  const tile_axis cols = axis_of(n, 1, [&](long long j) { return j / h * h * h + j % h; });
+  expect("Fig 18b rows: block", rows.r, h);
+  expect("Fig 18b rows: block stride", rows.S, 2 * h * h);
+  tile_plan pl;
+  expect("Fig 18b: planned", tile_plan_of(&pl, base, rows, cols, 256), 1);
+  expect("Fig 18b: rank", pl.rank, 4);
+  expect("Fig 18b: boxes of a tile", pl.g.boxes, boxes);
+  expect("Fig 18b: box rows", pl.g.box_rows, 256 / boxes);
+  tile_plan c;
+  tile_plan_of(&c, base, rows, cols, 32);
+  expect("Fig 18b: C stored by the copy engine", tile_store_ok(c.g), 1);
+}
+
+/* padded storage [M][ldc] viewed [M][N]: C's rows must end on 16 bytes for the stores */
+static void padded_c(long long n, int ok) {
+  const long long ldc = (n + 31) / 32 * 32;
+  const tile_axis rows = axis_of(5, ldc, [&](long long i) { return i * ldc; });
+  const tile_axis cols = axis_of(n, 1, [&](long long j) { return j; });
+  tile_plan pl;
+  expect("padded C: planned", tile_plan_of(&pl, base, rows, cols, 32), 1);
+  char what[64];
+  snprintf(what, sizeof what, "padded C, N = %lld: stored by the copy engine", n);
+  expect(what, tile_store_ok(pl.g), ok);
+}
+
+/* offsets no term of the form (i / R) S + (i % R) s gives */
+static void not_blocked(void) {
+  const tile_axis sq = axis_of(100, 1, [&](long long i) { return i * i; });
+  expect("i^2: block", sq.r, 0);
+  tile_plan pl;
+  const tile_axis cols = axis_of(100, 1, [&](long long j) { return j; });
+  expect("i^2: planned", tile_plan_of(&pl, base, sq, cols, 256), 0);
+  /* blocks of 4 columns, then a stride that breaks the pattern at the third block */
+  const tile_axis broken = axis_of(12, 1, [&](long long j) { return j < 8 ? j / 4 * 100 + j % 4 : 999 + j; });
+  expect("broken blocks: block", broken.r, 0);
+}
+
+int main(void) {
+  strided();
+  fig18a(1024, 1);
+  fig18a(384, 0); /* strips of 96: Q's 128 columns cross a strip */
+  fig18a(320, 0); /* strips of 80: a 32-deep slice crosses a strip */
+  fig18b(4096, 1);
+  fig18b(640, 4); /* blocks of 320 rows: boxes of 64 */
+  padded_c(1000, 1);
+  padded_c(3, 0);
+  padded_c(130, 0);
+  padded_c(1, 0);
+  not_blocked();
+  printf("tmap_plan: %s\n", bad ? "WRONG" : "ok");
+  return bad != 0;
+}
