@@ -179,6 +179,14 @@ bool ctext_type_word(const char *w, size_t n)
                                                          !strncmp(w, "double", 6) || !strncmp(w, "uint", 4));
 }
 
+bool ctext_statement_word(const char *w, size_t n)
+{
+  static const char *const words[] = {"if", "else", "while", "do", "for", "switch", "case", "default", "return",
+                                      "goto", "break", "continue", "sizeof", "_Alignof", "alignof",
+                                      "_Static_assert", "static_assert", "_Generic", NULL};
+  return word_in(w, n, words);
+}
+
 #define DECL_TOKENS 256
 
 CDeclKind ctext_declarator(const char *s, const char *end, const char **name, size_t *len)
@@ -195,6 +203,8 @@ CDeclKind ctext_declarator(const char *s, const char *end, const char **name, si
   int i = 0;
   bool typed = false;
   while (i < n && t[i].kind == CT_IDENT) {
+    if (ctext_statement_word(t[i].s, t[i].n))
+      return CD_NONE;
     if (ctok_word(t[i], "struct") || ctok_word(t[i], "union") || ctok_word(t[i], "enum")) {
       typed = true;
       i++;

@@ -65,6 +65,10 @@ CDeclKind ctext_declarator(const char *s, const char *end, const char **name, si
 /* A word that can only begin or continue the type of a declaration
  * (int, const, struct, static, size_t, float2, ...). */
 bool ctext_type_word(const char *w, size_t n);
+/* C's keywords that begin a statement or sit inside one (if, else, do,
+ * return, case, sizeof, ...): never a type word, never a declared name, so
+ * "else x = 2;" and "return *p;" declare nothing. */
+bool ctext_statement_word(const char *w, size_t n);
 struct Ctx;
 /* "(x)" -> "x" while the parentheses enclose the whole text */
 char *ctext_strip_parens(struct Ctx *ctx, char *text);

@@ -290,6 +290,8 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
     }
     if (t.kind != CT_IDENT || (star && is_decl)) /* "* const": the declarator's */
       break;
+    if (ctext_statement_word(t.s, t.n)) /* "else x = 2;", "return *p;": a statement */
+      return;
     if (ctok_word(t, "struct") || ctok_word(t, "union") || ctok_word(t, "enum")) {
       /* the tag is a type word here, not the declarator's name */
       is_decl = base = true;
