@@ -12,8 +12,8 @@ constants and variables, typedef'd arrays and pointers to them, structs
 and unions with array, nested and anonymous members, enums, several
 declarators on one line, compound literals, strings, function pointers,
 locals in nested blocks and for headers, shadowed names, locals changed
-after their declaration) and a '#detour' whose body (thread 0 of a [1] or
-[2] thread array) folds a random subset of them into a checksum, writes
+after their declaration, under if, else, do and switch too) and a
+'#detour' whose body (thread 0 of a [1] or [2] thread array) folds a random subset of them into a checksum, writes
 some of them (pthd and omp share the locals by reference, doc/language.md
 "Locals of the enclosing function"), and the function prints the checksum
 and the values written.
@@ -401,7 +401,11 @@ class Case:
         between its declaration and the detour"""
         ws = [w for v in self.vars for w in v.writes]
         if ws:
-            self.say(self.rng.choice(ws))
+            # under a control statement too: a statement that begins with a keyword
+            # ("else gv = 4;", "do n = 5; while (0);") declares nothing
+            self.say(self.rng.choice(["%s", "%s", "if (n > 0) %s else %s", "if (n < 0) {} else %s",
+                                      "do %s while (0);", "switch (n) { case E2: %s break; default: %s }",
+                                      "if (n < -100) return; else %s"]).replace("%s", self.rng.choice(ws)))
 
     def shadow(self):
         """a name declared again in an inner block: the inner one counts"""
