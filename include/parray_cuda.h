@@ -180,6 +180,12 @@ void *pa_cuda_alloc(pa_mem mem, pa_size_t count, pa_size_t elem_size, const char
  * PA_PAGED: free); NULL is allowed.  Failures are reported like pa_cuda_check's. */
 void pa_cuda_free(pa_mem mem, void *p, const char *file, int line);
 
+/* This thread's scratch memory on the current GPU, at least bytes, kept for
+ * its later calls (valid until the next call on this GPU, which may move
+ * it) and freed when the thread ends; NULL where it cannot be had (the
+ * caller takes another way).  For temporary copies a kernel needs. */
+void *pa_cuda_scratch(pa_size_t bytes);
+
 /* Unless err is cudaSuccess: "FILE:LINE: error: CALL failed: <CUDA error>", exit 1. */
 void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line);
 

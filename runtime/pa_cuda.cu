@@ -208,6 +208,78 @@ extern "C" void pa_cuda_free(pa_mem mem, void *p, const char *file, int line)
         pa_destroy_host(mem, p, NULL, file, line);
 }
 
+/* ---- a thread's scratch memory on each GPU ---- */
+
+/* this thread's scratch block on GPU d (SCRATCH_GPUS at most), freed when the
+ * thread ends (a pthread key's destructor): a kernel's temporary copies
+ * (issue 53: an odd leading dimension repacked for the copy engine) cost
+ * one cudaMalloc a thread and size, not one a call, and two threads sharing
+ * a GPU never share one */
+enum { SCRATCH_GPUS = 64 };
+typedef struct Scratch {
+    void *p[SCRATCH_GPUS];
+    size_t bytes[SCRATCH_GPUS];
+} Scratch;
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_free(void *arg)
+{
+    Scratch *s = (Scratch *)arg;
+    int was = -1;
+    for (int d = 0; d < SCRATCH_GPUS; d++)
+        if (s->p[d]) {
+            if (was < 0 && cudaGetDevice(&was) != cudaSuccess)
+                was = 0;
+            if (cudaSetDevice(d) == cudaSuccess)
+                cudaFree(s->p[d]);
+        }
+    if (was >= 0)
+        cudaSetDevice(was);
+    cudaGetLastError();
+    free(s);
+}
+
+static void scratch_key_make(void)
+{
+    pthread_key_create(&scratch_key, scratch_free);
+}
+
+extern "C" void *pa_cuda_scratch(size_t bytes)
+{
+    int d = 0;
+    if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= SCRATCH_GPUS) {
+        cudaGetLastError();
+        return NULL;
+    }
+    pthread_once(&scratch_once, scratch_key_make);
+    Scratch *s = (Scratch *)pthread_getspecific(scratch_key);
+    if (!s) {
+        s = (Scratch *)calloc(1, sizeof *s);
+        if (!s || pthread_setspecific(scratch_key, s) != 0) {
+            free(s);
+            return NULL;
+        }
+    }
+    if (s->p[d] && s->bytes[d] >= bytes)
+        return s->p[d];
+    /* grown by a quarter at least, so that slowly growing sizes reallocate seldom */
+    const size_t grown = s->bytes[d] + s->bytes[d] / 4, want = bytes > grown ? bytes : grown;
+    if (s->p[d]) {
+        cudaFree(s->p[d]); /* waits for the kernels that used it */
+        s->p[d] = NULL;
+        s->bytes[d] = 0;
+    }
+    void *p = NULL;
+    if (cudaMalloc(&p, want) != cudaSuccess) {
+        cudaGetLastError(); /* not sticky: the caller takes another way */
+        return NULL;
+    }
+    s->p[d] = p;
+    s->bytes[d] = want;
+    return p;
+}
+
 extern "C" void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line)
 {
     if (err != cudaSuccess)
