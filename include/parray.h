@@ -110,6 +110,11 @@ void pa_finalize(void);
 
 /* Fills x[0..n) with deterministic pseudo-random values, uniform in [-1, 1). */
 void pa_fill_random(float *x, pa_size_t n, unsigned seed);
+/* The float64 product C = A B of the row-major n x n matrices a and b into
+ * want (n x n, row-major), each sum added in k's order; where scale is not
+ * NULL, sum_k |a_ik b_kj| into it too (the size of the rounding a product
+ * in lower precision may show). For a sample's check of its own result. */
+void pa_gemm_ref(pa_size_t n, const float *a, const float *b, double *want, double *scale);
 /* Compares got with want: |got - want| <= atol + rtol * |want| everywhere.
  * Returns 0 when all are close; otherwise prints the first mismatches and a count
  * (labelled with what) to stderr and returns 1. */

@@ -301,6 +301,29 @@ void pa_fill_random(float *x, size_t n, unsigned seed)
 
 static double pa_fabs(double x) { return x < 0 ? -x : x; } /* no libm needed */
 
+void pa_gemm_ref(size_t n, const float *a, const float *b, double *want, double *scale)
+{
+    /* a row of C at a time in i-k-j order: B read along its rows (the j-inner order, a
+       column of B a sum, took minutes at 4096), each sum still added in k's order */
+    for (size_t i = 0; i < n; i++) {
+        double *const w = want + i * n, *const m = scale ? scale + i * n : NULL;
+        for (size_t j = 0; j < n; j++) {
+            w[j] = 0;
+            if (m)
+                m[j] = 0;
+        }
+        for (size_t k = 0; k < n; k++) {
+            const double x = a[i * n + k];
+            const float *const bk = b + k * n;
+            for (size_t j = 0; j < n; j++) {
+                w[j] += x * bk[j];
+                if (m)
+                    m[j] += pa_fabs(x * bk[j]);
+            }
+        }
+    }
+}
+
 int pa_check_close(const float *got, const double *want, size_t n, double rtol, double atol,
                    const char *what)
 {
