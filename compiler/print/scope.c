@@ -280,6 +280,22 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
   /* comments and preprocessor lines (#include ...) before the statement are skipped */
   CText c = ctext(s, end, CT_DIRECTIVES);
   CTok t = ctext_code(&c);
+  if (t.kind == CT_IDENT && !ctext_statement_word(t.s, t.n) && !is_decl_word(t.s, t.n) && !attribute_word(t) &&
+      !ctok_word(t, "typeof") && !ctok_word(t, "__typeof__") && !ctok_word(t, "__typeof") &&
+      !ctok_word(t, "_Atomic")) {
+    /* "NOTE(x)\n int y = 5": a macro call that brings its own ';' and then a
+       declaration, read as one statement; no C statement has a name after a call's ')' */
+    CText peek = c;
+    CTok u = ctext_code(&peek);
+    const char *close = ctok_is(u, '(') ? ctext_close(u.s, end) : NULL;
+    if (close) {
+      CText after = ctext(close + 1, end, CT_DIRECTIVES);
+      if (ctext_code(&after).kind == CT_IDENT) {
+        statement_declarators(close + 1, end, found, arg);
+        return;
+      }
+    }
+  }
   d.spec = d.spec_end = t.s;
   bool star = false;
   bool base = false; /* a type word other than a qualifier or a storage class */
