@@ -7,16 +7,17 @@ locals, against the same block compiled by cc alone (issue 55).
 
 A seeded generator writes functions with random locals of many forms
 (scalars of every arithmetic type, const, volatile, static and register
-ones, pointers, arrays of 1-3 dimensions sized by constants, macros, enum
-constants and variables, typedef'd arrays and pointers to them, structs
-and unions with array, nested and anonymous members, enums, several
-declarators on one line, compound literals, strings, function pointers,
-locals in nested blocks and for headers, shadowed names, locals changed
-after their declaration, under if, else, do and switch too) and a
-'#detour' whose body (thread 0 of a [1] or [2] thread array) folds a random subset of them into a checksum, writes
-some of them (pthd and omp share the locals by reference, doc/language.md
-"Locals of the enclosing function"), and the function prints the checksum
-and the values written.
+ones, pointers, arrays of 1-3 dimensions sized by constants, macros,
+enum constants and variables, typedef'd arrays and pointers to them,
+structs and unions with array, nested and anonymous members, enums,
+several declarators on one line, compound literals, strings, function
+pointers, locals in nested blocks and for headers, shadowed names,
+locals changed after their declaration, under if, else, do and switch
+too, a macro call that brings its own ';' before a declaration) and a
+'#detour' whose body (thread 0 of a [1] or [2] thread array) folds a
+random subset of them into a checksum, writes some of them (pthd and omp
+share the locals by reference, doc/language.md "Locals of the enclosing
+function"), and the function prints the checksum and the values written.
 
 The reference is the same file with '#detour T {' made a plain '{' and
 $tid$ made 0, compiled by cc alone; parrayc's translation (built by
@@ -39,6 +40,7 @@ PRELUDE = r"""#include <stddef.h>
 #include <stdio.h>
 #define M2 2
 #define M3 (1 + 2)
+#define NOTE(x) (void)(x);
 enum { E2 = 2, E3 = 3 };
 enum color { RED, GREEN = 5, BLUE };
 typedef int tri[3];
@@ -450,6 +452,8 @@ class Case:
         else:                     # the global (host memory: no cuda body reads it)
             self.vars.append(Var("gv", [("gv", False)], ["gv = 4;"], addr="gv", cuda=False))
         for _ in range(r.randrange(2, 9)):
+            if r.random() < 0.15:  # a macro call that brings its own ';', then a declaration
+                self.say("NOTE(%d)" % self.small())
             self.declare()
             if r.random() < 0.25:
                 self.modify()
