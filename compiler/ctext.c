@@ -162,6 +162,8 @@ static bool word_in(const char *w, size_t n, const char *const *words)
 
 static const char *const qualifiers[] = {"const", "volatile", "restrict", "__restrict", "__restrict__", "_Atomic",
                                          NULL};
+static const char *const storage[] = {"static", "extern", "register", "auto", "inline", "_Thread_local", "__thread",
+                                      "__shared__", "__device__", "__constant__", "__managed__", NULL};
 
 bool ctext_type_word(const char *w, size_t n)
 {
@@ -199,14 +201,14 @@ CDeclKind ctext_declarator(const char *s, const char *end, const char **name, si
   t[n].kind = CT_END;
   /* the type words: keywords, struct/union/enum and a tag (and a body),
    * typedef names (an identifier followed by another, or by '*' or '('
-   * before any type word) */
+   * before any type word but qualifiers and storage classes) */
   int i = 0;
-  bool typed = false;
+  bool typed = false, base = false; /* base: a type word other than a qualifier or a storage class */
   while (i < n && t[i].kind == CT_IDENT) {
     if (ctext_statement_word(t[i].s, t[i].n))
       return CD_NONE;
     if (ctok_word(t[i], "struct") || ctok_word(t[i], "union") || ctok_word(t[i], "enum")) {
-      typed = true;
+      typed = base = true;
       i++;
       if (i < n && t[i].kind == CT_IDENT)
         i++;
@@ -221,8 +223,11 @@ CDeclKind ctext_declarator(const char *s, const char *end, const char **name, si
       }
       continue;
     }
+    /* a typedef name: followed by another name, or by '*' or '(' before any type word
+       but qualifiers and storage classes ("const real *a") */
     if (ctext_type_word(t[i].s, t[i].n) || (i + 1 < n && t[i + 1].kind == CT_IDENT) ||
-        (!typed && (ctok_is(t[i + 1], '*') || ctok_is(t[i + 1], '(')))) {
+        (!base && (ctok_is(t[i + 1], '*') || ctok_is(t[i + 1], '(')))) {
+      base = base || (!word_in(t[i].s, t[i].n, qualifiers) && !word_in(t[i].s, t[i].n, storage));
       typed = true;
       i++;
       continue;
