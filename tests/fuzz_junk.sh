@@ -105,6 +105,13 @@ for (( i = 0; i < count; i++ )); do
              grep -Eq "^[[:space:]]*#[[:space:]]*parray[[:space:]]*\{([a-z]+[[:space:]]+)?$name[[:space:]]*\["; then
           break
         fi
+        # ... nor a thread array's parameter of a type C does not know (its
+        # declaration is the program's C, bound at the detour's line)
+        name=$(printf '%s' "$msg" | sed -En "s/.*unknown type name ('|‘)([A-Za-z_][A-Za-z0-9_]*)('|’).*/\2/p")
+        if [ -n "$name" ] &&
+             grep -Eq "^[[:space:]]*#[[:space:]]*parray[[:space:]]*\{[[:space:]]*[a-z]+[[:space:]]*\([^)]*\b$name\b" "$in"; then
+          break
+        fi
         if [[ $msg == *pa_* ]] || sed -n "${line}p" "$in" |
              grep -q '^[[:space:]]*#[[:space:]]*\(parray\|create\|destroy\|copy\|detour\|insert\|sync\|mainhost\|subprog\|global\)'; then
           why="accepted, but cc rejects the C written for line $line: $(grep -m1 "^$in:$line:" "$tmp/cc")"
