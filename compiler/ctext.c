@@ -181,6 +181,11 @@ bool ctext_type_word(const char *w, size_t n)
                                                          !strncmp(w, "double", 6) || !strncmp(w, "uint", 4));
 }
 
+bool ctext_qualifier_word(const char *w, size_t n)
+{
+  return word_in(w, n, qualifiers) || word_in(w, n, storage);
+}
+
 bool ctext_statement_word(const char *w, size_t n)
 {
   static const char *const words[] = {"if", "else", "while", "do", "for", "switch", "case", "default", "return",
@@ -227,7 +232,7 @@ CDeclKind ctext_declarator(const char *s, const char *end, const char **name, si
        but qualifiers and storage classes ("const real *a") */
     if (ctext_type_word(t[i].s, t[i].n) || (i + 1 < n && t[i + 1].kind == CT_IDENT) ||
         (!base && (ctok_is(t[i + 1], '*') || ctok_is(t[i + 1], '(')))) {
-      base = base || (!word_in(t[i].s, t[i].n, qualifiers) && !word_in(t[i].s, t[i].n, storage));
+      base = base || !ctext_qualifier_word(t[i].s, t[i].n);
       typed = true;
       i++;
       continue;

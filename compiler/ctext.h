@@ -65,6 +65,9 @@ CDeclKind ctext_declarator(const char *s, const char *end, const char **name, si
 /* A word that can only begin or continue the type of a declaration
  * (int, const, struct, static, size_t, float2, ...). */
 bool ctext_type_word(const char *w, size_t n);
+/* A qualifier or a storage class (const, volatile, static, __shared__, ...):
+ * a type word that may stand before a typedef name ("const real *a"). */
+bool ctext_qualifier_word(const char *w, size_t n);
 /* C's keywords that begin a statement or sit inside one (if, else, do,
  * return, case, sizeof, ...): never a type word, never a declared name, so
  * "else x = 2;" and "return *p;" declare nothing. */

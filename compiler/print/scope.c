@@ -204,13 +204,13 @@ static bool is_decl_word(const char *w, size_t n)
 /* A qualifier or a storage class: what may stand before a typedef name. */
 static bool qualifier(CTok t)
 {
-  static const char *const words[] = {"const", "volatile", "restrict", "static", "extern", "register", "auto",
-                                      "inline", "_Thread_local", "__thread", "__shared__", "__device__",
-                                      "__constant__", "__managed__", NULL};
-  for (int i = 0; words[i]; i++)
-    if (ctok_word(t, words[i]))
-      return true;
-  return false;
+  return t.kind == CT_IDENT && ctext_qualifier_word(t.s, t.n);
+}
+
+/* "typeof(a)": a type word whose parenthesised operand belongs to it */
+static bool typeof_word(CTok t)
+{
+  return ctok_word(t, "typeof") || ctok_word(t, "__typeof__") || ctok_word(t, "__typeof");
 }
 
 /* One declarator of a declaration statement: [spec, spec_end) holds the
@@ -281,8 +281,7 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
   CText c = ctext(s, end, CT_DIRECTIVES);
   CTok t = ctext_code(&c);
   if (t.kind == CT_IDENT && !ctext_statement_word(t.s, t.n) && !is_decl_word(t.s, t.n) && !attribute_word(t) &&
-      !ctok_word(t, "typeof") && !ctok_word(t, "__typeof__") && !ctok_word(t, "__typeof") &&
-      !ctok_word(t, "_Atomic")) {
+      !typeof_word(t) && !ctok_word(t, "_Atomic")) {
     /* "NOTE(x)\n int y = 5": a macro call that brings its own ';' and then a
        declaration, read as one statement; no C statement has a name after a call's ')' */
     CText peek = c;
@@ -333,7 +332,7 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
         d.spec_end = after;
       continue;
     }
-    if (ctok_word(t, "typeof") || ctok_word(t, "__typeof__") || ctok_word(t, "__typeof")) {
+    if (typeof_word(t)) {
       /* "__typeof__(a) b": the parenthesised operand is a type word */
       CText peek = c;
       CTok u = ctext_code(&peek);
