@@ -186,6 +186,13 @@ void pa_cuda_free(pa_mem mem, void *p, const char *file, int line);
  * caller takes another way).  For temporary copies a kernel needs. */
 void *pa_cuda_scratch(pa_size_t bytes);
 
+/* This thread's counters on the current GPU, at least count of them, zero
+ * when first had; kernels that use them leave them at zero, so the next
+ * call finds them so (valid as pa_cuda_scratch's memory is, and kept apart
+ * from it); NULL where they cannot be had.  For kernels whose blocks count
+ * their arrivals (issue 53: the parts of a split k, added by the last). */
+unsigned *pa_cuda_counters(pa_size_t count);
+
 /* Unless err is cudaSuccess: "FILE:LINE: error: CALL failed: <CUDA error>", exit 1. */
 void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line);
 

@@ -216,9 +216,10 @@ extern "C" void pa_cuda_free(pa_mem mem, void *p, const char *file, int line)
  * one cudaMalloc a thread and size, not one a call, and two threads sharing
  * a GPU never share one */
 enum { SCRATCH_GPUS = 64 };
+enum { SCRATCH_PLAIN, SCRATCH_COUNTERS, SCRATCH_KINDS };
 typedef struct Scratch {
-    void *p[SCRATCH_GPUS];
-    size_t bytes[SCRATCH_GPUS];
+    void *p[SCRATCH_KINDS][SCRATCH_GPUS];
+    size_t bytes[SCRATCH_KINDS][SCRATCH_GPUS];
 } Scratch;
 static pthread_key_t scratch_key;
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
@@ -227,13 +228,14 @@ static void scratch_free(void *arg)
 {
     Scratch *s = (Scratch *)arg;
     int was = -1;
-    for (int d = 0; d < SCRATCH_GPUS; d++)
-        if (s->p[d]) {
-            if (was < 0 && cudaGetDevice(&was) != cudaSuccess)
-                was = 0;
-            if (cudaSetDevice(d) == cudaSuccess)
-                cudaFree(s->p[d]);
-        }
+    for (int k = 0; k < SCRATCH_KINDS; k++)
+        for (int d = 0; d < SCRATCH_GPUS; d++)
+            if (s->p[k][d]) {
+                if (was < 0 && cudaGetDevice(&was) != cudaSuccess)
+                    was = 0;
+                if (cudaSetDevice(d) == cudaSuccess)
+                    cudaFree(s->p[k][d]);
+            }
     if (was >= 0)
         cudaSetDevice(was);
     cudaGetLastError();
@@ -245,7 +247,9 @@ static void scratch_key_make(void)
     pthread_key_create(&scratch_key, scratch_free);
 }
 
-extern "C" void *pa_cuda_scratch(size_t bytes)
+/* this thread's memory of one kind on the current GPU, at least bytes;
+ * counters are zeroed when allocated */
+static void *scratch_get(int kind, size_t bytes)
 {
     int d = 0;
     if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= SCRATCH_GPUS) {
@@ -261,23 +265,35 @@ extern "C" void *pa_cuda_scratch(size_t bytes)
             return NULL;
         }
     }
-    if (s->p[d] && s->bytes[d] >= bytes)
-        return s->p[d];
+    if (s->p[kind][d] && s->bytes[kind][d] >= bytes)
+        return s->p[kind][d];
     /* grown by a quarter at least, so that slowly growing sizes reallocate seldom */
-    const size_t grown = s->bytes[d] + s->bytes[d] / 4, want = bytes > grown ? bytes : grown;
-    if (s->p[d]) {
-        cudaFree(s->p[d]); /* waits for the kernels that used it */
-        s->p[d] = NULL;
-        s->bytes[d] = 0;
+    const size_t grown = s->bytes[kind][d] + s->bytes[kind][d] / 4, want = bytes > grown ? bytes : grown;
+    if (s->p[kind][d]) {
+        cudaFree(s->p[kind][d]); /* waits for the kernels that used it */
+        s->p[kind][d] = NULL;
+        s->bytes[kind][d] = 0;
     }
     void *p = NULL;
-    if (cudaMalloc(&p, want) != cudaSuccess) {
+    if (cudaMalloc(&p, want) != cudaSuccess ||
+        (kind == SCRATCH_COUNTERS && cudaMemset(p, 0, want) != cudaSuccess)) {
+        cudaFree(p);
         cudaGetLastError(); /* not sticky: the caller takes another way */
         return NULL;
     }
-    s->p[d] = p;
-    s->bytes[d] = want;
+    s->p[kind][d] = p;
+    s->bytes[kind][d] = want;
     return p;
+}
+
+extern "C" void *pa_cuda_scratch(size_t bytes)
+{
+    return scratch_get(SCRATCH_PLAIN, bytes);
+}
+
+extern "C" unsigned *pa_cuda_counters(size_t count)
+{
+    return (unsigned *)scratch_get(SCRATCH_COUNTERS, count * sizeof(unsigned));
 }
 
 extern "C" void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line)
