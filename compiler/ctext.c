@@ -165,14 +165,17 @@ static const char *const qualifiers[] = {"const", "volatile", "restrict", "__res
 static const char *const storage[] = {"static", "extern", "register", "auto", "inline", "_Thread_local", "__thread",
                                       "__shared__", "__device__", "__constant__", "__managed__", NULL};
 
-bool ctext_type_word(const char *w, size_t n)
+bool ctext_scalar_word(const char *w, size_t n)
 {
   static const char *const words[] = {"void", "char", "short", "int", "long", "float", "double", "signed",
-                                      "unsigned", "_Bool", "bool", "_Complex", "struct", "union", "enum", "const",
-                                      "volatile", "restrict", "static", "extern", "register", "inline",
-                                      "__shared__", "__device__", "__constant__", "__managed__", "auto",
-                                      "_Thread_local", "__thread", NULL};
-  if (word_in(w, n, words))
+                                      "unsigned", "_Bool", "bool", "_Complex", NULL};
+  return word_in(w, n, words);
+}
+
+bool ctext_type_word(const char *w, size_t n)
+{
+  static const char *const tags[] = {"struct", "union", "enum", NULL};
+  if (ctext_scalar_word(w, n) || word_in(w, n, tags) || ctext_qualifier_word(w, n))
     return true;
   /* size_t, float2, int4, ... */
   if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't')

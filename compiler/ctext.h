@@ -62,6 +62,8 @@ const char *ctext_parray_pragma(const char *line);
  * declarator); else *name and *len give the name. */
 typedef enum CDeclKind { CD_NONE, CD_PLAIN, CD_POINTER, CD_ARRAY, CD_FUNCTION } CDeclKind;
 CDeclKind ctext_declarator(const char *s, const char *end, const char **name, size_t *len);
+/* C's words for arithmetic types and void (int, unsigned, double, ...). */
+bool ctext_scalar_word(const char *w, size_t n);
 /* A word that can only begin or continue the type of a declaration
  * (int, const, struct, static, size_t, float2, ...). */
 bool ctext_type_word(const char *w, size_t n);

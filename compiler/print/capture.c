@@ -92,15 +92,7 @@ static const char *host_global(Ctx *ctx, Scope *scope, const char *name)
 /* Words of a declaration's type that are not typedef names. */
 static bool keyword(CTok t)
 {
-  static const char *words[] = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-                                "_Bool", "bool", "_Complex", "const", "volatile", "restrict", "__restrict",
-                                "_Atomic", "static", "extern", "register", "inline", "auto", "_Thread_local",
-                                "__thread", "typedef", "__shared__", "__device__", "__constant__", "__managed__",
-                                NULL};
-  for (int i = 0; words[i]; i++)
-    if (ctok_word(t, words[i]))
-      return true;
-  return false;
+  return ctext_scalar_word(t.s, t.n) || ctext_qualifier_word(t.s, t.n) || ctok_word(t, "typedef");
 }
 
 /* The typedef name among the type words [decl, end) ("triple" in "const
