@@ -281,7 +281,7 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
   CText c = ctext(s, end, CT_DIRECTIVES);
   CTok t = ctext_code(&c);
   if (t.kind == CT_IDENT && !ctext_statement_word(t.s, t.n) && !is_decl_word(t.s, t.n) && !attribute_word(t) &&
-      !typeof_word(t) && !ctok_word(t, "_Atomic")) {
+      !typeof_word(t)) {
     /* "NOTE(x)\n int y = 5": a macro call that brings its own ';' and then a
        declaration, read as one statement; no C statement has a name after a call's ')' */
     CText peek = c;
