@@ -210,11 +210,12 @@ extern "C" void pa_cuda_free(pa_mem mem, void *p, const char *file, int line)
 
 /* ---- a thread's scratch memory on each GPU ---- */
 
-/* this thread's scratch block on GPU d (SCRATCH_GPUS at most), freed when the
- * thread ends (a pthread key's destructor): a kernel's temporary copies
- * (issue 53: an odd leading dimension repacked for the copy engine) cost
- * one cudaMalloc a thread and size, not one a call, and two threads sharing
- * a GPU never share one */
+/* this thread's scratch blocks on GPU d (SCRATCH_GPUS at most), one of each
+ * kind, freed when the thread ends (a pthread key's destructor): a kernel's
+ * temporary copies and partial results (issue 53: an odd leading dimension
+ * repacked for the copy engine, the parts of a split k) and its counters
+ * cost one cudaMalloc a thread and size, not one a call, and two threads
+ * sharing a GPU never share one */
 enum { SCRATCH_GPUS = 64 };
 enum { SCRATCH_PLAIN, SCRATCH_COUNTERS, SCRATCH_KINDS };
 typedef struct Scratch {
