@@ -202,6 +202,12 @@ void pa_cuda_check(cudaError_t err, const char *call, const char *file, int line
  * "FILE:LINE: error: kernel KERNEL failed: <CUDA error>", exit 1. */
 void pa_cuda_check_launch(const char *kernel, const char *file, int line);
 
+/* After the launch of a copy kernel that stands in for a device-to-device
+ * cudaMemcpy2D (a #copy of pitched rows on one GPU): checks the launch only,
+ * and, as that copy, does not wait; later kernels and copies are ordered
+ * after it, and a fault in it is reported by the next wait. Same message. */
+void pa_cuda_check_queued(const char *kernel, const char *file, int line);
+
 /* Before launching kernel (its name: name) with bytes of dynamic shared
  * memory a block, above the 48 KB every GPU gives: opts the kernel in
  * (cudaFuncSetAttribute, once per kernel and GPU); more than the current

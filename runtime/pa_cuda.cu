@@ -315,6 +315,13 @@ extern "C" void pa_cuda_check_launch(const char *kernel, const char *file, int l
         pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
 }
 
+extern "C" void pa_cuda_check_queued(const char *kernel, const char *file, int line)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
+}
+
 /* ---- shared memory beyond 48 KB ---- */
 
 /* the kernels that have opted in, on which GPU, with how many bytes: a
