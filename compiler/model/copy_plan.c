@@ -145,7 +145,7 @@ static void device_over_digits(Ctx *ctx, CopyPlan *p)
 {
   CopyDigit *dg = p->dg;
   if (dg && p->nd == 2 && poly_is_value(dg[1].s, 1) && poly_is_value(dg[1].d, 1)) {
-    p->how = COPY_ROWS;
+    p->how = p->dir == COPY_D2D ? COPY_ROW_KERNEL : COPY_ROWS;
     return;
   }
   p->how = COPY_ELEMENTS;

@@ -366,6 +366,7 @@ START_TEST(test_copies)
                       "#parray {paged float [512][512]} H\n"
                       "#parray {paged float [#H_1][#H_0]} HT\n"
                       "#parray {dmem float [300][200]} DS\n"
+                      "#parray {dmem float [200][300]} DP\n"
                       "#parray {paged float [300 #P_1][200 #P_0]} HW\n" /* a window of P's shape, transposed */
                       "#parray {dmem float [2][512][256]} A17\n"
                       "#parray {float [#A17_1][[#A17_0][#A17_2]]} M17\n";
@@ -407,6 +408,18 @@ START_TEST(test_copies)
   out = translate_ok(src);
   ck_contains(out, "cudaMemcpy2D(y, 1024 * sizeof(float), x, 300 * sizeof(float), 300 * sizeof(float), 200, "
                    "cudaMemcpyHostToDevice)");
+  free(out);
+  /* pitched on both sides on one GPU: the rows kernel, not waited for (as a
+   * device-to-device cudaMemcpy2D is not) */
+  snprintf(src, sizeof src, "%svoid f(float *x, float *y) {\n  #copy PV(x) to DP(y)\n}\n", decls);
+  out = translate_ok(src);
+  ck_lacks(out, "cudaMemcpy2D");
+  ck_contains(out, "  const int pa_j = blockIdx.x * 32 + threadIdx.x;\n  if (pa_j >= 300)\n    return;\n"
+                   "  for (int pa_r0 = blockIdx.y * 32 + threadIdx.y; pa_r0 < 200; pa_r0 += gridDim.y * 32) {\n");
+  ck_contains(out, "        pa_v[pa_k] = pa_src[pa_r * 1024 + pa_j];\n");
+  ck_contains(out, "        pa_dst[pa_r * 300 + pa_j] = pa_v[pa_k];\n");
+  ck_contains(out, "pa_copy_PV_to_DP<<<dim3(10, 7), dim3(32, 8)>>>(x, y);");
+  ck_contains(out, "pa_cuda_check_queued(\"pa_copy_PV_to_DP\"");
   free(out);
   /* a non-contiguous host side: staged through device memory, the
    * destination's span written whole: read first only where it has gaps */

@@ -803,7 +803,9 @@ static void copy(Emitter *e, Node *n, const CopyPlan *p)
     if (reach)
       out_gen(e->out, n->loc, "%spa_cuda_peer_reach(%s, %s, %s);\n", in, sp, dp, where(e, n));
     out_gen(e->out, n->loc, "%s%s<<<%s>>>(%s, %s%s);\n", in, kname, launch, sp, dp, extra);
-    out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, kname, where(e, n));
+    /* pitched rows: not waited for, as the cudaMemcpy2D it stands in for */
+    out_gen(e->out, n->loc, "%spa_cuda_check_%s(\"%s\", %s);\n", in, p->how == COPY_ROW_KERNEL ? "queued" : "launch",
+            kname, where(e, n));
     return;
   }
   /* host memory: staged through a device buffer in the host layout, so

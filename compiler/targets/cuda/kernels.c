@@ -177,6 +177,57 @@ static const char *element_copy_kernel(Emitter *e, const char *kname, const char
   return s;
 }
 
+/* The grid's extent over n elements in blocks of t, at most the grid's y
+ * and z limit (the kernels stride past it): C text. */
+static const char *blocks_capped(Ctx *ctx, Poly *n, long long t)
+{
+  long long v, max = GRID_YZ;
+  if (poly_is_const(n, &v))
+    return ctx_printf(ctx, "%lld", (v + t - 1) / t < max ? (v + t - 1) / t : max);
+  const char *s = launch_blocks(ctx, n, t);
+  return ctx_printf(ctx, "(unsigned)(%s < %lld ? %s : %lld)", s, max, s, max);
+}
+
+/* Pitched rows on one GPU (COPY_ROW_KERNEL: two digits, the inner of unit
+ * stride on both sides): blocks of TILE x ROWS threads, a warp along a
+ * row, each thread ROW_DEPTH rows ROWS apart whose loads are all issued
+ * before its stores; past the grid's height, a loop. One element a thread
+ * moved 1.9 TB/s on an H200 (8191 x 8191 floats), four 3.9: a copy
+ * engine's cudaMemcpy2D 1.7 (doc/performance.md, run 67). */
+#define ROW_DEPTH 4
+static const char *rows_copy_kernel(Emitter *e, const CopyPlan *p, const char *kname, const char *elem,
+                                    const char **grid)
+{
+  Ctx *ctx = e->ctx;
+  CopyDigit *dg = p->dg;
+  Poly *r = poly_var(ctx, "pa_r", dg[0].extent), *j = poly_var(ctx, "pa_j", dg[1].extent);
+  Poly *so = poly_add(ctx, poly_mul(ctx, r, dg[0].s), j), *doff = poly_add(ctx, poly_mul(ctx, r, dg[0].d), j);
+  const char *ity = poly_fits_int(so) && poly_fits_int(doff) ? "int" : "long long";
+  const char *rows = poly_str(ctx, dg[0].extent);
+  long long w;
+  Buf k = {.ctx = ctx};
+  buf_printf(&k, "__global__ void %s(const %s *pa_src, %s *pa_dst)\n{\n", kname, elem, elem);
+  buf_printf(&k, "  const int pa_j = blockIdx.x * %d + threadIdx.x;\n", TILE);
+  if (!(poly_is_const(dg[1].extent, &w) && w % TILE == 0))
+    buf_printf(&k, "  if (pa_j >= %s)\n    return;\n", poly_str(ctx, dg[1].extent));
+  buf_printf(&k, "  for (%s pa_r0 = blockIdx.y * %d + threadIdx.y; pa_r0 < %s; pa_r0 += gridDim.y * %d) {\n", ity,
+             ROWS * ROW_DEPTH, rows, ROWS * ROW_DEPTH);
+  buf_printf(&k, "    %s pa_v[%d];\n", elem, ROW_DEPTH);
+  for (int pass = 0; pass < 2; pass++) {
+    buf_printf(&k, "    #pragma unroll\n    for (int pa_k = 0; pa_k < %d; pa_k++) {\n", ROW_DEPTH);
+    buf_printf(&k, "      const %s pa_r = pa_r0 + %d * pa_k;\n      if (pa_r < %s)\n", ity, ROWS, rows);
+    if (pass == 0)
+      buf_printf(&k, "        pa_v[pa_k] = pa_src[%s];\n    }\n", poly_str(ctx, so));
+    else
+      buf_printf(&k, "        pa_dst[%s] = pa_v[pa_k];\n    }\n  }\n}\n\n", poly_str(ctx, doff));
+  }
+  *grid = ctx_printf(ctx, "dim3(%s, %s), dim3(%d, %d)", launch_blocks(ctx, dg[1].extent, TILE),
+                     blocks_capped(ctx, dg[0].extent, ROWS * ROW_DEPTH), TILE, ROWS);
+  char *s = ctx_strdup(ctx, k.data);
+  buf_free(&k);
+  return s;
+}
+
 /* A copy kernel written: its text after the name (what it does, for the
  * layouts and element type it copies), its name, and the name it was
  * derived from. */
@@ -243,8 +294,9 @@ const char *kernel_copy(Emitter *e, Node *n, const CopyPlan *p, const char **lau
   Dim *src = p->src, *dst = p->dst;
   const char *elem = dst->type->elem;
   const char *base = text_gen_name(ctx, "copy", ctx_printf(ctx, "%s_to_%s", text_dim_cname(ctx, src), text_dim_cname(ctx, dst)), NULL);
-  const char *text = p->how == COPY_TRANSPOSE ? tiled_copy_kernel(e, p, base, elem, launch)
-                                              : element_copy_kernel(e, base, elem, src, dst, p->dg, p->nd, launch);
+  const char *text = p->how == COPY_TRANSPOSE  ? tiled_copy_kernel(e, p, base, elem, launch)
+                     : p->how == COPY_ROW_KERNEL ? rows_copy_kernel(e, p, base, elem, launch)
+                                                 : element_copy_kernel(e, base, elem, src, dst, p->dg, p->nd, launch);
   text = captures(e, n, text, extra);
   if (!text)
     return NULL;
@@ -316,17 +368,6 @@ static void peer_tile_body(Ctx *ctx, Buf *k, const CopyPlan *p, CopySide *X, con
     buf_printf(k, "  }\n");
 }
 
-/* The grid's extent over n elements in tiles, at most the grid's y and z
- * limit (the kernels stride past it): C text. */
-static const char *tiles_capped(Ctx *ctx, Poly *n)
-{
-  long long v, t = TILE, max = GRID_YZ;
-  if (poly_is_const(n, &v))
-    return ctx_printf(ctx, "%lld", (v + t - 1) / t < max ? (v + t - 1) / t : max);
-  const char *s = launch_blocks(ctx, n, t);
-  return ctx_printf(ctx, "(unsigned)(%s < %lld ? %s : %lld)", s, max, s, max);
-}
-
 /* The launch of the tiled kernel: blocks of TILE x ROWS threads, the
  * grid's y and z capped (the kernel strides past them). */
 static const char *peer_tile_launch(Ctx *ctx, const CopyPlan *p, CopySide *X)
@@ -339,7 +380,7 @@ static const char *peer_tile_launch(Ctx *ctx, const CopyPlan *p, CopySide *X)
                        ? ctx_printf(ctx, "%lld", vz < max ? vz : max)
                        : ctx_printf(ctx, "(unsigned)(%s < %lld ? %s : %lld)", dollar_poly_whole(ctx, p->batch), max,
                                     dollar_poly_whole(ctx, p->batch), max);
-  return ctx_printf(ctx, "dim3(%s, %s, %s), dim3(%d, %d)", gx, tiles_capped(ctx, X->dg[p->b].extent), gz, TILE, ROWS);
+  return ctx_printf(ctx, "dim3(%s, %s, %s), dim3(%d, %d)", gx, blocks_capped(ctx, X->dg[p->b].extent, TILE), gz, TILE, ROWS);
 }
 
 /* The kernel of a copy between GPUs (CopyPlan.peer).  Into a distributed
@@ -454,6 +495,6 @@ const char *kernel_packets(Emitter *e, Node *n, const CopyPlan *p, const char **
                                 "packs, from its block of %s, the rectangle it sends each GPU, transposed in %d x %d "
                                 "tiles through shared memory */", n->name, n->name2, text_loc_file(ctx, n->loc),
                                 text_loc_line(ctx, n->loc), n->name, TILE, TILE), true);
-  *grid_yz = ctx_printf(ctx, "%s, 1", tiles_capped(ctx, S.dg[p->pk_b].extent));
+  *grid_yz = ctx_printf(ctx, "%s, 1", blocks_capped(ctx, S.dg[p->pk_b].extent, TILE));
   return kname;
 }
