@@ -219,6 +219,10 @@ static bool typeof_word(CTok t)
 typedef struct Declarator {
   const char *spec, *spec_end, *decl, *decl_end, *name;
   size_t len;
+  /* "x * y;": x read as a typedef name, [guess, guess + guess_len), which C reads
+     as a product where x names an object (add_declared asks) */
+  const char *guess;
+  size_t guess_len;
 } Declarator;
 
 /* A word whose parenthesised operand says something of the object
@@ -373,6 +377,8 @@ static void statement_declarators(const char *s, const char *end, bool (*found)(
         is_decl = true;
         words++;
         d.spec_end = t.s + t.n;
+        if (ctok_is(u, '*'))
+          d.guess = t.s, d.guess_len = t.n;
         continue;
       }
       return;
@@ -817,9 +823,13 @@ typedef struct ScanArg {
   const char *start, *end; /* the statement being read */
 } ScanArg;
 
+static bool names_object(Ctx *ctx, Scope *s, const char *name);
+
 static bool add_declared(void *arg, const Declarator *d)
 {
   ScanArg *a = arg;
+  if (d->guess && !a->s->file_scope && names_object(a->ctx, a->s, ctx_strndup(a->ctx, d->guess, d->guess_len)))
+    return true; /* "x * y;" with x an object: a product, no declaration */
   char *name = ctx_strndup(a->ctx, d->name, d->len);
   unsigned long h = util_hash_str(name, HASH_SEED);
   Declared *seen = map_get(&a->s->declared, h, declared_is, name);
@@ -872,6 +882,39 @@ static const char *scope_declaring_statement(Ctx *ctx, Scope *s, const char *nam
     return s->text.data + x->start;
   }
   return declaring_statement(tail, name, end);
+}
+
+/* Does declaration text decl declare a typedef name? */
+static bool typedef_text(const char *decl)
+{
+  CText c = ctext(decl, NULL, CT_DIRECTIVES);
+  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
+    if (ctok_word(t, "typedef"))
+      return true;
+  return false;
+}
+
+/* Is name, seen from scope s while s's statements are being read (its
+ * declarations so far in s->declared, not read again), an object: a
+ * parameter, a #create, a local or a global declared without typedef? */
+static bool names_object(Ctx *ctx, Scope *s, const char *name)
+{
+  if (named(s, name))
+    return true;
+  Declared *x = map_get(&s->declared, util_hash_str(name, HASH_SEED), declared_is, name);
+  if (x) {
+    const char *decl = statement_declaration(ctx, s->text.data + x->start, s->text.data + x->end, name, NULL);
+    return decl && !typedef_text(decl);
+  }
+  const char *end;
+  if (s->header && declaring_header(s->header, name, &end))
+    return true;
+  Scope *up = s->function ? s->launch : s->parent;
+  bool parameter;
+  const char *decl = up && !up->file_scope ? scope_local_declaration_of(ctx, up, name, &parameter, NULL) : NULL;
+  if (!decl)
+    decl = scope_file_declaration(ctx, s, name);
+  return decl && *decl && !typedef_text(decl);
 }
 
 /* Does the text of scope s declare name? */
