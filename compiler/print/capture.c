@@ -331,6 +331,27 @@ static bool top_const(const char *decl, const char *at)
   return c;
 }
 
+/* Refuses c when the typedef name tn of its type is one of the enclosing
+ * function, which the body, outlined at file scope, cannot name ("T u",
+ * "T *p", "T a[2]"); else *td is tn's declaration at file scope (NULL:
+ * none).  False after the error. */
+static bool typedef_outside(Finder *f, Capture *c, const CTok *tn, const char **td)
+{
+  Ctx *ctx = f->ctx;
+  char *tname = ctx_strndup(ctx, tn->s, tn->n);
+  bool tparam;
+  const char *local = scope_local_declaration_of(ctx, f->scope, tname, &tparam, NULL);
+  if (local && is_typedef(local)) {
+    refuse(f, c->name, c->decl,
+           ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: "
+                      "the body, outlined into a function of its own, cannot name it; define the type at file "
+                      "scope", tname));
+    return false;
+  }
+  *td = scope_file_declaration(ctx, f->scope, tname);
+  return true;
+}
+
 /* Reads the type of c (a parameter when param): an array, a typedef'd
  * one, one of run-time size; a parameter declared an array becomes the
  * pointer C makes of it.  False after an error. */
@@ -342,22 +363,16 @@ static bool read_type(Finder *f, Capture *c, bool param)
   CDeclKind kind = ctext_declarator(decl, NULL, &at, &len);
   if (kind == CD_NONE)
     return true; /* no declarator parrayc reads ("int (" cut short): taken as written */
+  CTok tn;
+  const char *td;
+  if (kind != CD_PLAIN && typedef_name(decl, at, &tn) && !typedef_outside(f, c, &tn, &td))
+    return false; /* "T *p", "T a[2]" with T the function's */
   bool typed = false; /* an array by a typedef name */
   for (int depth = 0; kind == CD_PLAIN && depth < 16; depth++) {
-    CTok tn;
     if (!typedef_name(decl, at, &tn))
       break;
-    char *tname = ctx_strndup(ctx, tn.s, tn.n);
-    bool tparam;
-    const char *td = scope_local_declaration_of(ctx, f->scope, tname, &tparam, NULL);
-    if (td && is_typedef(td)) {
-      refuse(f, c->name, c->decl,
-             ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: "
-                        "the body, outlined into a function of its own, cannot name it; define the type at file "
-                        "scope", tname));
+    if (!typedef_outside(f, c, &tn, &td))
       return false;
-    }
-    td = scope_file_declaration(ctx, f->scope, tname);
     if (!td || !is_typedef(td)) {
       c->opaque = !td && !ctext_type_word(tn.s, tn.n);
       break;
