@@ -13,7 +13,8 @@ structs and unions with array, nested and anonymous members, enums,
 several declarators on one line, compound literals, strings, function
 pointers, locals in nested blocks and for headers, shadowed names,
 locals changed after their declaration, under if, else, do and switch
-too, a macro call that brings its own ';' before a declaration) and a
+too, a macro call that brings its own ';' before a declaration, a
+product statement 'n * gv;') and a
 '#detour' whose body (thread 0 of a [1] or [2] thread array) folds a
 random subset of them into a checksum, writes some of them (pthd and omp
 share the locals by reference, doc/language.md "Locals of the enclosing
@@ -454,6 +455,8 @@ class Case:
         for _ in range(r.randrange(2, 9)):
             if r.random() < 0.15:  # a macro call that brings its own ';', then a declaration
                 self.say("NOTE(%d)" % self.small())
+            if r.random() < 0.1:   # a product, which C reads so where its first name is an object
+                self.say("n * gv;")
             self.declare()
             if r.random() < 0.25:
                 self.modify()
