@@ -17,8 +17,8 @@ typedef enum CopyBy {   /* who runs the copy */
 typedef enum CopyHow {  /* the mechanism */
   COPY_BLOCK,           /* both sides contiguous: one block move */
   COPY_ROWS,            /* two digits, the inner contiguous on both sides: pitched rows */
-  COPY_ROW_KERNEL,      /* the same on one GPU: a kernel, a thread an element (a copy engine's
-                           pitched copy took 1.7 times as long, and 7 us at least) */
+  COPY_ROW_KERNEL,      /* the same on one GPU: a kernel, four rows a thread, not waited for (a
+                           copy engine's pitched copy took 2.3 times as long, and 7 us at least) */
   COPY_NEST,            /* strided views that line up: a loop nest over the common digits */
   COPY_ELEMENTS,        /* anything else: one element per logical index, offsets from the types */
   COPY_TRANSPOSE,       /* a digit of unit stride on each side: tiles staged through shared memory */

@@ -4,8 +4,9 @@
  * kernel whose text (after its name) another already has is not written
  * again, its launches use the first (kernel_add).
  *   kernel_copy  host code copying between a GPU's layouts (cuda.c):
- *                one thread per element, or 32/64-element square tiles
- *                through shared memory when the copy transposes;
+ *                one thread per element, four rows a thread for pitched
+ *                rows, or 32/64-element square tiles through shared
+ *                memory when the copy transposes;
  *   kernel_peer  the copy between the GPUs of a team, threads of a
  *                pthd or omp detour or mpi processes (team.c);
  *   kernel_packets  the packing kernel of an all-to-all in packets. */
