@@ -223,12 +223,13 @@ def main():
         b.shot(os.path.join(SHOTS, "edited_type.png"))
 
         # 3. hover: a cell's index path and offset.  The picture may be drawn
-        # again after the edit (a CI run read '' once): hover until it answers
+        # again after the edit (a CI run read '' once): hover until it answers,
+        # a minute at most (a loaded CI machine took more than 10 s once)
         hover = ("(() => { const c = document.querySelector('#layout [data-info]'); if (c) c.dispatchEvent("
                  "new MouseEvent('mouseover', {bubbles: true})); "
                  "return document.getElementById('layout-info').textContent !== ''; })()")
         try:
-            b.wait(hover, "the hovered cell's text", timeout=10)
+            b.wait(hover, "the hovered cell's text", timeout=60)
         except RuntimeError:
             pass
         info = b.js("document.getElementById('layout-info').textContent")
