@@ -223,16 +223,18 @@ def main():
         b.shot(os.path.join(SHOTS, "edited_type.png"))
 
         # 3. hover: a cell's index path and offset.  The picture may be drawn
-        # again after the edit (a CI run read '' once): hover until it answers,
-        # a minute at most (a loaded CI machine took more than 10 s once)
+        # again after the edit, which clears the text (a timer of the edit's
+        # cursor moves): the text is read in the same turn as the hover, and
+        # the hover tried again until it answers, a minute at most
         hover = ("(() => { const c = document.querySelector('#layout [data-info]'); if (c) c.dispatchEvent("
                  "new MouseEvent('mouseover', {bubbles: true})); "
-                 "return document.getElementById('layout-info').textContent !== ''; })()")
-        try:
-            b.wait(hover, "the hovered cell's text", timeout=60)
-        except RuntimeError:
-            pass
-        info = b.js("document.getElementById('layout-info').textContent")
+                 "return document.getElementById('layout-info').textContent; })()")
+        end, info = time.time() + 60, ""
+        while time.time() < end:
+            info = b.js(hover)
+            if info == "M[0][0]: offset 0":
+                break
+            time.sleep(0.05)
         check(info == "M[0][0]: offset 0", f"hovering M's first cell shows 'M[0][0]: offset 0', not '{info}'")
         cells = b.js("document.querySelectorAll('#layout [data-info]').length")
         check(cells >= 64, f"M's picture has {cells} cells to hover, expected at least 64")
