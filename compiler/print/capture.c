@@ -122,12 +122,6 @@ static bool typedef_name(const char *decl, const char *end, CTok *name)
   return false;
 }
 
-static bool is_typedef(const char *decl)
-{
-  CText c = ctext(decl, NULL, 0);
-  return ctok_word(ctext_code(&c), "typedef");
-}
-
 /* decl, "const triple t", with typedef name tn replaced by what td,
  * "typedef int triple[3]", declares: "const int t[3]"; NULL when td has
  * no declarator parrayc reads. */
@@ -234,7 +228,7 @@ static bool names_variable(Finder *f, const char *w, size_t n)
   const char *d = scope_local_declaration_of(f->ctx, f->scope, name, &param, NULL);
   if (!d)
     d = scope_file_declaration(f->ctx, f->scope, name);
-  return d && !is_typedef(d);
+  return d && !scope_is_typedef(d);
 }
 
 /* Does the size in the brackets at open name a variable? */
@@ -341,7 +335,7 @@ static bool typedef_outside(Finder *f, Capture *c, const CTok *tn, const char **
   char *tname = ctx_strndup(ctx, tn->s, tn->n);
   bool tparam;
   const char *local = scope_local_declaration_of(ctx, f->scope, tname, &tparam, NULL);
-  if (local && is_typedef(local)) {
+  if (local && scope_is_typedef(local)) {
     refuse(f, c->name, c->decl,
            ctx_printf(ctx, "a local of the enclosing function whose type '%s' is a typedef of that function: "
                       "the body, outlined into a function of its own, cannot name it; define the type at file "
@@ -373,7 +367,7 @@ static bool read_type(Finder *f, Capture *c, bool param)
       break;
     if (!typedef_outside(f, c, &tn, &td))
       return false;
-    if (!td || !is_typedef(td)) {
+    if (!td || !scope_is_typedef(td)) {
       c->opaque = !td && !ctext_type_word(tn.s, tn.n);
       break;
     }
@@ -599,7 +593,7 @@ static void consider(void *arg, const char *w, size_t len)
     f->ok = false;
     return;
   }
-  if (is_typedef(decl)) {
+  if (scope_is_typedef(decl)) {
     refuse(f, name, decl, "a type defined in the enclosing function: the body, outlined into a function of its "
            "own, cannot name it; define the type at file scope");
     return;
@@ -651,7 +645,7 @@ static void typedef_names_last(Finder *f)
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < f->n; i++) {
       const char *td = scope_file_declaration(f->ctx, f->scope, f->caps[i].name);
-      if ((td && is_typedef(td)) == (pass == 1))
+      if ((td && scope_is_typedef(td)) == (pass == 1))
         sorted[k++] = f->caps[i];
     }
   f->caps = sorted;
@@ -713,7 +707,7 @@ bool capture_type_is_array(Ctx *ctx, Scope *scope, const char *decl)
     if (!typedef_name(decl, at, &tn))
       break;
     const char *td = scope_file_declaration(ctx, scope, ctx_strndup(ctx, tn.s, tn.n));
-    if (!td || !is_typedef(td))
+    if (!td || !scope_is_typedef(td))
       break;
     decl = expand_typedef(ctx, decl, at, len, tn, td);
     if (!decl)

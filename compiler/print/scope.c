@@ -884,14 +884,10 @@ static const char *scope_declaring_statement(Ctx *ctx, Scope *s, const char *nam
   return declaring_statement(tail, name, end);
 }
 
-/* Does declaration text decl declare a typedef name? */
-static bool typedef_text(const char *decl)
+bool scope_is_typedef(const char *decl)
 {
-  CText c = ctext(decl, NULL, CT_DIRECTIVES);
-  for (CTok t = ctext_code(&c); t.kind != CT_END; t = ctext_code(&c))
-    if (ctok_word(t, "typedef"))
-      return true;
-  return false;
+  CText c = ctext(decl, NULL, 0);
+  return ctok_word(ctext_code(&c), "typedef");
 }
 
 /* Is name, seen from scope s while s's statements are being read (its
@@ -904,7 +900,7 @@ static bool names_object(Ctx *ctx, Scope *s, const char *name)
   Declared *x = map_get(&s->declared, util_hash_str(name, HASH_SEED), declared_is, name);
   if (x) {
     const char *decl = statement_declaration(ctx, s->text.data + x->start, s->text.data + x->end, name, NULL);
-    return decl && !typedef_text(decl);
+    return decl && !scope_is_typedef(decl);
   }
   const char *end;
   if (s->header && declaring_header(s->header, name, &end))
@@ -914,7 +910,7 @@ static bool names_object(Ctx *ctx, Scope *s, const char *name)
   const char *decl = up && !up->file_scope ? scope_local_declaration_of(ctx, up, name, &parameter, NULL) : NULL;
   if (!decl)
     decl = scope_file_declaration(ctx, s, name);
-  return decl && *decl && !typedef_text(decl);
+  return decl && *decl && !scope_is_typedef(decl);
 }
 
 /* Does the text of scope s declare name? */

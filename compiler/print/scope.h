@@ -88,6 +88,8 @@ bool scope_local_declared_again(Ctx *ctx, Scope *s, const char *name);
  * "static int n, m;"), NULL when the file's text does not declare it, ""
  * when parrayc cannot read the declaration. */
 const char *scope_file_declaration(Ctx *ctx, Scope *s, const char *name);
+/* Is decl, a declaration those return ("typedef int row[4]"), a typedef's? */
+bool scope_is_typedef(const char *decl);
 /* Does the text of s end with the head of a statement whose body comes
  * next: 'if (...)', 'for (...)', 'while (...)', 'switch (...)', 'else'
  * or 'do'?  Reads only the text added since the last call. */
