@@ -303,23 +303,27 @@ extern "C" void pa_cuda_check(cudaError_t err, const char *call, const char *fil
         pa_fail(file, line, "%s failed: %s", call, cudaGetErrorString(err));
 }
 
-extern "C" void pa_cuda_check_launch(const char *kernel, const char *file, int line)
+/* the launch's error, or with wait the kernel's (the whole device:
+ * cudaStreamSynchronize(0) would let work on a program's own streams run on,
+ * but two threads sharing a GPU then hang under compute-sanitizer's
+ * racecheck: gpu_pthd_dmem, session 25) */
+static void check_kernel(const char *kernel, const char *file, int line, bool wait)
 {
     cudaError_t err = cudaGetLastError();
-    /* the whole device: cudaStreamSynchronize(0) would let work on a
-     * program's own streams run on, but two threads sharing a GPU then hang
-     * under compute-sanitizer's racecheck (gpu_pthd_dmem, session 25) */
-    if (err == cudaSuccess)
+    if (err == cudaSuccess && wait)
         err = cudaDeviceSynchronize();
     if (err != cudaSuccess)
         pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
 }
 
+extern "C" void pa_cuda_check_launch(const char *kernel, const char *file, int line)
+{
+    check_kernel(kernel, file, line, true);
+}
+
 extern "C" void pa_cuda_check_queued(const char *kernel, const char *file, int line)
 {
-    cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
-        pa_fail(file, line, "kernel %s failed: %s", kernel, cudaGetErrorString(err));
+    check_kernel(kernel, file, line, false);
 }
 
 /* ---- shared memory beyond 48 KB ---- */
