@@ -191,6 +191,7 @@ typedef enum DxKind {
   DX_INDEX, /* $T$ or $T[..]..$: path, index */
   DX_DIM,   /* $dim(T)$, $dim_K(T)$, $size(..)$: path (suffix already appended) */
   DX_CNT,   /* $cnt(T)$ */
+  DX_RUN,   /* $run(T)$ */
   DX_TID,   /* $tid$, $tid_K$: path is "tid" or "tid_K" */
 } DxKind;
 
@@ -439,6 +440,8 @@ Poly *dim_extent(const Dim *d);
 Poly *dim_offset(Ctx *ctx, Dim *d, Poly *i);        /* off_d(i) */
 Poly *dim_span(Ctx *ctx, Dim *d);                   /* 1 + max offset */
 int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr); /* 1, 0, or -1 with a C expression */
+/* r where off_d(i) = off_d(0) + (i / r) S + (i % r) s for every i, or NULL */
+Poly *dim_run(Ctx *ctx, Dim *d);
 Poly *dim_index_of(Ctx *ctx, Dim *root, Dim *d, Poly *linear); /* digit of d in linear */
 /* W(d, a): the product of the extents of the leaves after d's subtree
  * within a's subtree (a the root: d's place value) */

@@ -3,7 +3,7 @@
  * (editors/vim/syntax/parray.vim) names it: the directives (#parray,
  * #detour, #copy ... to, #sync_K ...), memory and thread kinds inside
  * #parray {...}, dimension references (#A_1), the $...$ offset expressions
- * with their functions (dim, size, cnt) and thread indices ($tid_0$). */
+ * with their functions (dim, size, cnt, run) and thread indices ($tid_0$). */
 (function (CodeMirror) {
   'use strict';
 
@@ -45,14 +45,14 @@
         if (/^[A-Za-z_]/.test(rest)) {
           stream.next();
           state.dollar++;
-          if (stream.match(/^(dim|size|cnt)(_\d+)*(?=\s*\()/)) return 'parray-dollar parray-func';
+          if (stream.match(/^(dim|size|cnt|run)(_\d+)*(?=\s*\()/)) return 'parray-dollar parray-func';
           if (stream.match(/^tid(_\d+)*/)) return 'parray-dollar parray-tid';
           if (stream.match(/^[A-Za-z_]\w*/)) return 'parray-dollar parray-path';
           return 'parray-dollar';
         }
       }
       if (state.dollar > 0) {
-        if (stream.match(/^(dim|size|cnt)(_\d+)*(?=\s*\()/)) return 'parray-in parray-func';
+        if (stream.match(/^(dim|size|cnt|run)(_\d+)*(?=\s*\()/)) return 'parray-in parray-func';
         if (stream.match(/^tid(_\d+)*\b/)) return 'parray-in parray-tid';
         if (stream.match(/^[A-Za-z_]\w*/)) return 'parray-in';
         stream.next();

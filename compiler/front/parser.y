@@ -214,8 +214,11 @@ dexpr: IDENT brackets {
       } else if (!strcmp(f, "cnt")) {
         $$->kind = DX_CNT;
         suffix = "";
+      } else if (!strcmp(f, "run")) {
+        $$->kind = DX_RUN;
+        suffix = "";
       } else {
-        diag_error(ctx, $1.loc, "unknown function '%s' in '$...$' (expected dim, size or cnt)", f);
+        diag_error(ctx, $1.loc, "unknown function '%s' in '$...$' (expected dim, size, cnt or run)", f);
         suffix = "";
       }
       $$->path = ctx_printf(ctx, "%s%s", $3.text, suffix);

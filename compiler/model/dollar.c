@@ -288,6 +288,10 @@ static char *dx_text(Ctx *ctx, ThreadView *here, Node *n, Dx *dx)
                dx->path);
     return "0";
   }
+  case DX_RUN: {
+    Poly *r = dim_run(ctx, d);
+    return r ? print_once(ctx, r, first) : "0";
+  }
   case DX_INDEX: {
     if (d->type->kind != TK_NONE && !dim_thread_type(ctx, d)) {
       diag_error(ctx, dx->path_loc, "'%s' is a thread array: index it with '$tid$', not '$%s[...]$'", dx->path,

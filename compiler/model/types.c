@@ -1297,6 +1297,32 @@ bool dim_strides(Ctx *ctx, Dim *d, Stride **out, int *n)
   return true;
 }
 
+/* Groups d's digits (innermost first) where each continues the one inside
+ * it: its stride is the span of that one's indices at its stride. At most
+ * two groups: off_d(i) = off_d(0) + (i / r) S + (i % r) s, r the inner
+ * group's extent (|d| for one group); else, or where a size is not known
+ * well enough to tell, NULL (a stride parrayc cannot compare is a group of
+ * its own, so an answer is never wrong, only missing) */
+Poly *dim_run(Ctx *ctx, Dim *d)
+{
+  Stride *s;
+  int n;
+  if (!dim_strides(ctx, d, &s, &n))
+    return NULL;
+  if (n <= 1)
+    return d->extent;
+  Poly *run = s[n - 1].extent, *next = poly_mul(ctx, s[n - 1].extent, s[n - 1].stride);
+  int groups = 1;
+  for (int k = n - 2; k >= 0; k--) {
+    if (!poly_equal(s[k].stride, next) && ++groups > 2)
+      return NULL;
+    if (groups == 1)
+      run = poly_mul(ctx, run, s[k].extent);
+    next = poly_mul(ctx, s[k].extent, s[k].stride);
+  }
+  return groups == 1 ? d->extent : run;
+}
+
 static Atom *fresh_index(Ctx *ctx, Dim *d, Poly **var)
 {
   *var = poly_var(ctx, ctx_printf(ctx, "pa_i_%s", d->path), d->extent);

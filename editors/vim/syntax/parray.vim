@@ -23,11 +23,11 @@ syn match parrayRef contained "#\h\w*"
 syn match parrayTypeName "\%(}\s*\)\@<=\h\w*\ze\s*\%(\/[/*].*\)\=$"
 
 " $...$ offset expressions, nested ($A[$tid_0$][0]$: a '$' before a name opens,
-" any other closes): dim, size, cnt, tid, paths
+" any other closes): dim, size, cnt, run, tid, paths
 syn region parrayExpr matchgroup=parrayDollar start="\$\ze[A-Za-z_]" end="\$\%([A-Za-z_]\)\@!" contains=parrayExpr,parrayFunc,parrayPath,parrayTid,cNumber,cOperator oneline
 " (the last defined wins where several match: paths first)
 syn match parrayPath contained "\%(\$\)\@<=\h\w*\|\<\h\w*\%(_\d\+\)\+\>"
-syn match parrayFunc contained "\<\%(dim\|size\|cnt\)\%(_\d\+\)*\ze\s*("
+syn match parrayFunc contained "\<\%(dim\|size\|cnt\|run\)\%(_\d\+\)*\ze\s*("
 syn match parrayTid contained "\<tid\%(_\d\+\)*\>"
 
 " C's blocks and parentheses take every group but those listed: not ours
