@@ -1,10 +1,11 @@
 // tests/tmap_plan.cu: the host side of the Hopper kernels' copies, on the CPU (no GPU, no
-// driver call): samples/hopper.pah's axis_of reads an index of a layout from its offsets,
-// tile_plan_of turns two indices into the tensor map the copy engine would get, and
-// one_box_tiles / tile_store_ok pick the producer's copy loop and the stores of C. Each
-// case is a layout of samples/perf_tf32.pa or perf_shapes.pa, its offsets written out
-// here as the types give them. Built by tests/tmap_plan.sh with nvcc; exits 1 on a
-// wrong answer, naming the case.
+// driver call): samples/hopper.pah's axis_of reads an index of a layout from its offsets
+// (or takes its blocks from the type's $run$: both ways must agree), tile_plan_of turns
+// two indices into the tensor map the copy engine would get, and one_box_tiles /
+// tile_store_ok pick the producer's copy loop and the stores of C. Each case is a layout
+// of samples/perf_tf32.pa or perf_shapes.pa, its offsets written out here as the types
+// give them. Built by tests/tmap_plan.sh with nvcc; exits 1 on a wrong answer, naming
+// the case.
 #include <stdio.h>
 #include <stdlib.h>
 #include "hopper.pah"
@@ -16,14 +17,26 @@ static void expect(const char *what, long long got, long long want) {
     bad++;
   }
 }
+/* the axis as the sample reads it, the index's $run$ told (RUN, nothing walked), and
+   the same axis walked from the offsets (RUN 0): the two must agree */
+template <class Off> static tile_axis axis_told(const char *what, long long n, long long s0, long long run, Off off) {
+  const tile_axis told = axis_of(n, s0, run, off), walked = axis_of(n, s0, 0, off);
+  char w[96];
+  const long long got[4] = {told.n, told.r, told.s, told.S}, want[4] = {walked.n, walked.r, walked.s, walked.S};
+  for (int k = 0; k < 4; k++) {
+    snprintf(w, sizeof w, "%s: field %d told against walked", what, k);
+    expect(w, got[k], want[k]);
+  }
+  return told;
+}
 /* a float matrix's base, on 16 bytes as cudaMalloc's are */
 static const float *const base = (const float *)(size_t)0x100000;
 
 /* row-major N x N with leading dimension LD: P's map (rows by 32 k, tiles of 256 rows) */
 static void strided(void) {
   const long long n = 1000, ld = 1024;
-  const tile_axis rows = axis_of(n, ld, [&](long long i) { return i * ld; });
-  const tile_axis cols = axis_of(n, 1, [&](long long j) { return j; });
+  const tile_axis rows = axis_told("row-major rows", n, ld, n, [&](long long i) { return i * ld; });
+  const tile_axis cols = axis_told("row-major columns", n, 1, n, [&](long long j) { return j; });
   expect("row-major rows: block", rows.r, n);
   expect("row-major rows: step", rows.s, ld);
   expect("row-major columns: step", cols.s, 1);
@@ -36,26 +49,28 @@ static void strided(void) {
   expect("row-major: boxes", pl.g.boxes, 1);
   expect("row-major: C stored by the copy engine", tile_store_ok(pl.g), 1);
   /* odd leading dimension: rows 3108 bytes apart, which the copy engine cannot step */
-  const tile_axis odd = axis_of(777, 777, [&](long long i) { return i * 777; });
+  const tile_axis odd = axis_of(777, 777, 0, [&](long long i) { return i * 777; });
   expect("ld 777: planned", tile_plan_of(&pl, base, odd, cols, 256), 0);
   /* a base off 16 bytes */
   expect("base + 1: planned", tile_plan_of(&pl, base + 1, rows, cols, 256), 0);
 }
 
-/* Fig 18a at N: [4][N][N/4] read as [N][(4)(N/4)], columns cut into strips of N/4 */
-static void fig18a(long long n, int one_box) {
+/* Fig 18a at N: [4][N][N/4] read as [N][(4)(N/4)], columns cut into strips of N/4, PAD
+   floats between strips */
+static void fig18a(long long n, int one_box, long long pad = 0) {
   const long long w = n / 4;
-  const tile_axis rows = axis_of(n, w, [&](long long i) { return i * w; });
-  const tile_axis cols = axis_of(n, 1, [&](long long j) { return j / w * n * w + j % w; });
+  const tile_axis rows = axis_told("Fig 18a rows", n, w, n, [&](long long i) { return i * w; });
+  const tile_axis cols =
+      axis_told("Fig 18a columns", n, 1, w, [&](long long j) { return j / w * (n * w + pad) + j % w; });
   expect("Fig 18a columns: block", cols.r, w);
-  expect("Fig 18a columns: block stride", cols.S, n * w);
+  expect("Fig 18a columns: block stride", cols.S, n * w + pad);
   tile_plan pl;
   expect("Fig 18a: planned", tile_plan_of(&pl, base, rows, cols, 256), w % 32 == 0);
   if (w % 32)
     return;
   expect("Fig 18a: rank", pl.rank, 3);
   expect("Fig 18a: strips", (long long)pl.dims[2], 4);
-  expect("Fig 18a: strip stride in bytes", (long long)pl.strides[1], n * w * 4);
+  expect("Fig 18a: strip stride in bytes", (long long)pl.strides[1], (n * w + pad) * 4);
   expect("Fig 18a: columns cut", pl.g.cols_cut, 1);
   /* Q's map of the same layout (32 k by 32 columns): its 128 columns in one strip? */
   tile_plan q;
@@ -66,8 +81,8 @@ static void fig18a(long long n, int one_box) {
 /* Fig 18b at N: [2][2][N/2][N/2] read as [(2)(N/2)][(2)(N/2)], both indices in 2 blocks */
 static void fig18b(long long n, int boxes) {
   const long long h = n / 2;
-  const tile_axis rows = axis_of(n, h, [&](long long i) { return i / h * 2 * h * h + i % h * h; });
-  const tile_axis cols = axis_of(n, 1, [&](long long j) { return j / h * h * h + j % h; });
+  const tile_axis rows = axis_told("Fig 18b rows", n, h, h, [&](long long i) { return i / h * 2 * h * h + i % h * h; });
+  const tile_axis cols = axis_told("Fig 18b columns", n, 1, h, [&](long long j) { return j / h * h * h + j % h; });
   expect("Fig 18b rows: block", rows.r, h);
   expect("Fig 18b rows: block stride", rows.S, 2 * h * h);
   tile_plan pl;
@@ -83,8 +98,8 @@ static void fig18b(long long n, int boxes) {
 /* padded storage [M][ldc] viewed [M][N]: C's rows must end on 16 bytes for the stores */
 static void padded_c(long long n, int ok) {
   const long long ldc = (n + 31) / 32 * 32;
-  const tile_axis rows = axis_of(5, ldc, [&](long long i) { return i * ldc; });
-  const tile_axis cols = axis_of(n, 1, [&](long long j) { return j; });
+  const tile_axis rows = axis_of(5, ldc, 0, [&](long long i) { return i * ldc; });
+  const tile_axis cols = axis_of(n, 1, 0, [&](long long j) { return j; });
   tile_plan pl;
   expect("padded C: planned", tile_plan_of(&pl, base, rows, cols, 32), 1);
   char what[64];
@@ -94,13 +109,13 @@ static void padded_c(long long n, int ok) {
 
 /* offsets no term of the form (i / R) S + (i % R) s gives */
 static void not_blocked(void) {
-  const tile_axis sq = axis_of(100, 1, [&](long long i) { return i * i; });
+  const tile_axis sq = axis_of(100, 1, 0, [&](long long i) { return i * i; });
   expect("i^2: block", sq.r, 0);
   tile_plan pl;
-  const tile_axis cols = axis_of(100, 1, [&](long long j) { return j; });
+  const tile_axis cols = axis_of(100, 1, 0, [&](long long j) { return j; });
   expect("i^2: planned", tile_plan_of(&pl, base, sq, cols, 256), 0);
   /* blocks of 4 columns, then a stride that breaks the pattern at the third block */
-  const tile_axis broken = axis_of(12, 1, [&](long long j) { return j < 8 ? j / 4 * 100 + j % 4 : 999 + j; });
+  const tile_axis broken = axis_of(12, 1, 0, [&](long long j) { return j < 8 ? j / 4 * 100 + j % 4 : 999 + j; });
   expect("broken blocks: block", broken.r, 0);
 }
 
@@ -109,6 +124,7 @@ int main(void) {
   fig18a(1024, 1);
   fig18a(384, 0); /* strips of 96: Q's 128 columns cross a strip */
   fig18a(320, 0); /* strips of 80: a 32-deep slice crosses a strip */
+  fig18a(1024, 1, 8); /* strips 8 floats apart from each other: 3-D */
   fig18b(4096, 1);
   fig18b(640, 4); /* blocks of 320 rows: boxes of 64 */
   padded_c(1000, 1);
