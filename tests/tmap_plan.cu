@@ -1,11 +1,11 @@
 // tests/tmap_plan.cu: the host side of the Hopper kernels' copies, on the CPU (no GPU, no
 // driver call): samples/hopper.pah's axis_of reads an index of a layout from its offsets
 // (or takes its blocks from the type's $run$: both ways must agree), tile_plan_of turns
-// two indices into the tensor map the copy engine would get, and one_box_tiles /
-// tile_store_ok pick the producer's copy loop and the stores of C. Each case is a layout
-// of samples/perf_tf32.pa or perf_shapes.pa, its offsets written out here as the types
-// give them. Built by tests/tmap_plan.sh with nvcc; exits 1 on a wrong answer, naming
-// the case.
+// two indices into the tensor map the copy engine would get (stacking blocks into one 2-D
+// map where they lie apart), and one_box_tiles / tile_store_ok pick the producer's copy
+// loop and the stores of C. Each case is a layout of samples/perf_tf32.pa or
+// perf_shapes.pa, its offsets written out here as the types give them. Built by
+// tests/tmap_plan.sh with nvcc; exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
 #include <stdlib.h>
 #include "hopper.pah"
@@ -55,8 +55,8 @@ static void strided(void) {
   expect("base + 1: planned", tile_plan_of(&pl, base + 1, rows, cols, 256), 0);
 }
 
-/* Fig 18a at N: [4][N][N/4] read as [N][(4)(N/4)], columns cut into strips of N/4, PAD
-   floats between strips */
+/* Fig 18a at N: [4][N][N/4] read as [N][(4)(N/4)], columns cut into strips of N/4 (PAD
+   floats between strips: then they are not a whole number of rows apart) */
 static void fig18a(long long n, int one_box, long long pad = 0) {
   const long long w = n / 4;
   const tile_axis rows = axis_told("Fig 18a rows", n, w, n, [&](long long i) { return i * w; });
@@ -68,13 +68,26 @@ static void fig18a(long long n, int one_box, long long pad = 0) {
   expect("Fig 18a: planned", tile_plan_of(&pl, base, rows, cols, 256), w % 32 == 0);
   if (w % 32)
     return;
-  expect("Fig 18a: rank", pl.rank, 3);
-  expect("Fig 18a: strips", (long long)pl.dims[2], 4);
-  expect("Fig 18a: strip stride in bytes", (long long)pl.strides[1], (n * w + pad) * 4);
+  /* stacked where a tile of 256 rows stays inside the strip's N rows */
+  const int stacked = n % 256 == 0 && pad == 0;
+  expect("Fig 18a: stacked", pl.g.stacked, stacked);
+  expect("Fig 18a: rank", pl.rank, stacked ? 2 : 3);
+  if (stacked) {
+    expect("Fig 18a: map rows", (long long)pl.dims[1], 4 * n);
+    expect("Fig 18a: a strip's rows on", pl.g.cstep, n);
+    expect("Fig 18a: row blocks' step", pl.g.rstep, 0);
+  } else {
+    expect("Fig 18a: strips", (long long)pl.dims[2], 4);
+    expect("Fig 18a: strip stride in bytes", (long long)pl.strides[1], (n * w + pad) * 4);
+  }
   expect("Fig 18a: columns cut", pl.g.cols_cut, 1);
   /* Q's map of the same layout (32 k by 32 columns): its 128 columns in one strip? */
   tile_plan q;
   tile_plan_of(&q, base, rows, cols, 32);
+  /* also C's map (boxes of 32 rows): they cover a P tile's 256 rows, past N where N is
+     not a multiple, and a stacked map would store those into the next strip (run 68,
+     N = 640: Fig 18a wrong) */
+  expect("Fig 18a: Q and C stacked", q.g.stacked, stacked);
   expect("Fig 18a: one thread copies", one_box_tiles(pl.g, q.g), one_box);
 }
 
@@ -87,12 +100,33 @@ static void fig18b(long long n, int boxes) {
   expect("Fig 18b rows: block stride", rows.S, 2 * h * h);
   tile_plan pl;
   expect("Fig 18b: planned", tile_plan_of(&pl, base, rows, cols, 256), 1);
-  expect("Fig 18b: rank", pl.rank, 4);
+  /* stacked, [rb][cb][r][c]: block (rb, cb)'s rows 2 h rb + h cb on, where a tile of 256
+     rows stays inside a block; else 4-D, a tile crossing blocks in boxes */
+  const int stacked = h % 256 == 0;
+  expect("Fig 18b: stacked", pl.g.stacked, stacked);
+  expect("Fig 18b: rank", pl.rank, stacked ? 2 : 4);
   expect("Fig 18b: boxes of a tile", pl.g.boxes, boxes);
   expect("Fig 18b: box rows", pl.g.box_rows, 256 / boxes);
+  if (stacked) {
+    expect("Fig 18b: map rows", (long long)pl.dims[1], 4 * h);
+    expect("Fig 18b: a row block's step", pl.g.rstep, 2 * h);
+    expect("Fig 18b: a column block's step", pl.g.cstep, h);
+  }
   tile_plan c;
   tile_plan_of(&c, base, rows, cols, 32);
+  expect("Fig 18b: C stacked", c.g.stacked, n % 256 == 0);
   expect("Fig 18b: C stored by the copy engine", tile_store_ok(c.g), 1);
+}
+
+/* blocks that would share a map's rows are not stacked: steps of 1 and 2 rows for blocks
+   of 4 rows (an index cut into 4 blocks of rows a row apart, another into 2) */
+static void not_stacked(void) {
+  expect("steps 1, 2 of 4-row blocks", stacks_apart(1, 4, 2, 2, 4), 0);
+  expect("steps 8, 4 of 4-row blocks", stacks_apart(8, 2, 4, 2, 4), 1);
+  expect("steps 4, 8 of 4-row blocks, 3 row blocks", stacks_apart(4, 3, 8, 2, 4), 0);
+  expect("steps 4, 12 of 4-row blocks, 3 row blocks", stacks_apart(4, 3, 12, 2, 4), 1);
+  expect("one block", stacks_apart(0, 1, 0, 1, 4), 1);
+  expect("strips 3 rows apart of 4 rows", stacks_apart(0, 1, 3, 4, 4), 0);
 }
 
 /* padded storage [M][ldc] viewed [M][N]: C's rows must end on 16 bytes for the stores */
@@ -124,6 +158,7 @@ int main(void) {
   fig18a(1024, 1);
   fig18a(384, 0); /* strips of 96: Q's 128 columns cross a strip */
   fig18a(320, 0); /* strips of 80: a 32-deep slice crosses a strip */
+  fig18a(640, 0); /* strips of 160; C's boxes past row 640 */
   fig18a(1024, 1, 8); /* strips 8 floats apart from each other: 3-D */
   fig18b(4096, 1);
   fig18b(640, 4); /* blocks of 320 rows: boxes of 64 */
@@ -132,6 +167,7 @@ int main(void) {
   padded_c(130, 0);
   padded_c(1, 0);
   not_blocked();
+  not_stacked();
   printf("tmap_plan: %s\n", bad ? "WRONG" : "ok");
   return bad != 0;
 }
