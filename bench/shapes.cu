@@ -10,8 +10,8 @@
  * Method (doc/performance.md): random inputs, C poisoned with NaN before each variant's
  * first call and 64 sampled elements checked after it against a float64 product
  * (relative to sum |a||b|: 1e-2 for TF32, 2e-5 for the FP32-accurate forms, 1e-5 for
- * cuBLAS FP32); a warm-up call; then rounds, each calling every variant once (every
- * other round in reverse order), a call timed by CUDA events around the launch and a
+ * cuBLAS FP32); a warm-up call; then rounds, each calling every variant once (each
+ * round in another order), a call timed by CUDA events around the launch and a
  * cudaDeviceSynchronize, as a Parray detour runs; the median of the rounds. Roofline:
  * the fraction of min(peak, intensity x memory bandwidth) a variant reaches, the peak
  * of its precision (TF32 tensor cores, FP32 cores, and TF32 / 3 for the 3xTF32 form).
@@ -201,10 +201,22 @@ int main(int argc, char **argv) {
     /* rounds: about 0.2 s of each variant's calls, 5 at least, 51 at most */
     const double est_ms = flop / (0.5 * tf32_peak * 1e12) * 1e3 + 0.02;
     const int rounds = std::max(5, std::min(51, (int)(200 / (est_ms * 3))));
+    /* each round calls the variants in another order, a stride through them from another
+       start, so that no variant always follows the same one: a call's clock depends on the
+       power drawn just before it (run 69: at 16384^3 the GPU sits at its power limit, and
+       cuBLAS TF32, always next to cuBLAS FP32's slower, cooler calls, ran 11 % faster than
+       the same kernel on the padded storage) */
+    std::vector<int> strides;
+    for (int s = 1; s < NV || strides.empty(); s++) {
+      int x = s, y = NV;
+      while (y) x %= y, std::swap(x, y);
+      if (x == 1) strides.push_back(s);
+    }
     std::vector<float> ms[NV];
     for (int r = 0; r < rounds; r++)
       for (int i = 0; i < NV; i++) {
-        const int v = r % 2 ? NV - 1 - i : i, p = variants[v].padded;
+        const int stride = strides[r % strides.size()];
+        const int v = (r + i * stride) % NV, p = variants[v].padded;
         CK(cudaEventRecord(e0));
         call(variants[v], p ? pad : tight, a[p], b[p], c[p]);
         CK(cudaEventRecord(e1));
