@@ -2,10 +2,11 @@
 // driver call): samples/hopper.pah's axis_of reads an index of a layout from its offsets
 // (or takes its blocks from the type's $run$: both ways must agree), tile_plan_of turns
 // two indices into the tensor map the copy engine would get (stacking blocks into one 2-D
-// map where they lie apart), and one_box_tiles / tile_store_ok pick the producer's copy
-// loop and the stores of C. Each case is a layout of samples/perf_tf32.pa or
-// perf_shapes.pa, its offsets written out here as the types give them. Built by
-// tests/tmap_plan.sh with nvcc; exits 1 on a wrong answer, naming the case.
+// map where they lie apart), one_box_tiles / tile_store_ok pick the producer's copy
+// loop and the stores of C, and band_tile_of orders the kernels' tiles. Each case is a
+// layout of samples/perf_tf32.pa or perf_shapes.pa, its offsets written out here as the
+// types give them. Built by tests/tmap_plan.sh with nvcc; exits 1 on a wrong answer,
+// naming the case.
 #include <stdio.h>
 #include <stdlib.h>
 #include "hopper.pah"
@@ -153,7 +154,42 @@ static void not_blocked(void) {
   expect("broken blocks: block", broken.r, 0);
 }
 
+/* band_tile_of, the kernels' tile order: each of GP x GQ tiles taken by one block, the
+   first band's blocks down its first column, and a wave of WAVE blocks inside the first
+   band's rows and its first columns */
+static void bands(int gp, int gq, int band, int wave) {
+  char w[96];
+  int *seen = (int *)calloc((size_t)gp * gq, sizeof(int)), top = 0, right = 0;
+  for (int bid = 0; bid < gp * gq; bid++) {
+    const band_tile t = band_tile_of(bid, gp, gq, band);
+    snprintf(w, sizeof w, "bands %d x %d of %d: block %d inside", gp, gq, band, bid);
+    expect(w, t.p >= 0 && t.p < gp && t.q >= 0 && t.q < gq, 1);
+    if (t.p >= 0 && t.p < gp && t.q >= 0 && t.q < gq)
+      seen[t.p * gq + t.q]++;
+    if (bid < wave)
+      top = t.p > top ? t.p : top, right = t.q > right ? t.q : right;
+  }
+  for (int i = 0; i < gp * gq; i++) {
+    snprintf(w, sizeof w, "bands %d x %d of %d: tile %d taken", gp, gq, band, i);
+    expect(w, seen[i], 1);
+  }
+  const int rows = gp < band ? gp : band;
+  snprintf(w, sizeof w, "bands %d x %d of %d: block 1's row", gp, gq, band);
+  expect(w, band_tile_of(1, gp, gq, band).p, rows > 1);
+  snprintf(w, sizeof w, "bands %d x %d of %d: a wave's rows", gp, gq, band);
+  expect(w, top, wave < rows * gq ? (wave < rows ? wave - 1 : rows - 1) : top);
+  snprintf(w, sizeof w, "bands %d x %d of %d: a wave's columns", gp, gq, band);
+  expect(w, right, wave <= rows * gq ? (wave - 1) / rows : right);
+  free(seen);
+}
+
 int main(void) {
+  bands(64, 128, 4, 132); /* 16384^3, tiles of 256 x 128, 132 multiprocessors */
+  bands(20, 40, 4, 132);  /* 5000^3 */
+  bands(22, 33, 4, 132);  /* a last band of 2 rows */
+  bands(3, 5, 16, 132);   /* one band, shorter than its height */
+  bands(1, 1, 4, 1);
+  bands(97, 7, 16, 100);
   strided();
   fig18a(1024, 1);
   fig18a(384, 0); /* strips of 96: Q's 128 columns cross a strip */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tmap_plan.sh NVCC WORKDIR: tests/tmap_plan.cu (samples/hopper.pah's tensor-map plans,
-# read from layouts' offsets) built warning-free and run on the CPU: no GPU needed.
+# read from layouts' offsets, and its tile order) built warning-free and run on the CPU:
+# no GPU needed.
 set -e
 nvcc=$1 wd=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
