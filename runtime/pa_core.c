@@ -146,6 +146,50 @@ void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type
     return p;
 }
 
+/* pa_host_scratch: one block a thread, behind a key whose destructor frees it */
+typedef struct HostScratch {
+    void *p;
+    size_t bytes;
+} HostScratch;
+static pthread_key_t host_scratch_key;
+static pthread_once_t host_scratch_once = PTHREAD_ONCE_INIT;
+
+static void host_scratch_free(void *v)
+{
+    HostScratch *s = v;
+    free(s->p);
+    free(s);
+}
+
+static void host_scratch_key_make(void)
+{
+    pthread_key_create(&host_scratch_key, host_scratch_free);
+}
+
+void *pa_host_scratch(size_t bytes)
+{
+    pthread_once(&host_scratch_once, host_scratch_key_make);
+    HostScratch *s = pthread_getspecific(host_scratch_key);
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s || pthread_setspecific(host_scratch_key, s) != 0) {
+            free(s);
+            return NULL;
+        }
+    }
+    if (s->p && s->bytes >= bytes)
+        return s->p;
+    /* grown by a quarter at least, so that slowly growing sizes reallocate seldom */
+    size_t grown = s->bytes + s->bytes / 4, want = bytes > grown ? bytes : grown;
+    if (want > SIZE_MAX - PA_ALIGN)
+        return NULL;
+    want = (want + PA_ALIGN - 1) / PA_ALIGN * PA_ALIGN;
+    free(s->p);
+    s->p = aligned_alloc(PA_ALIGN, want ? want : PA_ALIGN);
+    s->bytes = s->p ? want : 0;
+    return s->p;
+}
+
 void pa_check_sizes(const char *type, const char *file, int line, long long bound, int nsizes, ...)
 {
     va_list ap;
