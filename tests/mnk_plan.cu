@@ -1,0 +1,101 @@
+// tests/mnk_plan.cu: samples/mnk_plan.pah, the host's plan of the TF32 kernels' grids, on
+// the CPU (no GPU: the multiprocessors' count is given, an H200's 132): the parts of k
+// (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on), the
+// warp-specialised kernel's rule for a single wave (mnk_ws_splits_on), the tile width
+// (mnk_tf32_width_on) and when an operand is copied into padded memory
+// (mnk_repack_pays), each against the property it promises and the decisions the
+// comments quote from measurements. Built by tests/mnk_plan.sh with nvcc; exits 1 on a
+// wrong answer, naming the case.
+#include <stdio.h>
+#include "mnk_plan.pah"
+
+static int bad;
+static void expect(const char *what, long long got, long long want) {
+  if (got != want) {
+    printf("mnk_plan: %s is %lld, want %lld\n", what, got, want);
+    bad++;
+  }
+}
+enum { SMS = 132 };
+
+/* every part an even number of slices, the live parts covering all slices and no more
+   than they need, never more parts than asked */
+static void parts(void) {
+  for (int all = 1; all <= 600; all++)
+    for (int p = 1; p <= 16; p++) {
+      const int span = mnk_span(all, p), live = mnk_live(all, p);
+      if (span % 2 != 0 || span < 2 || live < 1 || live > p || (long long)live * span < all ||
+          (long long)(live - 1) * span >= all) {
+        printf("mnk_plan: %d slices in %d parts: span %d, %d live\n", all, p, span, live);
+        bad++;
+        return;
+      }
+    }
+  expect("mnk_unsplit(288 tiles, 2 parts)", mnk_unsplit(288, 2, SMS), 264);
+  expect("mnk_unsplit(288 tiles, 1 part)", mnk_unsplit(288, 1, SMS), 288);
+  expect("mnk_unsplit(100 tiles, 4 parts)", mnk_unsplit(100, 4, SMS), 0);
+}
+
+/* the split chosen is one whose parts all have slices, and none of those is cheaper */
+static void cheapest(void) {
+  static const long long shapes[][3] = {{4096, 4096, 4096}, {3000, 3000, 3000}, {129, 129, 129},
+                                        {128, 8192, 8192},  {8192, 128, 2048},  {100, 100, 100},
+                                        {257, 257, 257},    {2001, 2001, 101},  {16384, 16384, 16384},
+                                        {1, 1, 1},          {5, 3, 7},          {300, 1000, 777}};
+  for (const auto &s : shapes)
+    for (int pt = 128; pt <= 256; pt *= 2) {
+      const long long tiles = (s[0] + pt - 1) / pt * ((s[1] + 127) / 128), cells = s[0] * s[1];
+      const double ks = MNK_TF32_K_S(pt), fs = MNK_TF32_FIXED_S(pt);
+      const int all = (int)((s[2] + 31) / 32), got = mnk_splits_on(tiles, s[2], cells, ks, fs, SMS);
+      const double t = mnk_time(tiles, got, s[2], cells, ks, fs, SMS);
+      int ok = got >= 1 && got <= 16 && mnk_live(all, got) == got;
+      for (int p = 1; p <= 16 && p <= all; p++)
+        ok &= !(mnk_live(all, p) == p && mnk_time(tiles, p, s[2], cells, ks, fs, SMS) < t);
+      if (!ok) {
+        printf("mnk_plan: %lld x %lld x %lld, tiles of %d: %d parts is not the cheapest split\n", s[0], s[1],
+               s[2], pt, got);
+        bad++;
+      }
+    }
+  /* one slice of k cannot be split */
+  expect("parts of k = 32", mnk_splits_on(4, 32, 1024, 27.8e-9, 8e-6, SMS), 1);
+}
+
+/* TF32_WS: a single wave runs unsplit unless each part keeps 1024 of k (run 67, 68) */
+static void single_wave(void) {
+  expect("129^3's 4 tiles, 3 parts asked", mnk_ws_splits_on(3, 4, 129, SMS), 1);
+  expect("257^3's 9 tiles, 5 parts asked", mnk_ws_splits_on(5, 9, 257, SMS), 1);
+  expect("128 x 8192 x 8192's 64 tiles, 2 parts asked", mnk_ws_splits_on(2, 64, 8192, SMS), 2);
+  expect("8192 x 128 x 8192's 32 tiles, 4 parts asked", mnk_ws_splits_on(4, 32, 8192, SMS), 4);
+  expect("32 tiles of k = 2048, 4 parts asked", mnk_ws_splits_on(4, 32, 2048, SMS), 2);
+  expect("288 tiles (more than a wave), 5 parts asked", mnk_ws_splits_on(5, 288, 3000, SMS), 5);
+}
+
+static void width(void) {
+  expect("width, M = 128 (a 256-wide tile half empty)", mnk_tf32_width_on(128, 8192, 8192, SMS), 128);
+  expect("width, 8192^3", mnk_tf32_width_on(8192, 8192, 8192, SMS), 256);
+  expect("width, 4096^3", mnk_tf32_width_on(4096, 4096, 4096, SMS), 256);
+  expect("width, 129^3 (too few 256-wide tiles)", mnk_tf32_width_on(129, 129, 129, SMS), 128);
+}
+
+/* the shapes mnk_repack_pays's comment quotes, measured with and without the copies */
+static void repack(void) {
+  expect("copies pay at 777^3", mnk_repack_pays(777, 777, 777), 1);
+  expect("copies pay at 2047 x 2049 x 2051", mnk_repack_pays(2047, 2049, 2051), 1);
+  expect("copies pay at 2001 x 2001 x 101", mnk_repack_pays(2001, 2001, 101), 1);
+  expect("copies pay at 8191 x 8191 x 127", mnk_repack_pays(8191, 8191, 127), 1);
+  expect("copies pay at 513^3", mnk_repack_pays(513, 513, 513), 0);
+  expect("copies pay at 387^3", mnk_repack_pays(387, 387, 387), 0);
+  expect("copies pay at 301 x 301 x 5001", mnk_repack_pays(301, 301, 5001), 0);
+  expect("copies pay at 127 x 8191 x 8191", mnk_repack_pays(127, 8191, 8191), 0);
+}
+
+int main(void) {
+  parts();
+  cheapest();
+  single_wave();
+  width();
+  repack();
+  printf("mnk_plan: %s\n", bad ? "WRONG" : "ok");
+  return bad != 0;
+}
