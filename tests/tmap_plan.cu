@@ -5,7 +5,7 @@
 // map where they lie apart), one_box_tiles / tile_store_ok pick the producer's copy
 // loop and the stores of C, and band_tile_of orders the kernels' tiles. Each case is a
 // layout of samples/perf_tf32.pa or perf_shapes.pa, its offsets written out here as the
-// types give them. Built by tests/tmap_plan.sh with nvcc; exits 1 on a wrong answer,
+// types give them. Built by tests/host_cu.sh with nvcc; exits 1 on a wrong answer,
 // naming the case.
 #include <stdio.h>
 #include <stdlib.h>
