@@ -64,7 +64,8 @@ void *pa_alloc_host(pa_mem mem, pa_size_t count, pa_size_t elem_size, const char
  * move it; the contents are the last user's), freed when the thread ends;
  * NULL where it cannot be had.  For the temporary copies a routine called
  * again and again needs: fresh memory each call costs a page fault a page
- * (perf_sgemm_host.pa's padded copies: 0.71 -> 0.74 of OpenBLAS at N = 1000). */
+ * (perf_sgemm_host.pa at N = 1000: the faults alone were 0.71 -> 0.74 of
+ * OpenBLAS).  A size past what can be counted leaves the block as it was. */
 void *pa_host_scratch(pa_size_t bytes);
 /* Frees memory from pa_alloc_host; NULL is allowed. */
 void pa_free_host(pa_mem mem, void *p);
