@@ -76,6 +76,9 @@ static void width(void) {
   expect("width, 8192^3", mnk_tf32_width_on(8192, 8192, 8192, SMS), 256);
   expect("width, 4096^3", mnk_tf32_width_on(4096, 4096, 4096, SMS), 256);
   expect("width, 129^3 (too few 256-wide tiles)", mnk_tf32_width_on(129, 129, 129, SMS), 128);
+  /* priced with TF32_WS's parts (run 71: both faster than the other width) */
+  expect("width, 8192 x 128 x 2048 (the single wave's 2 parts)", mnk_tf32_width_on(8192, 128, 2048, SMS), 128);
+  expect("width, 384 x 3000 x 3000", mnk_tf32_width_on(384, 3000, 3000, SMS), 256);
 }
 
 /* the shapes mnk_repack_pays's comment quotes, measured with and without the copies */
