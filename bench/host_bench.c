@@ -11,7 +11,8 @@
  * Usage: host_bench [CSV]   (BENCH_REPS=n rounds, default 11, at most 64; BENCH_NAIVE=1
  * adds the naive loop once, about a minute at N=2048 on 2 cores; BENCH_CPUTIME=1 times
  * by the calling thread's CPU time, which leaves out preemption on a loaded machine and
- * means something for single-threaded calls only) */
+ * means something for single-threaded calls only; BENCH_C_OFFSET=bytes places C that far
+ * past a page) */
 #include <cblas.h>
 #include <math.h>
 #include <stdio.h>
@@ -118,7 +119,23 @@ static void report(FILE *out, const char *name, const double *t, int reps, doubl
 
 int main(int argc, char **argv) {
   size_t n2 = (size_t)N * N;
-  float *a = malloc(n2 * 4), *b = malloc(n2 * 4), *c = malloc(n2 * 4), *ref = malloc(n2 * 4);
+  float *a = malloc(n2 * 4), *b = malloc(n2 * 4), *c = malloc(n2 * 4), *ref = malloc(n2 * 4), *c_block = NULL;
+  if (!a || !b || !c || !ref) {
+    fprintf(stderr, "host_bench: cannot allocate four %d x %d float arrays\n", N, N);
+    return 2;
+  }
+  /* BENCH_C_OFFSET=bytes: C that many bytes past a page (a multiple of 4, below 4096)
+     instead of malloc's (16 past 64 with glibc): the Parray SGEMM's speed once followed
+     C's address (bench/results/host.md) */
+  if (getenv("BENCH_C_OFFSET")) {
+    const int off = atoi(getenv("BENCH_C_OFFSET"));
+    if (off < 0 || off >= 4096 || off % 4 || !(c_block = aligned_alloc(4096, n2 * 4 + 4096))) {
+      fprintf(stderr, "host_bench: BENCH_C_OFFSET=%s: a multiple of 4 from 0 to 4092 (and the memory for it)\n",
+              getenv("BENCH_C_OFFSET"));
+      return 2;
+    }
+    c = (float *)((char *)c_block + off);
+  }
   if (getenv("BENCH_CPUTIME") && atoi(getenv("BENCH_CPUTIME")))
     clock_id = CLOCK_THREAD_CPUTIME_ID;
   int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 11;

@@ -14,6 +14,7 @@
 #   THREADS    the sample's thread count and OpenBLAS's, default nproc
 #   BENCH_CPUTIME=1  time each call by the calling thread's CPU time instead of the
 #              clock (meaningful with THREADS=1 only: a loaded machine's preemption left out)
+#   BENCH_C_OFFSET=bytes  C that many bytes past a page instead of where malloc puts it
 # Writes OUTDIR/host.csv (one row per instruction set and variant) and host_machine.txt,
 # and prints a table.
 set -eo pipefail
