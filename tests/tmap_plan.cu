@@ -42,7 +42,7 @@ static void strided(void) {
   expect("row-major rows: step", rows.s, ld);
   expect("row-major columns: step", cols.s, 1);
   tile_plan pl;
-  expect("row-major: planned", tile_plan_of(&pl, base, rows, cols, 256), 1);
+  expect("row-major: planned", tile_plan_of(&pl, base, rows, cols, 256, 256, 128), 1);
   expect("row-major: rank", pl.rank, 2);
   expect("row-major: columns", (long long)pl.dims[0], n);
   expect("row-major: row stride in bytes", (long long)pl.strides[0], ld * 4);
@@ -51,9 +51,9 @@ static void strided(void) {
   expect("row-major: C stored by the copy engine", tile_store_ok(pl.g), 1);
   /* odd leading dimension: rows 3108 bytes apart, which the copy engine cannot step */
   const tile_axis odd = axis_of(777, 777, 0, [&](long long i) { return i * 777; });
-  expect("ld 777: planned", tile_plan_of(&pl, base, odd, cols, 256), 0);
+  expect("ld 777: planned", tile_plan_of(&pl, base, odd, cols, 256, 256, 128), 0);
   /* a base off 16 bytes */
-  expect("base + 1: planned", tile_plan_of(&pl, base + 1, rows, cols, 256), 0);
+  expect("base + 1: planned", tile_plan_of(&pl, base + 1, rows, cols, 256, 256, 128), 0);
 }
 
 /* Fig 18a at N: [4][N][N/4] read as [N][(4)(N/4)], columns cut into strips of N/4 (PAD
@@ -66,7 +66,7 @@ static void fig18a(long long n, int one_box, long long pad = 0) {
   expect("Fig 18a columns: block", cols.r, w);
   expect("Fig 18a columns: block stride", cols.S, n * w + pad);
   tile_plan pl;
-  expect("Fig 18a: planned", tile_plan_of(&pl, base, rows, cols, 256), w % 32 == 0);
+  expect("Fig 18a: planned", tile_plan_of(&pl, base, rows, cols, 256, 256, 128), w % 32 == 0);
   if (w % 32)
     return;
   /* stacked where a tile of 256 rows stays inside the strip's N rows */
@@ -84,7 +84,7 @@ static void fig18a(long long n, int one_box, long long pad = 0) {
   expect("Fig 18a: columns cut", pl.g.cols_cut, 1);
   /* Q's map of the same layout (32 k by 32 columns): its 128 columns in one strip? */
   tile_plan q;
-  tile_plan_of(&q, base, rows, cols, 32);
+  tile_plan_of(&q, base, rows, cols, 32, 256, 128);
   /* also C's map (boxes of 32 rows): they cover a P tile's 256 rows, past N where N is
      not a multiple, and a stacked map would store those into the next strip (run 68,
      N = 640: Fig 18a wrong) */
@@ -100,7 +100,7 @@ static void fig18b(long long n, int boxes) {
   expect("Fig 18b rows: block", rows.r, h);
   expect("Fig 18b rows: block stride", rows.S, 2 * h * h);
   tile_plan pl;
-  expect("Fig 18b: planned", tile_plan_of(&pl, base, rows, cols, 256), 1);
+  expect("Fig 18b: planned", tile_plan_of(&pl, base, rows, cols, 256, 256, 128), 1);
   /* stacked, [rb][cb][r][c]: block (rb, cb)'s rows 2 h rb + h cb on, where a tile of 256
      rows stays inside a block; else 4-D, a tile crossing blocks in boxes */
   const int stacked = h % 256 == 0;
@@ -114,7 +114,7 @@ static void fig18b(long long n, int boxes) {
     expect("Fig 18b: a column block's step", pl.g.cstep, h);
   }
   tile_plan c;
-  tile_plan_of(&c, base, rows, cols, 32);
+  tile_plan_of(&c, base, rows, cols, 32, 256, 128);
   expect("Fig 18b: C stacked", c.g.stacked, n % 256 == 0);
   expect("Fig 18b: C stored by the copy engine", tile_store_ok(c.g), 1);
 }
@@ -136,7 +136,7 @@ static void padded_c(long long n, int ok) {
   const tile_axis rows = axis_of(5, ldc, 0, [&](long long i) { return i * ldc; });
   const tile_axis cols = axis_of(n, 1, 0, [&](long long j) { return j; });
   tile_plan pl;
-  expect("padded C: planned", tile_plan_of(&pl, base, rows, cols, 32), 1);
+  expect("padded C: planned", tile_plan_of(&pl, base, rows, cols, 32, 256, 128), 1);
   char what[64];
   snprintf(what, sizeof what, "padded C, N = %lld: stored by the copy engine", n);
   expect(what, tile_store_ok(pl.g), ok);
@@ -148,7 +148,7 @@ static void not_blocked(void) {
   expect("i^2: block", sq.r, 0);
   tile_plan pl;
   const tile_axis cols = axis_of(100, 1, 0, [&](long long j) { return j; });
-  expect("i^2: planned", tile_plan_of(&pl, base, sq, cols, 256), 0);
+  expect("i^2: planned", tile_plan_of(&pl, base, sq, cols, 256, 256, 128), 0);
   /* blocks of 4 columns, then a stride that breaks the pattern at the third block */
   const tile_axis broken = axis_of(12, 1, 0, [&](long long j) { return j < 8 ? j / 4 * 100 + j % 4 : 999 + j; });
   expect("broken blocks: block", broken.r, 0);
