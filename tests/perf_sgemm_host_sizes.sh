@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # perf_sgemm_host_sizes.sh PARRAYC SOURCE_DIR WORKDIR: samples/perf_sgemm_host.pa at
 # sizes and thread counts other than its N = 256 and 2 threads: N not a multiple of
-# the blocking (padded, copied), 1, 3, 4, 5 and 12 threads (at N = 600 more threads
-# than parts of the columns), each product checked by the sample against float64;
-# and the sizes it cannot take stop the build at the sample's #error, which names
-# them.
+# the blocking (A and B packed from the caller's arrays with zeros, C padded), 1, 3, 4,
+# 5 and 12 threads (at N = 600 more threads than parts of the columns), each product
+# checked by the sample against float64 (into a C on 64 bytes and one 4 bytes past);
+# on x86, the vector widths of AVX2 and AVX-512 built warning-free, and run where this
+# CPU has them; and the sizes it cannot take stop the build at the sample's #error,
+# which names them.
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PARRAYC SOURCE_DIR WORKDIR" >&2; exit 2; }
 P=$1 S=$(cd "$2" && pwd) W=$3
@@ -20,6 +22,18 @@ for case in "1 1" "100 3" "257 1" "300 5" "512 4" "600 12"; do
     fail "N = $n, $t threads: $(cat err.txt)"
   [ "$out" = "perf_sgemm_host: N = $n, $t omp threads, ok" ] || fail "N = $n, $t threads printed '$out'"
 done
+
+if [ "$(uname -m)" = x86_64 ]; then
+  for isa in "avx2:-mavx2 -mfma" "avx512f:-mavx512f -mfma"; do
+    flag=${isa%%:*} opts=${isa#*:}
+    # shellcheck disable=SC2086 # opts: two options
+    "$P" --build -DN=300 -DTHREADS=2 $opts -Wall -Wextra -Werror "$pa" -o "sgemm_$flag" 2>err.txt ||
+      { fail "$flag: $(head -3 err.txt)"; continue; }
+    grep -qw "$flag" /proc/cpuinfo || continue # built only: this CPU lacks it
+    out=$("./sgemm_$flag") || fail "$flag: exit status $?"
+    [ "$out" = "perf_sgemm_host: N = 300, 2 omp threads, ok" ] || fail "$flag printed '$out'"
+  done
+fi
 
 for bad in "-DN=0:N must be between 1 and 40000" "-DN=40001:N must be between 1 and 40000" \
            "-DTHREADS=0:THREADS must be between 1 and 256" "-DTHREADS=257:THREADS must be between 1 and 256"; do
