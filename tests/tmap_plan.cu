@@ -119,6 +119,20 @@ static void fig18b(long long n, int boxes) {
   expect("Fig 18b: C stored by the copy engine", tile_store_ok(c.g), 1);
 }
 
+/* stacked only where the matrix is whole tiles of the caller's largest (WHOLE_ROWS x
+   WHOLE_COLS): Fig 18a at N = 640 read in tiles of 128 rows is whole 128 x 128 tiles, not
+   whole 256 x 128 ones (a 256-row tile would reach past a strip into the next) */
+static void whole_tiles(void) {
+  const long long n = 640, w = n / 4;
+  const tile_axis rows = axis_of(n, w, n, [&](long long i) { return i * w; });
+  const tile_axis cols = axis_of(n, 1, w, [&](long long j) { return j / w * (n * w) + j % w; });
+  tile_plan pl;
+  tile_plan_of(&pl, base, rows, cols, 128, 128, 128);
+  expect("N = 640, whole 128 x 128 tiles: stacked", pl.g.stacked, 1);
+  tile_plan_of(&pl, base, rows, cols, 128, 256, 128);
+  expect("N = 640, whole 256 x 128 tiles: stacked", pl.g.stacked, 0);
+}
+
 /* blocks that would share a map's rows are not stacked: steps of 1 and 2 rows for blocks
    of 4 rows (an index cut into 4 blocks of rows a row apart, another into 2) */
 static void not_stacked(void) {
@@ -203,6 +217,7 @@ int main(void) {
   padded_c(130, 0);
   padded_c(1, 0);
   not_blocked();
+  whole_tiles();
   not_stacked();
   printf("tmap_plan: %s\n", bad ? "WRONG" : "ok");
   return bad != 0;
