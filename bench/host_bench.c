@@ -128,12 +128,18 @@ int main(int argc, char **argv) {
      instead of malloc's (16 past 64 with glibc): the Parray SGEMM's speed once followed
      C's address (bench/results/host.md) */
   if (getenv("BENCH_C_OFFSET")) {
-    const int off = atoi(getenv("BENCH_C_OFFSET"));
-    if (off < 0 || off >= 4096 || off % 4 || !(c_block = aligned_alloc(4096, n2 * 4 + 4096))) {
-      fprintf(stderr, "host_bench: BENCH_C_OFFSET=%s: a multiple of 4 from 0 to 4092 (and the memory for it)\n",
-              getenv("BENCH_C_OFFSET"));
+    const char *text = getenv("BENCH_C_OFFSET");
+    char *end;
+    const long off = strtol(text, &end, 10);
+    if (end == text || *end || off < 0 || off >= 4096 || off % 4) {
+      fprintf(stderr, "host_bench: BENCH_C_OFFSET=%s: bytes, a multiple of 4 from 0 to 4092\n", text);
       return 2;
     }
+    if (!(c_block = aligned_alloc(4096, n2 * 4 + 4096))) {
+      fprintf(stderr, "host_bench: BENCH_C_OFFSET=%s: cannot allocate C (%zu bytes)\n", text, n2 * 4 + 4096);
+      return 2;
+    }
+    free(c);
     c = (float *)((char *)c_block + off);
   }
   if (getenv("BENCH_CPUTIME") && atoi(getenv("BENCH_CPUTIME")))
