@@ -7,51 +7,38 @@
 //                                  bytes into an allocation (10 x 1 floats, rows 112 bytes
 //                                  apart): X = 0 loads, X = 3 is an illegal instruction
 // Build: nvcc -O2 -arch=sm_90a -std=c++17 bench/lab/tma_swizzle_probe.cu -o tma_swizzle_probe
-#include <cuda.h>
-#include <cuda_runtime.h>
-#include <cudaTypedefs.h>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-
-__device__ __forceinline__ unsigned smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+#include "../wgmma.cuh" /* CK; samples/hopper.pah: smem_addr, mbar_*, tma_2d, tmap_encode */
 
 /* one box of map at column x, row 0, to OFF bytes past a 1024-byte boundary; the 2 KB there
    copied to out */
 __global__ void load_box(const __grid_constant__ CUtensorMap map, int x, int off, int bytes, float *out) {
   extern __shared__ __align__(1024) unsigned char raw[];
   __shared__ __align__(8) unsigned long long bar;
-  unsigned char *const base = raw + (1024 - smem(raw) % 1024) % 1024;
+  unsigned char *const base = raw + (1024 - smem_addr(raw) % 1024) % 1024;
   for (int i = threadIdx.x; i < 512; i += blockDim.x)
     ((float *)base)[i] = -1.f;
   if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(smem(&bar)));
-    asm volatile("fence.mbarrier_init.release.cluster;");
+    mbar_init(&bar, 1);
+    fence_mbar_init();
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(smem(&bar)), "r"(bytes));
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
-                 ::"r"(smem(base + off)), "l"(&map), "r"(x), "r"(0), "r"(smem(&bar)) : "memory");
+    mbar_expect(&bar, bytes);
+    tma_2d(base + off, &map, x, 0, &bar);
   }
-  asm volatile("{\n .reg .pred p;\n W: mbarrier.try_wait.parity.shared.b64 p, [%0], 0;\n @!p bra W;\n}" ::"r"(smem(&bar)));
+  mbar_wait(&bar, 0);
   for (int i = threadIdx.x; i < 512; i += blockDim.x)
     out[i] = ((float *)base)[i];
 }
 
+/* COLS x ROWS floats at base, rows STRIDE bytes apart, in boxes of 32 x BOX_ROWS, as the
+   samples' maps (tmap_encode: 128-byte swizzle) */
 static int encode(CUtensorMap *m, const float *base, unsigned long long cols, unsigned long long rows,
-                  unsigned long long stride, unsigned box_cols, unsigned box_rows) {
-  void *f = nullptr;
-  cudaDriverEntryPointQueryResult q;
-  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
-      q != cudaDriverEntryPointSuccess)
-    return 0;
+                  unsigned long long stride, unsigned box_rows) {
   const cuuint64_t dims[2] = {cols, rows}, strides[1] = {stride};
-  const cuuint32_t box[2] = {box_cols, box_rows}, es[2] = {1, 1};
-  return ((PFN_cuTensorMapEncodeTiled_v12000)f)(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims, strides,
-                                                 box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  const cuuint32_t box[2] = {32, box_rows};
+  return tmap_encode(m, base, 2, dims, strides, box);
 }
 
 int main(int argc, char **argv) {
@@ -63,16 +50,14 @@ int main(int argc, char **argv) {
   float h[256], out[512], *d, *o;
   for (int i = 0; i < 256; i++)
     h[i] = (float)i;
-  if (cudaMalloc(&d, 4096) != cudaSuccess || cudaMalloc(&o, sizeof out) != cudaSuccess) {
-    fprintf(stderr, "tma_swizzle_probe: no GPU memory\n");
-    return 1;
-  }
-  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
-  cudaFuncSetAttribute(load_box, cudaFuncAttributeMaxDynamicSharedMemorySize, 4096);
+  CK(cudaMalloc(&d, 4096));
+  CK(cudaMalloc(&o, sizeof out));
+  CK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+  CK(cudaFuncSetAttribute(load_box, cudaFuncAttributeMaxDynamicSharedMemorySize, 4096));
   CUtensorMap m;
   if (!place) {
     const int x = atoi(argv[2]);
-    if (!encode(&m, d + 4, 10, 1, 112, 32, 8)) {
+    if (!encode(&m, d + 4, 10, 1, 112, 8)) {
       printf("column %d: the driver refused the map\n", x);
       return 1;
     }
@@ -81,7 +66,7 @@ int main(int argc, char **argv) {
     printf("column %d: %s\n", x, e == cudaSuccess ? "loaded" : cudaGetErrorString(e));
     return 0;
   }
-  if (!encode(&m, d, 32, 8, 128, 32, 8)) {
+  if (!encode(&m, d, 32, 8, 128, 8)) {
     printf("place: the driver refused the map\n");
     return 1;
   }
@@ -92,7 +77,7 @@ int main(int argc, char **argv) {
       printf("offset %4d: %s\n", off, cudaGetErrorString(e));
       return 1;
     }
-    cudaMemcpy(out, o, sizeof out, cudaMemcpyDeviceToHost);
+    CK(cudaMemcpy(out, o, sizeof out, cudaMemcpyDeviceToHost));
     int absolute = 1, restarted = 1;
     for (int i = 0; i < 8; i++)
       for (int c = 0; c < 32; c++) {
