@@ -135,8 +135,9 @@ int main(int argc, char **argv) {
       fprintf(stderr, "host_bench: BENCH_C_OFFSET=%s: bytes, a multiple of 4 from 0 to 4092\n", text);
       return 2;
     }
-    if (!(c_block = aligned_alloc(4096, n2 * 4 + 4096))) {
-      fprintf(stderr, "host_bench: BENCH_C_OFFSET=%s: cannot allocate C (%zu bytes)\n", text, n2 * 4 + 4096);
+    const size_t bytes = (n2 * 4 + 4096 + 4095) / 4096 * 4096; /* aligned_alloc: a multiple of 4096 */
+    if (!(c_block = aligned_alloc(4096, bytes))) {
+      fprintf(stderr, "host_bench: BENCH_C_OFFSET=%s: cannot allocate C (%zu bytes)\n", text, bytes);
       return 2;
     }
     free(c);
