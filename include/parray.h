@@ -67,6 +67,10 @@ void *pa_alloc_host(pa_mem mem, pa_size_t count, pa_size_t elem_size, const char
  * (perf_sgemm_host.pa at N = 1000: the faults alone were 0.71 -> 0.74 of
  * OpenBLAS).  A size past what can be counted leaves the block as it was. */
 void *pa_host_scratch(pa_size_t bytes);
+/* The size a scratch block of held bytes is reallocated to for need bytes
+ * (pa_host_scratch, pa_cuda_scratch): grown by a quarter at least, so that
+ * slowly growing sizes reallocate seldom. */
+pa_size_t pa_scratch_grown(pa_size_t held, pa_size_t need);
 /* Frees memory from pa_alloc_host; NULL is allowed. */
 void pa_free_host(pa_mem mem, void *p);
 /* #destroy of a block of host memory: frees p (NULL is allowed), or, when

@@ -146,6 +146,12 @@ void *pa_alloc_host(pa_mem mem, size_t count, size_t elem_size, const char *type
     return p;
 }
 
+pa_size_t pa_scratch_grown(pa_size_t held, pa_size_t need)
+{
+    const size_t grown = held + held / 4;
+    return need > grown ? need : grown;
+}
+
 /* pa_host_scratch: one block a thread, behind a key whose destructor frees it */
 typedef struct HostScratch {
     void *p;
@@ -179,8 +185,7 @@ void *pa_host_scratch(size_t bytes)
     }
     if (s->p && s->bytes >= bytes)
         return s->p;
-    /* grown by a quarter at least, so that slowly growing sizes reallocate seldom */
-    size_t grown = s->bytes + s->bytes / 4, want = bytes > grown ? bytes : grown;
+    size_t want = pa_scratch_grown(s->bytes, bytes);
     if (want > SIZE_MAX - PA_ALIGN)
         return NULL;
     want = (want + PA_ALIGN - 1) / PA_ALIGN * PA_ALIGN;

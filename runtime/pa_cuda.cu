@@ -268,8 +268,7 @@ static void *scratch_get(int kind, size_t bytes)
     }
     if (s->p[kind][d] && s->bytes[kind][d] >= bytes)
         return s->p[kind][d];
-    /* grown by a quarter at least, so that slowly growing sizes reallocate seldom */
-    const size_t grown = s->bytes[kind][d] + s->bytes[kind][d] / 4, want = bytes > grown ? bytes : grown;
+    const size_t want = pa_scratch_grown(s->bytes[kind][d], bytes);
     if (s->p[kind][d]) {
         cudaFree(s->p[kind][d]); /* waits for the kernels that used it */
         s->p[kind][d] = NULL;
