@@ -26,7 +26,8 @@ if [ "$deb" = --deb ]; then
   run dpkgx.log dpkg -x "$pkg" "$W/root" || { fail "dpkg -x"; exit 1; }
   prefix=$W/root/usr
 else
-  run install.log cmake --install "$B" --prefix "$W/stage" || { fail "cmake --install"; exit 1; }
+  # a relative prefix, as a user types it: the working folder's ($W)
+  run install.log cmake --install "$B" --prefix stage || { fail "cmake --install"; exit 1; }
   mv "$W/stage" "$W/moved" && prefix=$W/moved   # relocated: the configured prefix is gone
 fi
 P=$prefix/bin/parrayc
