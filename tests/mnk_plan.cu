@@ -90,6 +90,12 @@ static void repack(void) {
   expect("copies pay at 513^3", mnk_repack_pays(513, 513, 513), 0);
   expect("copies pay at 387^3", mnk_repack_pays(387, 387, 387), 0);
   expect("copies pay at 301 x 301 x 5001", mnk_repack_pays(301, 301, 5001), 0);
+  /* P alone (mnk_pcopy_pays): np x k of P, nq of Q */
+  expect("P's copy pays at 127 x 8191 x 8191", mnk_pcopy_pays(127, 8191, 8191), 1);
+  expect("P's copy pays at 127 x 4097 x 8191", mnk_pcopy_pays(127, 4097, 8191), 1);
+  expect("P's copy pays at 8191 x 127 x 8191 (P large)", mnk_pcopy_pays(8191, 127, 8191), 0);
+  expect("P's copy pays at 257^3", mnk_pcopy_pays(257, 257, 257), 0);
+  expect("P's copy pays at 129^3", mnk_pcopy_pays(129, 129, 129), 0);
   expect("copies pay at 127 x 8191 x 8191", mnk_repack_pays(127, 8191, 8191), 0);
 }
 
