@@ -3,8 +3,8 @@
 // (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on), the
 // warp-specialised kernel's rule for a single wave (mnk_ws_splits_on), the tile width
 // (mnk_tf32_width_on) and when an operand is copied into padded memory
-// (mnk_repack_pays), each against the property it promises and the decisions the
-// comments quote from measurements. Built by tests/host_cu.sh with nvcc; exits 1 on a
+// (mnk_repack_pays; P alone: mnk_pcopy_pays), each against the property it promises and
+// the decisions the comments quote from measurements. Built by tests/host_cu.sh with nvcc; exits 1 on a
 // wrong answer, naming the case.
 #include <stdio.h>
 #include "mnk_plan.pah"
