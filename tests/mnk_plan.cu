@@ -3,9 +3,9 @@
 // (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on), the
 // warp-specialised kernel's rule for a single wave (mnk_ws_splits_on), the tile width
 // (mnk_tf32_width_on) and when an operand is copied into padded memory
-// (mnk_repack_pays; P alone: mnk_pcopy_pays), each against the property it promises and
-// the decisions the comments quote from measurements. Built by tests/host_cu.sh with nvcc; exits 1 on a
-// wrong answer, naming the case.
+// (mnk_repack_pays; P alone: mnk_pcopy_pays; which: mnk_copies), each against the
+// property it promises and the decisions the comments quote from measurements. Built by
+// tests/host_cu.sh with nvcc; exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
 #include "mnk_plan.pah"
 
@@ -96,6 +96,16 @@ static void repack(void) {
   expect("P's copy pays at 8191 x 127 x 8191 (P large)", mnk_pcopy_pays(8191, 127, 8191), 0);
   expect("P's copy pays at 257^3", mnk_pcopy_pays(257, 257, 257), 0);
   expect("P's copy pays at 129^3", mnk_pcopy_pays(129, 129, 129), 0);
+  /* which (mnk_copies(ws, oka, okb, pays, pcopy, rl): bit 0 A, bit 1 B) */
+  expect("both mapped: no copy", mnk_copies(1, 1, 1, 1, 1, 1), 0);
+  expect("no maps, both pay: both", mnk_copies(1, 0, 0, 1, 0, 1), 3);
+  expect("A unmapped, both pay: A", mnk_copies(1, 0, 1, 1, 0, 1), 1);
+  expect("both pay, no ws kernel: P alone", mnk_copies(0, 0, 0, 1, 1, 1), 1);
+  expect("127 x 8191 x 8191 (P is A): A alone", mnk_copies(1, 0, 0, 0, 1, 1), 1);
+  expect("P is B, unmapped: B alone", mnk_copies(1, 0, 0, 0, 1, 0), 2);
+  expect("P's copy does not pay: none", mnk_copies(1, 0, 0, 0, 0, 1), 0);
+  expect("P mapped, Q not: none (Q's copy never alone)", mnk_copies(1, 1, 0, 0, 1, 1), 0);
+  expect("Q mapped, P not: P (then the ws kernel)", mnk_copies(1, 0, 1, 0, 1, 1), 1);
   expect("copies pay at 127 x 8191 x 8191", mnk_repack_pays(127, 8191, 8191), 0);
 }
 
