@@ -8,7 +8,7 @@
 //                                  apart): X = 0 loads, X = 3 is an illegal instruction
 // Build: nvcc -O2 -arch=sm_90a -std=c++17 bench/lab/tma_swizzle_probe.cu -o tma_swizzle_probe
 #include <cstring>
-#include "../wgmma.cuh" /* CK; samples/hopper.pah: smem_addr, mbar_*, tma_2d, tmap_encode */
+#include "../wgmma.cuh" /* CK; samples/hopper.pah: smem_addr, mbar_*, tma_2d, tmap_2d */
 
 /* one box of map at column x, row 0, to OFF bytes past a 1024-byte boundary; the 2 KB there
    copied to out */
@@ -32,15 +32,6 @@ __global__ void load_box(const __grid_constant__ CUtensorMap map, int x, int off
     out[i] = ((float *)base)[i];
 }
 
-/* COLS x ROWS floats at base, rows STRIDE bytes apart, in boxes of 32 x BOX_ROWS, as the
-   samples' maps (tmap_encode: 128-byte swizzle) */
-static int encode(CUtensorMap *m, const float *base, unsigned long long cols, unsigned long long rows,
-                  unsigned long long stride, unsigned box_rows) {
-  const cuuint64_t dims[2] = {cols, rows}, strides[1] = {stride};
-  const cuuint32_t box[2] = {32, box_rows};
-  return tmap_encode(m, base, 2, dims, strides, box);
-}
-
 int main(int argc, char **argv) {
   const int place = argc > 1 && !strcmp(argv[1], "place");
   if (argc < 2 || (!place && (strcmp(argv[1], "column") || argc < 3))) {
@@ -57,7 +48,7 @@ int main(int argc, char **argv) {
   CUtensorMap m;
   if (!place) {
     const int x = atoi(argv[2]);
-    if (!encode(&m, d + 4, 10, 1, 112, 8)) {
+    if (!tmap_2d(&m, d + 4, 1, 10, 28, 8, 32)) { /* 1 x 10 floats, rows 28 apart, boxes 8 x 32 */
       printf("column %d: the driver refused the map\n", x);
       return 1;
     }
@@ -66,7 +57,7 @@ int main(int argc, char **argv) {
     printf("column %d: %s\n", x, e == cudaSuccess ? "loaded" : cudaGetErrorString(e));
     return 0;
   }
-  if (!encode(&m, d, 32, 8, 128, 8)) {
+  if (!tmap_2d(&m, d, 8, 32, 32, 8, 32)) { /* 8 x 32 floats, boxes 8 x 32 */
     printf("place: the driver refused the map\n");
     return 1;
   }
