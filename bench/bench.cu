@@ -85,7 +85,26 @@ struct Variant {
   void (*fn)(const float *, const float *, float *);
   const char *twin;   /* hand-written twin of a generated variant, or NULL */
   bool tf32;          /* GEMM on TF32 tensor cores: against cublas_tf32, TF32 tolerance */
+  int need;           /* N must be a multiple of it (0: any N); else not run, saying so */
 };
+/* The orders a variant takes. The paper's kernels (Fig 13, 21) and the transposes step
+   whole tiles; k_fast does not clip k (16-deep tiles, float4s); a blocked layout must
+   hold whole slices of k in each block: Fig 18a's strips are N/4 wide, 18b's blocks N/2,
+   so 8-deep slices (FFMA) need N % 32 and N % 16, 32-deep ones (wgmma) N % 128 and N % 64.
+   The tensor-core samples clip k: row- and column-major take any N. */
+enum { PAPER_N = 256, FAST_N = 16, FAST_18A_N = 32, FAST_18B_N = 16, TC_18A_N = 128, TC_18B_N = 64,
+       NAIVE_T_N = 32, TILED_T_N = 64 };
+/* why V cannot run at this N, or NULL */
+static const char *refusal(const struct Variant &v) {
+  static char why[160];
+  if (!v.fn)
+    return "its sample refuses this N (#error: bench/run.sh printed why)";
+  if (v.need > 1 && N % v.need != 0) {
+    snprintf(why, sizeof why, "it needs N a multiple of %d", v.need);
+    return why;
+  }
+  return NULL;
+}
 
 /* the experiment exp_NAME_row/_fig18a/_fig18b/_col: LAUNCH<layout, the rest> */
 #define ON_FOUR_LAYOUTS(name, launch, ...)                                            \
@@ -97,15 +116,15 @@ struct Variant {
 static const Variant variants[] = {
     {"cublas_sgemm", GEMM, ROW, false, launch_cublas, NULL},
     {"cublas_tf32", GEMM, ROW, false, launch_cublas_tf32, NULL, true},
-    {"cuda_fig13", GEMM, ROW, false, launch_fig13, NULL},
-    {"cuda_fig21", GEMM, ROW, false, launch_fig21, NULL},
+    {"cuda_fig13", GEMM, ROW, false, launch_fig13, NULL, false, PAPER_N},
+    {"cuda_fig21", GEMM, ROW, false, launch_fig21, NULL, false, PAPER_N},
     /* the fast SGEMM: 128 x 128 x 16 tiles (64 x 64 up to N = 1920), 8 x 8 per thread,
        2 blocks per multiprocessor (the other configurations tried: doc/performance.md,
        steps 2 to 8 and 22, their runs in git show ed1779f:bench/results/) */
-    {"cuda_fast_row", GEMM, ROW, false, launch_fast_n<LayoutRow>, NULL},
-    {"cuda_fast_fig18a", GEMM, F18A, false, launch_fast_n<Layout18a>, NULL},
-    {"cuda_fast_fig18b", GEMM, F18B, false, launch_fast_n<Layout18b>, NULL},
-    {"cuda_fast_col", GEMM, COL, false, launch_fast_n<LayoutCol>, NULL},
+    {"cuda_fast_row", GEMM, ROW, false, launch_fast_n<LayoutRow>, NULL, false, FAST_N},
+    {"cuda_fast_fig18a", GEMM, F18A, false, launch_fast_n<Layout18a>, NULL, false, FAST_18A_N},
+    {"cuda_fast_fig18b", GEMM, F18B, false, launch_fast_n<Layout18b>, NULL, false, FAST_18B_N},
+    {"cuda_fast_col", GEMM, COL, false, launch_fast_n<LayoutCol>, NULL, false, FAST_N},
 #ifdef WITH_GEN
     GEN_VARIANTS_GEMM
 #endif
@@ -158,8 +177,8 @@ static const Variant variants[] = {
     ON_FOUR_LAYOUTS("wide2n", launch_wide, 2, 0)
 #endif
     {"memcpy_d2d", COPY, ROW, false, launch_memcpy, NULL},
-    {"cuda_transpose_naive", COPY, ROW, true, launch_transpose_naive, NULL},
-    {"cuda_transpose_tiled", COPY, ROW, true, launch_transpose_tiled, NULL},
+    {"cuda_transpose_naive", COPY, ROW, true, launch_transpose_naive, NULL, false, NAIVE_T_N},
+    {"cuda_transpose_tiled", COPY, ROW, true, launch_transpose_tiled, NULL, false, TILED_T_N},
 #ifdef WITH_GEN
     GEN_VARIANTS_COPY
 #endif
@@ -353,6 +372,11 @@ int main(int argc, char **argv) {
   for (const Variant &v : variants) {
     if (!selected(v.name, only)) continue;
     seed++;
+    if (const char *why = refusal(v)) {
+      printf("%-26s N=%5d  not run: %s\n", v.name, N, why);
+      if (out) fprintf(out, "%s,%d,,,,,,,,not run,,,\n", v.name, N);
+      continue;
+    }
     k_fill<<<1024, 256>>>(a, n2, seed * 2);
     k_fill<<<1024, 256>>>(b, n2, seed * 2 + 1);
     CK(cudaGetLastError());
@@ -374,7 +398,7 @@ int main(int argc, char **argv) {
     const bool paired = !is_reference(v);
     const Variant *twin_v = NULL; /* a generated variant's twin joins the rounds too */
     for (const Variant &r : variants)
-      if (v.twin && !strcmp(r.name, v.twin)) twin_v = &r;
+      if (v.twin && !strcmp(r.name, v.twin) && !refusal(r)) twin_v = &r;
     std::vector<float> t, tref, ttwin;
     for (int r = 0; r < reps && !bad; r++) {
       /* odd rounds run backwards: no one always runs last, on the warmest GPU; the

@@ -1,15 +1,19 @@
 # gen_flags.sh, sourced by bench/run.sh and tests/build_bench.sh (POSIX sh):
-#   gen_flags SAMPLE N  prints the nvcc flags of the generated SAMPLE (perf_tf32, ...)
-#                       at order N, or fails where the sample refuses N with #error;
-#                       bench/gen_decls.h leaves such a sample's rows out at that N.
-#   twin_flags TWIN N   the same for bench/TWIN.cu, a hand-written twin that bench.cu
-#                       (built for sm_90) cannot hold: built apart and linked in.
+#   gen_flags SAMPLE     prints the nvcc flags of the generated SAMPLE (perf_tf32, ...),
+#                        or fails for a sample bench.cu does not take (perf_shapes)
+#   twin_flags TWIN      the same for bench/TWIN.cu, a hand-written twin that bench.cu
+#                        (built for sm_90) cannot hold: built apart and linked in
+#   gen_object NVCC SRC OBJ N FLAGS...
+#                        compiles SRC at order N into OBJ; where the source refuses N in
+#                        its own #error (perf_sgemm.pa: N % 32), prints that message and
+#                        returns 2, leaving OBJ unbuilt; any other failure returns 1.
+#                        The orders each sample takes are the sample's own rule:
+#                        bench.cu learns which were built from -DGEN_BUILT_<name>.
 # perf_tf32 is built as the Hopper kernel (wgmma, sm_90a) unless TF32_CFG says otherwise.
 gen_flags() {
   case $1 in
-    perf_tf32) [ $(($2 % 128)) -eq 0 ] && echo "-arch=sm_90a -DTF32_CFG=${TF32_CFG:-6}" ;;
-    perf_sgemm3x) [ $(($2 % 128)) -eq 0 ] && echo "-arch=sm_90a" ;;
-    perf_transpose) [ $(($2 % 64)) -eq 0 ] && echo "-arch=sm_90" ;;
+    perf_tf32) echo "-arch=sm_90a -DTF32_CFG=${TF32_CFG:-6}" ;;
+    perf_sgemm3x) echo "-arch=sm_90a" ;;
     perf_shapes) return 1 ;; # bench/shapes.sh's, not bench.cu's
     *) echo "-arch=sm_90" ;;
   esac
@@ -17,7 +21,21 @@ gen_flags() {
 twin_flags() {
   case $1 in
     # its asm is not guarded by __CUDA_ARCH_FEAT_SM90_ALL: no compute_90 pass
-    twin_3xtf32) [ $(($2 % 128)) -eq 0 ] && echo "-gencode arch=compute_90a,code=sm_90a" ;;
+    twin_3xtf32) echo "-gencode arch=compute_90a,code=sm_90a" ;;
     *) return 1 ;;
   esac
+}
+gen_object() {
+  _nvcc=$1 _src=$2 _obj=$3 _n=$4
+  shift 4
+  _log=$_obj.log _rc=0
+  "$_nvcc" "$@" -DN="$_n" -c "$_src" -o "$_obj" > "$_log" 2>&1 || _rc=1
+  if [ $_rc = 1 ] && grep -q "error: #error" "$_log"; then
+    echo "$(basename "$_src" .cu) at N = $_n: not built: $(grep -m1 "error: #error" "$_log" | sed 's/.*error: #error //')"
+    _rc=2
+  else
+    cat "$_log"
+  fi
+  rm -f "$_log"
+  return $_rc
 }

@@ -3,8 +3,8 @@
 SGEMM in TFLOP/s, one for copies in GB/s), a second picture, PNG with _per_n before
 .png, with one panel per N (each variant's ratio to the reference of its rounds: cuBLAS,
 cuBLAS TF32 or memcpy), and a table (variant x N: median time, rate, ratio to the
-reference of the same run and, for generated code, to its hand-written twin), printed
-and written to MD."""
+reference of the same run and, for generated code, to its hand-written twin; "not run"
+where the variant does not take that N), printed and written to MD."""
 import csv
 import sys
 from collections import OrderedDict
@@ -25,6 +25,8 @@ def main():
             r = d.get(n)
             if r is None:
                 cells.append("")
+            elif r["status"] == "not run":
+                cells.append("not run")
             elif r["status"] != "ok":
                 cells.append("FAIL")
             else:

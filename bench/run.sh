@@ -13,6 +13,12 @@
 #   BENCH_GEN_FLAGS=...                extra nvcc flags for the generated code only
 #   TF32_CFG=6                         perf_tf32's kernel (0..5: mma.sync tiles; 6, the
 #                                      default here: wgmma, built for sm_90a; gen_flags.sh)
+#   BENCH_BUILD=/tmp/bench-build       where the binaries go; BENCH_BUILD_ONLY=1 builds
+#                                      them and stops (no GPU needed: build on the CPU
+#                                      machine, carry the folder), BENCH_PREBUILT=1 runs them
+# Any N: a sample that refuses N stops in its own #error, which the build log prints
+# (gen_flags.sh's gen_object), and bench.cu reports its variants "not run", as it does
+# those whose layout or tiles do not take N (the `need` of bench.cu's variants).
 set -eo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -25,55 +31,61 @@ ns=${BENCH_NS:-1024 2048 4096 8192}
 . "$here/runtime.sh"
 export PATH=$PATH:/usr/local/cuda/bin
 mkdir -p "$build"
+set -- $ns
+nn=$#
+
+# BENCH_PREBUILT=1: the binaries of an earlier BENCH_BUILD_ONLY=1 call in $build
+if [ "${BENCH_PREBUILT:-0}" != 1 ]; then
+  flags=(-O3 -std=c++17 -Xcompiler -Wall -I"$here")
+  [ "${BENCH_EXPERIMENTS:-0}" = 1 ] && flags+=(-DBENCH_EXPERIMENTS)
+  [ "${BENCH_TILES:-0}" = 1 ] && flags+=(-DBENCH_TILES)
+  libs=(-lcublas)
+  if [ -f "$gen/gen_decls.h" ]; then
+    echo "with the generated code of $gen"
+    flags+=(-DWITH_GEN -I"$gen" -I"$root/include")
+  fi
+  if [ -f "$gen/gen_decls.h" ]; then
+    runtime_lib "$root" "$build" || exit 1
+  fi
+  # one build per N, in parallel: N is a compile-time constant, as in the samples
+  echo "building bench.cu for N = $ns, in parallel" >&2
+  builds=()
+  for n in $ns; do
+    (
+      objs=() built=()
+      if [ -f "$gen/gen_decls.h" ]; then
+        # each sample and twin at this N, unless its own #error refuses N (gen_object)
+        for f in "$gen"/*.cu "$here"/twin_*.cu; do
+          b=$(basename "$f" .cu)
+          case $b in
+            twin_*) extra=$(twin_flags "$b") || continue ;;
+            *) extra=$(gen_flags "$b") || continue ;;
+          esac
+          [ "${f#$gen/}" != "$f" ] && extra="$extra ${BENCH_GEN_FLAGS:-} -Dmain=pa_main_${b}_N$n"
+          rc=0
+          gen_object nvcc "$f" "$build/${b}_N$n.o" "$n" "${flags[@]}" $extra || rc=$?
+          [ $rc = 2 ] && continue
+          [ $rc = 0 ] || exit 1
+          objs+=("$build/${b}_N$n.o")
+          built+=("-DGEN_BUILT_$b")
+        done
+        objs+=("$build/libparray_cuda_all.a")
+      fi
+      nvcc "${flags[@]}" "${built[@]}" -arch=sm_90 -DN="$n" -Xptxas -warn-spills "$here/bench.cu" "${objs[@]}" \
+        -o "$build/bench_N$n" "${libs[@]}"
+    ) > "$build/build_N$n.log" 2>&1 &
+    builds+=($! "bench_N$n")
+  done
+  fail=0
+  wait_jobs built "${builds[@]}" || fail=1
+  cat "$build"/build_N*.log
+  [ $fail = 0 ] || { echo "build failed"; exit 1; }
+fi
+[ "${BENCH_BUILD_ONLY:-0}" = 1 ] && { echo "built bench_N* in $build"; exit 0; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit \
   --format=csv,noheader | tee "$out/machine.txt"
 nvcc --version | tail -1 | tee -a "$out/machine.txt"
-
-flags=(-O3 -std=c++17 -Xcompiler -Wall -I"$here")
-[ "${BENCH_EXPERIMENTS:-0}" = 1 ] && flags+=(-DBENCH_EXPERIMENTS)
-[ "${BENCH_TILES:-0}" = 1 ] && flags+=(-DBENCH_TILES)
-libs=(-lcublas)
-if [ -f "$gen/gen_decls.h" ]; then
-  echo "with the generated code of $gen"
-  flags+=(-DWITH_GEN -I"$gen" -I"$root/include")
-fi
-if [ -f "$gen/gen_decls.h" ]; then
-  runtime_lib "$root" "$build" || exit 1
-fi
-# one build per N, in parallel: N is a compile-time constant, as in the samples
-set -- $ns
-nn=$#
-echo "building bench.cu for N = $ns, in parallel" >&2
-builds=()
-for n in $ns; do
-  (
-    objs=()
-    if [ -f "$gen/gen_decls.h" ]; then
-      for f in "$gen"/*.cu; do
-        b=$(basename "$f" .cu)
-        extra=$(gen_flags "$b" "$n") || continue # a sample that refuses this N
-        nvcc "${flags[@]}" $extra ${BENCH_GEN_FLAGS:-} -DN="$n" -Dmain="pa_main_${b}_N$n" -c "$f" \
-          -o "$build/${b}_N$n.o"
-        objs+=("$build/${b}_N$n.o")
-      done
-      for f in "$here"/twin_*.cu; do
-        b=$(basename "$f" .cu)
-        extra=$(twin_flags "$b" "$n") || continue
-        nvcc "${flags[@]}" $extra -DN="$n" -c "$f" -o "$build/${b}_N$n.o"
-        objs+=("$build/${b}_N$n.o")
-      done
-      objs+=("$build/libparray_cuda_all.a")
-    fi
-    nvcc "${flags[@]}" -arch=sm_90 -DN="$n" -Xptxas -warn-spills "$here/bench.cu" "${objs[@]}" \
-      -o "$build/bench_N$n" "${libs[@]}"
-  ) > "$build/build_N$n.log" 2>&1 &
-  builds+=($! "bench_N$n")
-done
-fail=0
-wait_jobs built "${builds[@]}" || fail=1
-cat "$build"/build_N*.log
-[ $fail = 0 ] || { echo "build failed"; exit 1; }
 
 csv="$out/bench.csv"
 echo "variant,N,unit,ms_median,ms_min,ms_max,rate,ratio,relerr,status,twin,twin_ratio,ref_rate" > "$csv"
