@@ -44,12 +44,14 @@ CopyBy copy_by(const Ctx *ctx, const CopySite *site)
 
 static int by_dst_stride(const void *x, const void *y)
 {
-  /* outermost first: larger destination strides outside */
+  /* outermost first: larger destination strides outside; where a stride is
+   * symbolic (N, ld), at least the digit of unit stride goes inside (a
+   * column-major pair's first digit: the loops had walked it outermost) */
   const CopyDigit *a = x, *b = y;
   long long sa, sb;
   if (poly_is_const(a->d, &sa) && poly_is_const(b->d, &sb))
     return (sa < sb) - (sa > sb);
-  return 0;
+  return poly_is_value(a->d, 1) - poly_is_value(b->d, 1);
 }
 
 CopyDigit *copy_loop_order(Ctx *ctx, const CopyDigit *dg, int nd)
