@@ -169,9 +169,10 @@ START_TEST(copy_guarded_by_divisibility)
                            "void f(float *m, float *s, float *b) {\n#copy M(m) to ST(s)\n#copy M(m) to STK(s)\n"
                            "#copy MB(m) to BV(b)\n}\n");
   ck_contains(out, "if (N % 32 == 0) { /* the sizes let the digits line up */\n");
-  ck_contains(out, "    for (int pa_i0 = 0; pa_i0 < N; pa_i0++)\n"
-                   "      for (int pa_i1 = 0; pa_i1 < (N/32) * 32; pa_i1++)\n"
-                   "        pa_dst[pa_i1 * N + pa_i0] = pa_src[pa_i0 * N + pa_i1];\n");
+  /* a transpose: the destination's contiguous digit inside (copy_loop_order) */
+  ck_contains(out, "    for (int pa_i0 = 0; pa_i0 < (N/32) * 32; pa_i0++)\n"
+                   "      for (int pa_i1 = 0; pa_i1 < N; pa_i1++)\n"
+                   "        pa_dst[pa_i0 * N + pa_i1] = pa_src[pa_i1 * N + pa_i0];\n");
   ck_contains(out, "} else {\n");
   ck_contains(out, "    for (int pa_i = 0; pa_i < N * N; pa_i++)\n");
   /* a symbolic divisor (sizes are positive) */
