@@ -6,7 +6,9 @@
 #   BENCH_NS="1024 2048 4096 8192"   the orders to run
 #   BENCH_ONLY=sub1,sub2               run only the variants whose name contains one of them
 #   BENCH_EXPERIMENTS=1                also build the kernels of experiments.cuh (exp_*)
-#   BENCH_TILES=1                      also build k_fast with each block tile (exp_t*)
+#   BENCH_TILES=1                      also build k_fast with each block tile (exp_t*);
+#                                      these two are lab kernels of multiples of 128 only:
+#                                      at other N their static_asserts stop the build
 #   GEN_DIR=build-perf/gen            parrayc outputs (see bench/gen.sh); with them, the
 #                                      hand-written twins bench/twin_*.cu (sm_90a code
 #                                      bench.cu cannot hold; gen_flags.sh's twin_flags)
