@@ -90,6 +90,11 @@ static void repack(void) {
   expect("copies pay at 513^3", mnk_repack_pays(513, 513, 513), 0);
   expect("copies pay at 387^3", mnk_repack_pays(387, 387, 387), 0);
   expect("copies pay at 301 x 301 x 5001", mnk_repack_pays(301, 301, 5001), 0);
+  /* short k: C's 4e6 elements and more (run 80) */
+  expect("copies pay at 8192 x 8192 x 1", mnk_repack_pays(8192, 8192, 1), 1);
+  expect("copies pay at 2000 x 3000 x 9", mnk_repack_pays(2000, 3000, 9), 1);
+  expect("copies pay at 2048 x 2048 x 3", mnk_repack_pays(2048, 2048, 3), 1);
+  expect("copies pay at 1000 x 1000 x 1", mnk_repack_pays(1000, 1000, 1), 0);
   /* P alone (mnk_pcopy_pays): np x k of P, nq of Q */
   expect("P's copy pays at 127 x 8191 x 8191", mnk_pcopy_pays(127, 8191, 8191), 1);
   expect("P's copy pays at 127 x 4097 x 8191", mnk_pcopy_pays(127, 4097, 8191), 1);
