@@ -188,7 +188,7 @@ static const char *plain_first_brackets(Ctx *ctx, const char *decl)
   ctext_declarator(decl, NULL, &at, &len);
   CText c = ctext(at + len, NULL, 0);
   CTok open = ctext_code(&c);
-  if (!ctok_is(open, '['))
+  if (!ctok_is(open, '[') || !ctext_close(open.s, NULL))
     return decl;
   return ctx_printf(ctx, "%.*s[%s%s", (int)(open.s - decl), decl, util_str_trim(ctx, bracket_size(ctx, open.s)),
                     ctext_close(open.s, NULL));
@@ -204,7 +204,10 @@ static char *decay(Ctx *ctx, const char *decl)
   ctext_declarator(decl, NULL, &at, &len);
   CText c = ctext(at + len, NULL, 0);
   CTok open = ctext_code(&c);
-  const char *close = ctext_close(open.s, NULL), *rest = close + 1;
+  const char *close = ctext_close(open.s, NULL);
+  if (!close) /* brackets never closed (a malformed typedef): as written, for the C compiler to reject */
+    return ctx_strdup(ctx, decl);
+  const char *rest = close + 1;
   Buf q = {.ctx = ctx};
   CText in = ctext(open.s + 1, close, 0);
   for (CTok t = ctext_code(&in); t.kind != CT_END; t = ctext_code(&in))

@@ -1,8 +1,8 @@
 /* test_robust.c: inputs that once crashed, hung or flooded parrayc (issue
  * 16): over-reads at the end of the input, deep '$' nesting, long chains of
  * unary minus, CR-only line ends, the error limit, names whose
- * declaration failed, and the scratch regions that give back a $...$'s
- * memory (issue 55). */
+ * declaration failed, the scratch regions that give back a $...$'s
+ * memory (issue 55), and a typedef's brackets never closed. */
 #include "pa_test.h"
 
 /* The errors of src under opt, with stderr captured; *warnings gets the
@@ -135,6 +135,22 @@ START_TEST(error_limit_stops)
 }
 END_TEST
 
+/* an mpi body's parameter of a typedef'd array whose brackets never close
+ * (libFuzzer, tests/fuzz/crashes/capture_typedef_unclosed_bracket.pa): the
+ * capture's decay read past a NULL close; the declaration goes through as
+ * written, for the C compiler to reject */
+START_TEST(typedef_brackets_never_closed)
+{
+  char *err;
+  int n = pa_translate_err("typedef int triple[ ;\n#parray {mpi [2]} P\n"
+                           "static int run(triple par)\n{\n  int s = 0;\n  #detour P {\n    s += par[0];\n  }\n"
+                           "  return s;\n}\n#mainhost {\n  return run(0);\n}\n",
+                           &err);
+  ck_assert_int_eq(n, 0);
+  free(err);
+}
+END_TEST
+
 /* a #parray that failed is poisoned: its uses add no "undefined type" */
 START_TEST(failed_type_is_poisoned)
 {
@@ -221,6 +237,7 @@ static Suite *make(void)
   tcase_add_test(tc, long_unary_minus_chain);
   tcase_add_test(tc, cr_line_ends);
   tcase_add_test(tc, error_limit_stops);
+  tcase_add_test(tc, typedef_brackets_never_closed);
   tcase_add_test(tc, failed_type_is_poisoned);
   tcase_add_test(tc, warning_flags);
   tcase_add_test(tc, type_errors_at_the_declaration);
