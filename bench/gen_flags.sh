@@ -9,6 +9,11 @@
 #                        returns 2, leaving OBJ unbuilt; any other failure returns 1.
 #                        The orders each sample takes are the sample's own rule:
 #                        bench.cu learns which were built from -DGEN_BUILT_<name>.
+#   gen_objects NVCC GEN BENCH OUT N GENFLAGS FLAGS...
+#                        every generated GEN/*.cu bench.cu takes and every twin
+#                        BENCH/twin_*.cu at order N into OUT (gen_object; GENFLAGS for
+#                        the generated ones, FLAGS for all): gen_objs, the objects built,
+#                        and gen_built, their -DGEN_BUILT_<name>s; returns 1 on a failure
 # perf_tf32 is built as the Hopper kernel (wgmma, sm_90a) unless TF32_CFG says otherwise.
 gen_flags() {
   case $1 in
@@ -38,4 +43,25 @@ gen_object() {
   fi
   rm -f "$_log"
   return $_rc
+}
+gen_objects() {
+  _nv=$1 _gd=$2 _bd=$3 _od=$4 _on=$5 _gf=$6
+  shift 6
+  gen_objs= gen_built=
+  for _f in "$_gd"/*.cu "$_bd"/twin_*.cu; do
+    _b=$(basename "$_f" .cu)
+    case $_b in
+      twin_*) _x=$(twin_flags "$_b") || continue ;;
+      *) _x=$(gen_flags "$_b") || continue
+         _x="$_x $_gf -Dmain=pa_main_${_b}_N$_on" ;;
+    esac
+    _r=0
+    # shellcheck disable=SC2086
+    gen_object "$_nv" "$_f" "$_od/${_b}_N$_on.o" "$_on" "$@" $_x || _r=$?
+    case $_r in
+      0) gen_objs="$gen_objs $_od/${_b}_N$_on.o" gen_built="$gen_built -DGEN_BUILT_$_b" ;;
+      2) ;;
+      *) return 1 ;;
+    esac
+  done
 }

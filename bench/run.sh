@@ -54,26 +54,14 @@ if [ "${BENCH_PREBUILT:-0}" != 1 ]; then
   builds=()
   for n in $ns; do
     (
-      objs=() built=()
+      gen_objs= gen_built=
       if [ -f "$gen/gen_decls.h" ]; then
-        # each sample and twin at this N, unless its own #error refuses N (gen_object)
-        for f in "$gen"/*.cu "$here"/twin_*.cu; do
-          b=$(basename "$f" .cu)
-          case $b in
-            twin_*) extra=$(twin_flags "$b") || continue ;;
-            *) extra=$(gen_flags "$b") || continue ;;
-          esac
-          [ "${f#$gen/}" != "$f" ] && extra="$extra ${BENCH_GEN_FLAGS:-} -Dmain=pa_main_${b}_N$n"
-          rc=0
-          gen_object nvcc "$f" "$build/${b}_N$n.o" "$n" "${flags[@]}" $extra || rc=$?
-          [ $rc = 2 ] && continue
-          [ $rc = 0 ] || exit 1
-          objs+=("$build/${b}_N$n.o")
-          built+=("-DGEN_BUILT_$b")
-        done
-        objs+=("$build/libparray_cuda_all.a")
+        # each sample and twin at this N, unless its own #error refuses N
+        gen_objects nvcc "$gen" "$here" "$build" "$n" "${BENCH_GEN_FLAGS:-}" "${flags[@]}" || exit 1
+        gen_objs="$gen_objs $build/libparray_cuda_all.a"
       fi
-      nvcc "${flags[@]}" "${built[@]}" -arch=sm_90 -DN="$n" -Xptxas -warn-spills "$here/bench.cu" "${objs[@]}" \
+      # shellcheck disable=SC2086
+      nvcc "${flags[@]}" $gen_built -arch=sm_90 -DN="$n" -Xptxas -warn-spills "$here/bench.cu" $gen_objs \
         -o "$build/bench_N$n" "${libs[@]}"
     ) > "$build/build_N$n.log" 2>&1 &
     builds+=($! "bench_N$n")

@@ -15,19 +15,9 @@ PARRAYC=$parrayc GEN_DIR=$wd/gen bash "$root/bench/gen.sh" > /dev/null
 . "$root/bench/gen_flags.sh"
 flags="-O1 -std=c++17 -Xcompiler -Wall -I$root/bench -I$wd/gen -I$root/include"
 for n in 1024 999; do
-  objs="" built=""
-  for f in "$wd"/gen/*.cu "$root"/bench/twin_*.cu; do
-    b=$(basename "$f" .cu)
-    case $b in
-      twin_*) extra=$(twin_flags "$b") || continue ;;
-      *) extra="$(gen_flags "$b") -DWITH_GEN -Dmain=pa_main_$b" || continue ;;
-    esac
-    rc=0
-    gen_object "$nvcc" "$f" "$wd/${b}_N$n.o" $n $flags $extra || rc=$?
-    [ $rc = 2 ] && continue
-    [ $rc = 0 ] || exit 1
-    objs="$objs $wd/${b}_N$n.o" built="$built -DGEN_BUILT_$b"
-  done
+  # shellcheck disable=SC2086
+  gen_objects "$nvcc" "$wd/gen" "$root/bench" "$wd" $n -DWITH_GEN $flags || exit 1
+  objs=$gen_objs built=$gen_built
   case $n in
     1024) want=" -DGEN_BUILT_perf_fig13 -DGEN_BUILT_perf_fig21 -DGEN_BUILT_perf_sgemm -DGEN_BUILT_perf_sgemm3x"
           want="$want -DGEN_BUILT_perf_tf32 -DGEN_BUILT_perf_transpose -DGEN_BUILT_twin_3xtf32" ;;
