@@ -3,7 +3,8 @@
 // (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on), the
 // warp-specialised kernel's rule for a single wave (mnk_ws_splits_on), the tile width
 // (mnk_tf32_width_on) and when an operand is copied into padded memory
-// (mnk_repack_pays; P alone: mnk_pcopy_pays; which: mnk_copies), each against the
+// (mnk_repack_pays; P alone: mnk_pcopy_pays; which: mnk_copies), the thin products'
+// grid and where they leave the tensor cores (mnk_thin_grid_on, mnk_thin_pays), each against the
 // property it promises and the decisions the comments quote from measurements. Built by
 // tests/host_cu.sh with nvcc; exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
@@ -114,8 +115,52 @@ static void repack(void) {
   expect("copies pay at 127 x 8191 x 8191", mnk_repack_pays(127, 8191, 8191), 0);
 }
 
+/* the thin kernel's grid: every part with k, the parts covering k, one wave of 4 blocks a
+   multiprocessor at most (unless a part would be under 8 k a lane, or one part), a
+   group's lanes each with 8 k or more; and where it runs (run 82) */
+static void thin(void) {
+  static const long long shapes[][2] = {{8192, 8192}, {1, 1000000}, {3, 100000}, {4097, 3}, {8192, 1},
+                                        {100000, 100}, {64, 100000}, {1, 1},     {5, 7}};
+  for (const auto &sh : shapes)
+    for (int kfast = 0; kfast < 2; kfast++)
+      for (int sms = 0; sms <= SMS; sms += SMS) {
+        const long long w = sh[0], k = sh[1];
+        const mnk_thin_grid g = mnk_thin_grid_on(w, k, kfast, sms);
+        const long long wblocks = (w + 256 / g.group - 1) / (256 / g.group);
+        const int ok = g.parts >= 1 && g.parts <= 128 && (long long)(g.parts - 1) * g.span < k &&
+                       (long long)g.parts * g.span >= k && g.blocks == wblocks * g.parts &&
+                       (sms > 0 || g.parts == 1) && (g.parts == 1 || g.blocks <= 4LL * sms) &&
+                       (kfast || g.group == 1) && g.group >= 1 && g.group <= 256 &&
+                       (g.group == 1 || g.group * 8 / 2 < k);
+        if (!ok) {
+          printf("mnk_plan: thin grid of %lld rows, k = %lld (kfast %d, %d sms): group %d, %d parts of %lld, "
+                 "%lld blocks\n", w, k, kfast, sms, g.group, g.parts, g.span, g.blocks);
+          bad++;
+        }
+      }
+  expect("thin group, a dot product's one row (k = 10^6)", mnk_thin_grid_on(1, 1000000, 1, SMS).group, 256);
+  expect("thin group, along the rows", mnk_thin_grid_on(8192, 8192, 0, SMS).group, 1);
+  expect("thin group, k = 100", mnk_thin_grid_on(8192, 100, 1, SMS).group, 16);
+  expect("thin parts, 1 x 8192 x 8192 (32 blocks of rows, 512 blocks)", mnk_thin_grid_on(8192, 8192, 0, SMS).parts,
+         16);
+  /* where MNK_THIN runs (ns, nw, kfast, ostep, x3) */
+  expect("thin: a dot product", mnk_thin_pays(1, 1, 1, 1, 0), 1);
+  expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 1, 2, 0), 1);
+  expect("thin: 3 x 3, padded", mnk_thin_pays(3, 3, 1, 32, 0), 1);
+  expect("thin: 1 x 8192 x 8192 (along the rows)", mnk_thin_pays(1, 8192, 0, 1, 0), 1);
+  expect("thin: 4 x 8192 x 8192", mnk_thin_pays(4, 8192, 0, 1, 0), 1);
+  expect("thin: 8 x 4096 x 4096", mnk_thin_pays(8, 4096, 0, 1, 1), 0);
+  expect("thin: 8192 x 1 x 8192, TF32", mnk_thin_pays(1, 8192, 1, 1, 0), 0);
+  expect("thin: 8192 x 1 x 8192, 3xTF32", mnk_thin_pays(1, 8192, 1, 1, 1), 1);
+  expect("thin: 8192 x 3 x 8192, 3xTF32", mnk_thin_pays(3, 8192, 1, 3, 1), 1);
+  expect("thin: 8192 x 1 x 8192, 3xTF32, B padded", mnk_thin_pays(1, 8192, 1, 32, 1), 0);
+  expect("thin: 8192 x 4 x 1000, 3xTF32", mnk_thin_pays(4, 8192, 1, 4, 1), 0);
+  expect("thin: nine rows", mnk_thin_pays(9, 9, 1, 1, 1), 0);
+}
+
 int main(void) {
   parts();
+  thin();
   cheapest();
   single_wave();
   width();
