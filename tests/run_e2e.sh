@@ -2,7 +2,8 @@
 # run_e2e.sh PARRAYC FILE.pa
 # Builds and runs FILE.pa with `parrayc --run`; requires exit status 0 and, when
 # FILE.out exists, stdout equal to it (both sorted if the first line of FILE.pa
-# says "parrayc-test: sort"). "parrayc-test: cuda" tests are skipped (77) without a GPU.
+# says "parrayc-test: sort"). "parrayc-test: cuda" tests are skipped (77) without a GPU;
+# "sm_90a" among the flags builds with --arch=sm_90a (Hopper-only code: wgmma).
 # PARRAY_UPDATE_EXPECTED=1 (re)writes FILE.out from the actual stdout.
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 PARRAYC FILE.pa" >&2; exit 2; }
@@ -20,7 +21,9 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 name=$(basename "$file" .pa)
 
-"$parrayc" --run "$file" -o "$(pwd)/$name" >"$tmp/stdout"
+arch=
+has_flag sm_90a && arch=--arch=sm_90a
+"$parrayc" --run $arch "$file" -o "$(pwd)/$name" >"$tmp/stdout"
 status=$?
 cat "$tmp/stdout"
 if [ "$status" -ne 0 ]; then
