@@ -117,7 +117,7 @@ static void repack(void) {
 
 /* the thin kernel's grid: every part with k, the parts covering k, one wave of 4 blocks a
    multiprocessor at most (unless a part would be under 8 k a lane, or one part), a
-   group's lanes each with 8 k or more; and where it runs (run 82) */
+   group's lanes each with 8 k or more; and where it runs (run 84) */
 static void thin(void) {
   static const long long shapes[][2] = {{8192, 8192}, {1, 1000000}, {3, 100000}, {4097, 3}, {8192, 1},
                                         {100000, 100}, {64, 100000}, {1, 1},     {5, 7}};
