@@ -77,6 +77,17 @@ gen() {  # gen I FILE
 }
 
 export LC_ALL=C
+# own_error NAME: cc ($tmp/cc) rejects a line of the input ($in) that is the
+# program's C (no '#' first) and names NAME, with NAME in the message
+own_error() {
+  local f l rest
+  while IFS=: read -r f l _ _ rest; do
+    [ "$f" = "$in" ] && [[ $l =~ ^[0-9]+$ ]] && [[ $rest == *"$1"* ]] || continue
+    sed -n "${l}p" "$in" | grep -v '^[[:space:]]*#' | grep -Eq "(^|[^A-Za-z0-9_])$1([^A-Za-z0-9_]|$)" && return 0
+  done <"$tmp/cc"
+  return 1
+}
+
 failed=0
 for (( i = 0; i < count; i++ )); do
   in=$tmp/in$i.pa
@@ -110,6 +121,15 @@ for (( i = 0; i < count; i++ )); do
         name=$(printf '%s' "$msg" | sed -En "s/.*unknown type name ('|‘)([A-Za-z_][A-Za-z0-9_]*)('|’).*/\2/p")
         if [ -n "$name" ] &&
              grep -Eq "^[[:space:]]*#[[:space:]]*parray[[:space:]]*\{[[:space:]]*[a-z]+[[:space:]]*\([^)]*\b$name\b" "$in"; then
+          break
+        fi
+        # ... nor, at a #detour's line, a local's declaration the body captures,
+        # which parrayc writes there (doc/language.md, Capture), when cc rejects
+        # the program's own line of it too: the last name the message quotes is
+        # in an error of cc's at a line of the input that is not Parray's
+        name=$(printf '%s' "$msg" | sed -En "s/.*('|‘)([A-Za-z_][A-Za-z0-9_]*)('|’).*/\2/p")
+        if [ -n "$name" ] && sed -n "${line}p" "$in" | grep -q '^[[:space:]]*#[[:space:]]*detour' &&
+             own_error "$name"; then
           break
         fi
         if [[ $msg == *pa_* ]] || sed -n "${line}p" "$in" |
