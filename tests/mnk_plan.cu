@@ -138,6 +138,8 @@ static void thin(void) {
           bad++;
         }
       }
+  expect("thin parts, k = 0 (C = 0)", mnk_thin_grid_on(1000, 0, 1, SMS).parts, 1);
+  expect("thin blocks, k = 0", mnk_thin_grid_on(1000, 0, 0, SMS).blocks, 4);
   expect("thin group, a dot product's one row (k = 10^6)", mnk_thin_grid_on(1, 1000000, 1, SMS).group, 256);
   expect("thin group, along the rows", mnk_thin_grid_on(8192, 8192, 0, SMS).group, 1);
   expect("thin group, k = 100", mnk_thin_grid_on(8192, 100, 1, SMS).group, 16);
