@@ -23,7 +23,7 @@ enum { SMS = 132 };
    than they need, never more parts than asked */
 static void parts(void) {
   for (int all = 1; all <= 600; all++)
-    for (int p = 1; p <= 16; p++) {
+    for (int p = 1; p <= MNK_MOST_PARTS; p++) {
       const int span = mnk_span(all, p), live = mnk_live(all, p);
       if (span % 2 != 0 || span < 2 || live < 1 || live > p || (long long)live * span < all ||
           (long long)(live - 1) * span >= all) {
@@ -49,8 +49,8 @@ static void cheapest(void) {
       const double ks = MNK_TF32_K_S(pt), fs = MNK_TF32_FIXED_S(pt);
       const int all = (int)((s[2] + 31) / 32), got = mnk_splits_on(tiles, s[2], cells, ks, fs, SMS);
       const double t = mnk_time(tiles, got, s[2], cells, ks, fs, SMS);
-      int ok = got >= 1 && got <= 16 && mnk_live(all, got) == got;
-      for (int p = 1; p <= 16 && p <= all; p++)
+      int ok = got >= 1 && got <= MNK_MOST_PARTS && mnk_live(all, got) == got;
+      for (int p = 1; p <= MNK_MOST_PARTS && p <= all; p++)
         ok &= !(mnk_live(all, p) == p && mnk_time(tiles, p, s[2], cells, ks, fs, SMS) < t);
       if (!ok) {
         printf("mnk_plan: %lld x %lld x %lld, tiles of %d: %d parts is not the cheapest split\n", s[0], s[1],
@@ -60,6 +60,33 @@ static void cheapest(void) {
     }
   /* one slice of k cannot be split */
   expect("parts of k = 32", mnk_splits_on(4, 32, 1024, 27.8e-9, 8e-6, SMS), 1);
+}
+
+/* mnk_fixup's groups: up to 16 parts one group; more, every group with parts, the groups
+   covering all parts, and the last block reading no more than 2 sqrt(live) + 1 parts'
+   results; a long k of few tiles split in more than 16 parts */
+static void groups(void) {
+  for (int live = 1; live <= MNK_MOST_PARTS; live++) {
+    const int g = mnk_group(live), ng = mnk_groups(live), reads = mnk_fixup_reads(live);
+    int root = 1;
+    while (root * root < live)
+      root++;
+    int ok = g >= 1 && ng >= 1 && (long long)g * ng >= live && (long long)(ng - 1) * g < live;
+    ok &= live <= 16 ? ng == 1 && reads == live : ng > 1 && reads <= 2 * root + 1;
+    ok &= ng <= live; /* tf32.pah's counters: live + 1 a slot at most */
+    if (!ok) {
+      printf("mnk_plan: %d parts in groups of %d: %d groups, %d reads\n", live, g, ng, reads);
+      bad++;
+    }
+  }
+  expect("groups of 16 parts", mnk_groups(16), 1);
+  expect("groups of 17 parts", mnk_groups(17), 4);
+  expect("groups of 128 parts", mnk_groups(128), 11);
+  const int s = mnk_splits_on(1, 100000, 128 * 128, MNK_TF32_K_S(128), MNK_TF32_FIXED_S(128), SMS);
+  if (s <= 16) {
+    printf("mnk_plan: 128 x 128 x 100000 split in %d parts, want more than 16\n", s);
+    bad++;
+  }
 }
 
 /* TF32_WS: a single wave runs unsplit unless each part keeps 1024 of k (run 67, 68) */
@@ -164,6 +191,7 @@ int main(void) {
   parts();
   thin();
   cheapest();
+  groups();
   single_wave();
   width();
   repack();
