@@ -12,7 +12,9 @@
  * adds the naive loop once, about a minute at N=2048 on 2 cores; BENCH_CPUTIME=1 times
  * by the calling thread's CPU time, which leaves out preemption on a loaded machine and
  * means something for single-threaded calls only; BENCH_C_OFFSET=bytes places C that far
- * past a page) */
+ * past a page). Built with -DBENCH_AB, a third variant in the same rounds: the sample of
+ * another revision, its function renamed perf_sgemm_host_ab (host_bench.sh's BENCH_AB);
+ * each round then also rotates the order. */
 #include <cblas.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +29,9 @@
 #define MAX_REPS 64
 
 void perf_sgemm_host(const float *a, const float *b, float *c);
+#ifdef BENCH_AB
+void perf_sgemm_host_ab(const float *a, const float *b, float *c);
+#endif
 
 static clockid_t clock_id = CLOCK_MONOTONIC;
 static double now(void) {
@@ -53,6 +58,9 @@ struct variant {
 static const struct variant variants[] = {
     {"openblas_sgemm", openblas},
     {"parray_sgemm_host", perf_sgemm_host},
+#ifdef BENCH_AB
+    {"parray_sgemm_host_ab", perf_sgemm_host_ab},
+#endif
     {"naive_triple_loop", naive},
 };
 
@@ -148,7 +156,7 @@ int main(int argc, char **argv) {
   int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 11;
   reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
   FILE *out = argc > 1 ? fopen(argv[1], "a") : NULL;
-  enum { NV = 2 }; /* timed in rounds: OpenBLAS and the Parray SGEMM */
+  enum { NV = sizeof variants / sizeof variants[0] - 1 }; /* timed in rounds: all but the naive loop */
   double t[NV][MAX_REPS], err[NV] = {0}, ratios[NV][MAX_REPS];
   const char *bad[NV] = {NULL};
   rng = 1000u;
@@ -159,7 +167,8 @@ int main(int argc, char **argv) {
     timed_call(&variants[v], a, b, c, ref, &err[v], &bad[v]);
   for (int r = 0; r < reps; r++)
     for (int k = 0; k < NV; k++) {
-      int v = r % 2 ? NV - 1 - k : k; /* every other round in the reverse order */
+      int v = r % 2 ? NV - 1 - k : k; /* every other round in the reverse order, */
+      v = (v + (NV > 2 ? r / 2 : 0)) % NV; /* and rotated where there are three */
       t[v][r] = timed_call(&variants[v], a, b, c, ref, &err[v], &bad[v]);
     }
   int failures = 0;
@@ -173,6 +182,14 @@ int main(int argc, char **argv) {
     for (int r = 0; r < reps; r++) ratios[v][r] = t[0][r] / t[v][r];
     report(out, variants[v].name, t[v], reps, ref_ms, ratios[v], err[v]);
   }
+#ifdef BENCH_AB
+  if (!bad[1] && !bad[2]) { /* what the change bought: the other revision's time over this one's */
+    double q[MAX_REPS];
+    for (int r = 0; r < reps; r++) q[r] = t[2][r] / t[1][r];
+    printf("parray_sgemm_host against the other revision: %.3f times as fast (ratio of medians; per round: median "
+           "%.3f)\n", median(t[2], reps) / median(t[1], reps), median(q, reps));
+  }
+#endif
   if (getenv("BENCH_NAIVE")) { /* about a minute at N=2048 on 2 cores: once, not in rounds */
     const struct variant *v = &variants[NV];
     double e = 0, tn, one = 1;

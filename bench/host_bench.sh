@@ -15,6 +15,8 @@
 #   BENCH_CPUTIME=1  time each call by the calling thread's CPU time instead of the
 #              clock (meaningful with THREADS=1 only: a loaded machine's preemption left out)
 #   BENCH_C_OFFSET=bytes  C that many bytes past a page instead of where malloc puts it
+#   BENCH_AB=REV  also time the sample as of git revision REV (translated and built alike,
+#              its function renamed), in the same rounds: what a change to it bought
 # Writes OUTDIR/host.csv (one row per instruction set and variant) and host_machine.txt,
 # and prints a table.
 set -eo pipefail
@@ -32,6 +34,12 @@ read -ra isa_list <<<"$isas"
 steps=$((1 + 2 * ${#isa_list[@]}))
 progress 1 "$steps" "translating perf_sgemm_host.pa (N = $n, $threads threads)"
 "$parrayc" -DN="$n" -DTHREADS="$threads" "$root/samples/perf_sgemm_host.pa" -o "$build/perf_sgemm_host.c"
+ab=${BENCH_AB:-}
+if [ -n "$ab" ]; then
+  git -C "$root" show "$ab:samples/perf_sgemm_host.pa" > "$build/perf_sgemm_host_ab.pa" ||
+    { echo "host_bench.sh: BENCH_AB=$ab: no samples/perf_sgemm_host.pa at that revision" >&2; exit 2; }
+  "$parrayc" -DN="$n" -DTHREADS="$threads" "$build/perf_sgemm_host_ab.pa" -o "$build/perf_sgemm_host_ab.c"
+fi
 libdir=$(dirname "$parrayc")/../runtime
 lscpu | grep -E "Model name|^CPU\(s\)" | tee "$out/host_machine.txt"
 { grep -m2 -E "^(cpu family|model)\s" /proc/cpuinfo || true; } | tr -s '\t ' ' ' | tee -a "$out/host_machine.txt"
@@ -53,7 +61,15 @@ for isa in "${isa_list[@]}"; do
   progress "$step" "$steps" "$isa: building (gcc -march=$march)"
   gcc "${cflags[@]}" -DN="$n" -DTHREADS="$threads" -Dmain=pa_sample_main -c "$build/perf_sgemm_host.c" \
     -o "$build/perf_sgemm_host_$tag.o"
-  gcc "${cflags[@]}" -DBENCH_N="$n" "$root/bench/host_bench.c" "$build/perf_sgemm_host_$tag.o" \
+  ab_objs=()
+  if [ -n "$ab" ]; then
+    gcc "${cflags[@]}" -DN="$n" -DTHREADS="$threads" -Dmain=pa_sample_main -c "$build/perf_sgemm_host_ab.c" \
+      -o "$build/perf_sgemm_host_ab_$tag.o"
+    objcopy --redefine-sym perf_sgemm_host=perf_sgemm_host_ab --redefine-sym pa_sample_main=pa_sample_main_ab \
+      "$build/perf_sgemm_host_ab_$tag.o"
+    ab_objs=(-DBENCH_AB "$build/perf_sgemm_host_ab_$tag.o")
+  fi
+  gcc "${cflags[@]}" -DBENCH_N="$n" "$root/bench/host_bench.c" "$build/perf_sgemm_host_$tag.o" "${ab_objs[@]}" \
     -L"$libdir" -lparray -lopenblas -lm -lpthread -o "$build/host_bench_$tag"
   step=$((step + 1))
   progress "$step" "$steps" "$isa: timing it against OpenBLAS${coretype:+ ($coretype)} (${BENCH_REPS:-11} rounds)"
