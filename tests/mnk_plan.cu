@@ -1,7 +1,7 @@
 // tests/mnk_plan.cu: samples/mnk_plan.pah, the host's plan of the TF32 kernels' grids, on
 // the CPU (no GPU: the multiprocessors' count is given, an H200's 132): the parts of k
 // (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on), the
-// warp-specialised kernel's rule for a single wave (mnk_ws_splits_on), the tile width
+// parts of one wave (the same), the tile width
 // (mnk_tf32_width_on) and when an operand is copied into padded memory
 // (mnk_repack_pays; P alone: mnk_pcopy_pays; which: mnk_copies), the thin products'
 // grid and where they leave the tensor cores (mnk_thin_grid_on, mnk_thin_pays), each against the
@@ -46,12 +46,12 @@ static void cheapest(void) {
   for (const auto &s : shapes)
     for (int pt = 128; pt <= 256; pt *= 2) {
       const long long tiles = (s[0] + pt - 1) / pt * ((s[1] + 127) / 128), cells = s[0] * s[1];
-      const double ks = MNK_TF32_K_S(pt), fs = MNK_TF32_FIXED_S(pt);
-      const int all = (int)((s[2] + 31) / 32), got = mnk_splits_on(tiles, s[2], cells, ks, fs, SMS);
-      const double t = mnk_time(tiles, got, s[2], cells, ks, fs, SMS);
+      const mnk_costs c = mnk_tf32_costs(pt);
+      const int all = (int)((s[2] + 31) / 32), got = mnk_splits_on(tiles, s[2], cells, c, SMS);
+      const double t = mnk_time(tiles, got, s[2], cells, c, SMS);
       int ok = got >= 1 && got <= MNK_MOST_PARTS && mnk_live(all, got) == got;
       for (int p = 1; p <= MNK_MOST_PARTS && p <= all; p++)
-        ok &= !(mnk_live(all, p) == p && mnk_time(tiles, p, s[2], cells, ks, fs, SMS) < t);
+        ok &= !(mnk_live(all, p) == p && mnk_time(tiles, p, s[2], cells, c, SMS) < t);
       if (!ok) {
         printf("mnk_plan: %lld x %lld x %lld, tiles of %d: %d parts is not the cheapest split\n", s[0], s[1],
                s[2], pt, got);
@@ -59,7 +59,7 @@ static void cheapest(void) {
       }
     }
   /* one slice of k cannot be split */
-  expect("parts of k = 32", mnk_splits_on(4, 32, 1024, 27.8e-9, 8e-6, SMS), 1);
+  expect("parts of k = 32", mnk_splits_on(4, 32, 1024, mnk_tf32_costs(256), SMS), 1);
 }
 
 /* mnk_fixup's groups: up to 16 parts one group; more, every group with parts, the groups
@@ -82,21 +82,28 @@ static void groups(void) {
   expect("groups of 16 parts", mnk_groups(16), 1);
   expect("groups of 17 parts", mnk_groups(17), 4);
   expect("groups of 128 parts", mnk_groups(128), 11);
-  const int s = mnk_splits_on(1, 100000, 128 * 128, MNK_TF32_K_S(128), MNK_TF32_FIXED_S(128), SMS);
+  const int s = mnk_splits_on(1, 100000, 128 * 128, mnk_tf32_costs(128), SMS);
   if (s <= 16) {
     printf("mnk_plan: 128 x 128 x 100000 split in %d parts, want more than 16\n", s);
     bad++;
   }
 }
 
-/* TF32_WS: a single wave runs unsplit unless each part keeps 1024 of k (run 67, 68) */
+/* one wave of TF32_MNK's 128-wide tiles: split where the parts' additions cost less than
+   the slices they save (run 88, TF32_WS's time with the parts forced: 640 x 480 x 1000
+   fastest in 4, 768^3 in 3, 700 x 700 x 2000 in 3, 256^3 and 384^3 unsplit) */
+static int tf32_parts(long long m, long long n, long long k) {
+  const long long tiles = (m + 127) / 128 * ((n + 127) / 128);
+  return mnk_splits_on(tiles, k, m * n, mnk_tf32_costs(128), SMS);
+}
 static void single_wave(void) {
-  expect("129^3's 4 tiles, 3 parts asked", mnk_ws_splits_on(3, 4, 129, SMS), 1);
-  expect("257^3's 9 tiles, 5 parts asked", mnk_ws_splits_on(5, 9, 257, SMS), 1);
-  expect("128 x 8192 x 8192's 64 tiles, 2 parts asked", mnk_ws_splits_on(2, 64, 8192, SMS), 2);
-  expect("8192 x 128 x 8192's 32 tiles, 4 parts asked", mnk_ws_splits_on(4, 32, 8192, SMS), 4);
-  expect("32 tiles of k = 2048, 4 parts asked", mnk_ws_splits_on(4, 32, 2048, SMS), 2);
-  expect("288 tiles (more than a wave), 5 parts asked", mnk_ws_splits_on(5, 288, 3000, SMS), 5);
+  expect("640 x 480 x 1000's 20 tiles", tf32_parts(640, 480, 1000), 4);
+  expect("768^3's 36 tiles", tf32_parts(768, 768, 768), 3);
+  expect("700 x 700 x 2000's 36 tiles", tf32_parts(700, 700, 2000), 3);
+  expect("256^3's 4 tiles", tf32_parts(256, 256, 256), 1);
+  expect("384^3's 9 tiles", tf32_parts(384, 384, 384), 1);
+  expect("129^3's 4 tiles", tf32_parts(129, 129, 129), 1);
+  expect("128 x 8192 x 8192's 64 tiles", tf32_parts(128, 8192, 8192), 2);
 }
 
 static void width(void) {
@@ -104,9 +111,11 @@ static void width(void) {
   expect("width, 8192^3", mnk_tf32_width_on(8192, 8192, 8192, SMS), 256);
   expect("width, 4096^3", mnk_tf32_width_on(4096, 4096, 4096, SMS), 256);
   expect("width, 129^3 (too few 256-wide tiles)", mnk_tf32_width_on(129, 129, 129, SMS), 128);
-  /* priced with TF32_WS's parts (run 71: both faster than the other width) */
+  /* each width with its parts (run 71: both faster than the other width) */
   expect("width, 8192 x 128 x 2048 (the single wave's 2 parts)", mnk_tf32_width_on(8192, 128, 2048, SMS), 128);
   expect("width, 384 x 3000 x 3000", mnk_tf32_width_on(384, 3000, 3000, SMS), 256);
+  /* run 88 (ncu): 72 tiles 256 wide unsplit 48.5 us, 144 tiles 128 wide in 8 parts 51.3 */
+  expect("width, 1536^3", mnk_tf32_width_on(1536, 1536, 1536, SMS), 256);
 }
 
 /* the shapes mnk_repack_pays's comment quotes, measured with and without the copies */
