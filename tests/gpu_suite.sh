@@ -11,7 +11,9 @@
 # transpose and SGEMM samples, the multi-GPU tests and the programs of
 # samples/multi (N = 512, 2 GPUs; the SGEMM also on the TF32 tensor cores), each within
 # SANITIZE_LIMIT seconds (180; a run past it fails).  Prints PASS/FAIL lines and "N passed, N failed";
-# exits 0 only when nothing failed.  Logs go to WORKDIR (default
+# exits 0 only when nothing failed.  GPU_SUITE_ONLY=REGEX (an extended regular
+# expression) runs only the checks whose names (as the PASS lines print them) match it:
+# GPU_SUITE_ONLY='tf32|sgemm3x' the tensor-core ones.  Logs go to WORKDIR (default
 # /tmp/pa_gpu_suite).  Needs a GPU: this is not part of ctest, whose GPU
 # tests report skipped where there is none.
 set -u
@@ -33,7 +35,10 @@ if [ "$gpus" -lt 2 ] && [ -z "${PARRAY_GPU_SHARE:-}" ]; then
 fi
 pass=0 fail=0
 
-result() { # NAME STATUS LOG SECONDS
+want() { [ -z "${GPU_SUITE_ONLY:-}" ] || echo "$1" | grep -Eq -- "$GPU_SUITE_ONLY"; }
+
+result() { # NAME STATUS LOG SECONDS (nothing for a check GPU_SUITE_ONLY leaves out)
+  want "$1" || return 0
   if [ "$2" -eq 0 ]; then
     echo "PASS $1 (${4}s)"; pass=$((pass + 1))
   else
@@ -48,6 +53,7 @@ sanitize() {
   local name=$1 dir=$2 launcher=$3 tool log start status
   shift 3
   for tool in memcheck racecheck; do
+    want "$name.$tool" || continue
     log=$work/$name.$tool.log start=$(date +%s)
     [ -x "$work/$name.sanitize" ] || (cd "$work" && "$@") >"$log" 2>&1
     # shellcheck disable=SC2086
@@ -65,6 +71,7 @@ is_cuda() { head -n 1 "$1" | grep -q 'parrayc-\(sample\|test\):.*\(cuda\|nvcc\)'
 for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests/e2e/gpu_*.pa 2>/dev/null); do
   is_cuda "$f" || continue
   name=$(basename "$f" .pa)
+  want "$name" || continue
   log=$work/$name.log
   start=$(date +%s)
   case $f in
@@ -81,12 +88,14 @@ for f in $(find "$root/samples" -name '*.pa' | LC_ALL=C sort) $(ls "$root"/tests
 done
 
 # the FFT sample's column kernels against cuFFT's strided plan, every size
-log=$work/fft_columns_check.log start=$(date +%s)
-nvcc -O3 -arch=sm_90 -std=c++17 "$root/tests/multi/fft_columns_check.cu" -lcufft \
-  -o "$work/fft_columns_check" >"$log" 2>&1 && "$work/fft_columns_check" >>"$log" 2>&1
-status=$?
-result fft_columns_check $status "$log" $(( $(date +%s) - start ))
-tail -n 1 "$log" | sed 's/^/    /'
+if want fft_columns_check; then
+  log=$work/fft_columns_check.log start=$(date +%s)
+  nvcc -O3 -arch=sm_90 -std=c++17 "$root/tests/multi/fft_columns_check.cu" -lcufft \
+    -o "$work/fft_columns_check" >"$log" 2>&1 && "$work/fft_columns_check" >>"$log" 2>&1
+  status=$?
+  result fft_columns_check $status "$log" $(( $(date +%s) - start ))
+  tail -n 1 "$log" | sed 's/^/    /'
+fi
 
 # random copies of GPU memory distributed over 2 GPUs, and over all of them
 # where there are more (tests/random/gen_copies.py --procs): scatter, gather,
@@ -95,6 +104,7 @@ for p in 2 $([ "$gpus" -gt 2 ] && echo "$gpus"); do
   for t in gpu_pthd gpu_mpi; do
     name=random_copies_$t
     [ "$p" = 2 ] || name=${name}_$p
+    want "$name" || continue
     log=$work/$name.log start=$(date +%s)
     sh "$root/tests/random/run_copies.sh" "$parrayc" $t 1 4 40 "$work/$name" "$p" >"$log" 2>&1
     status=$?
@@ -104,9 +114,11 @@ for p in 2 $([ "$gpus" -gt 2 ] && echo "$gpus"); do
 done
 
 # run_sample NAME FILE.pa [PARRAYC FLAGS...]: parrayc --run with the flags; sets status and log
+# (status 0 for a check GPU_SUITE_ONLY leaves out, whose result then prints nothing)
 run_sample() {
   local name=$1 pa=$2; shift 2
-  log=$work/$name.log start=$(date +%s)
+  log=$work/$name.log start=$(date +%s) status=0
+  want "$name" || return 0
   (cd "$work" && "$parrayc" --run "$@" "$pa" -o "$work/$name") >"$log" 2>&1
   status=$?
 }
@@ -156,6 +168,7 @@ done
 # expect NAME FILE.pa REGEX [ENV...]: the program must exit 1 with REGEX in stderr
 expect_failure() {
   local name=$1 pa=$2 regex=$3; shift 3
+  want "$name" || return 0
   local log=$work/$name.log start=$(date +%s)
   "$parrayc" --build "$pa" -o "$work/$name" >"$log" 2>&1 || { result "$name" 1 "$log" 0; return; }
   env "$@" "$work/$name" >>"$log" 2>&1
@@ -212,6 +225,7 @@ if [ $sanitize = 1 ]; then
     for s in gpu_fig7_transpose gpu_copy_transpose gpu_fig21_sgemm perf_sgemm perf_tf32_wgmma_N384 perf_sgemm3x_N384; do
       for tool in memcheck racecheck; do
         [ $s.$tool = gpu_fig21_sgemm.racecheck ] && continue
+        want "$s.$tool" || continue
         log=$work/$s.$tool.log start=$(date +%s)
         [ -x "$work/$s" ] || "$parrayc" --build "$root/samples/$s.pa" -o "$work/$s" >"$log" 2>&1
         (cd "$work" && timeout $limit compute-sanitizer --tool $tool --error-exitcode 99 "./$s") >>"$log" 2>&1
@@ -248,4 +262,8 @@ if [ $sanitize = 1 ]; then
 fi
 
 echo "$pass passed, $fail failed"
+if [ $((pass + fail)) -eq 0 ] && [ -n "${GPU_SUITE_ONLY:-}" ]; then
+  echo "gpu_suite: no check's name matches GPU_SUITE_ONLY='$GPU_SUITE_ONLY'" >&2
+  exit 2
+fi
 [ $fail -eq 0 ]
