@@ -95,8 +95,8 @@ typedef struct Backend {
   bool gpu;             /* its constructs run on a GPU */
   /* "#pragma parray WORDS" (words substituted in a subprogram, written as
    * in the source): false when the words are not its own; otherwise it
-   * handles them, errors included.  pragma_words names them for the
-   * message about unknown words ("min_blocks(K)"). */
+   * handles them, errors included.  pragma_words names them, quoted, for
+   * the message about unknown words ("'min_blocks(K)', 'nowait'"). */
   bool (*pragma)(Emitter *e, Node *n, const char *words, const char *written);
   const char *pragma_words;
   /* #create / #destroy T(p) of data node d */

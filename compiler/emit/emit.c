@@ -81,8 +81,22 @@ static void emit_nodes(Emitter *e, Node *list)
 /* "#pragma parray WORDS": the targets that have pragmas are asked in
  * order; the first whose words they are handles them (and reports their
  * errors).  In a subprogram the words are substituted first. */
+/* the words without their comments, as the C compiler reads a pragma
+ * ("nowait(apart) /+ why +/" -> "nowait(apart)") */
+static const char *uncommented(Ctx *ctx, const char *words)
+{
+  Buf b = {.ctx = ctx};
+  CText c = ctext(words, NULL, 0);
+  for (CTok t = ctext_next(&c); t.kind != CT_END; t = ctext_next(&c))
+    buf_printf(&b, "%.*s", t.kind == CT_COMMENT ? 1 : (int)t.n, t.kind == CT_COMMENT ? " " : t.s);
+  const char *u = util_str_trim(ctx, b.data ? b.data : "");
+  buf_free(&b);
+  return u;
+}
+
 static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
 {
+  words = uncommented(e->ctx, words);
   const char *written = words;
   words = dollar_substitute(e->ctx, words);
   Buf known = {.ctx = e->ctx};
@@ -94,13 +108,12 @@ static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
       buf_free(&known);
       return;
     }
-    buf_printf(&known, "%s'%s'", nknown++ ? ", " : "", (*b)->pragma_words);
+    buf_printf(&known, "%s%s", nknown++ ? ", " : "", (*b)->pragma_words);
   }
   Loc at = n->loc; /* at the '#' */
   at.col += (int)strspn(n->text, " \t");
   diag_error(e->ctx, at, "unknown '#pragma parray %s': %s %s", util_str_trim(e->ctx, words),
-             nknown == 1 ? "the one parray pragma is" : nknown ? "the parray pragmas are" : "there are no parray pragmas",
-             known.data ? known.data : "");
+             nknown ? "the parray pragmas are" : "there are no parray pragmas", known.data ? known.data : "");
   buf_free(&known);
 }
 

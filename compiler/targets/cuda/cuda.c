@@ -70,6 +70,7 @@ typedef struct CudaDetour {
   int nsmem;
   const char *smem_bytes; /* C text: the size of the dynamic buffer; NULL: static arrays */
   int min_blocks;     /* #pragma parray min_blocks(K) in the body; 0: none */
+  const char *nowait; /* #pragma parray nowait[(COND)]: "" or COND's text; NULL: waited for */
 } CudaDetour;
 
 /* "file.pa", line: the place a run-time failure names */
@@ -540,7 +541,16 @@ static void detour_close(Emitter *e, Node *n, Detour *dt, Out *body)
     block = ctx_printf(ctx, "%s, %s", block, cd->smem_bytes);
   }
   out_gen(e->out, n->loc, "%s%s<<<%s, %s>>>(%s);\n", in, name, grid, block, args.data ? args.data : "");
-  out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
+  if (!cd->nowait) {
+    out_gen(e->out, n->loc, "%spa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
+  } else if (!*cd->nowait) {
+    out_gen(e->out, n->loc, "%spa_cuda_check_queued(\"%s\", %s); /* nowait */\n", in, name, where(e, n));
+  } else {
+    out_gen(e->out, n->loc, "%sif (%s) /* nowait */\n", in, cd->nowait);
+    out_gen(e->out, n->loc, "%s  pa_cuda_check_queued(\"%s\", %s);\n", in, name, where(e, n));
+    out_gen(e->out, n->loc, "%selse\n", in);
+    out_gen(e->out, n->loc, "%s  pa_cuda_check_launch(\"%s\", %s);\n", in, name, where(e, n));
+  }
   buf_free(&args);
 }
 
@@ -571,12 +581,57 @@ static PragmaForm parse_min_blocks(Ctx *ctx, const char *words, long *k, const c
   return PRAGMA_MIN_BLOCKS;
 }
 
+/* "nowait" or "nowait(COND)" (blanks allowed around each part): true,
+ * with COND's text in *cond ("" for none; NULL where the parentheses hold
+ * nothing), or false where the words are not nowait's */
+static bool parse_nowait(Ctx *ctx, const char *words, const char **cond)
+{
+  static const char name[] = "nowait";
+  if (strncmp(words, name, sizeof name - 1) != 0)
+    return false;
+  const char *p = words + sizeof name - 1;
+  p += strspn(p, " \t\r\n");
+  if (!*p) {
+    *cond = "";
+    return true;
+  }
+  const char *close = strrchr(p, ')');
+  if (*p != '(' || !close || close[1 + strspn(close + 1, " \t\r\n")] != '\0')
+    return false;
+  const char *c = util_str_trim(ctx, ctx_strndup(ctx, p + 1, (size_t)(close - p - 1)));
+  *cond = *c ? c : NULL;
+  return true;
+}
+
+/* "#pragma parray nowait[(COND)]": the kernel of the innermost cuda detour
+ * is not waited for after its launch (where COND, a host expression, holds
+ * at the launch): the next detour or copy on the GPU waits for it */
+static bool pragma_nowait(Emitter *e, Loc at, const char *words)
+{
+  const char *cond;
+  if (!parse_nowait(e->ctx, words, &cond))
+    return false;
+  Detour *dt = e->detour;
+  if (!cond)
+    diag_error(e->ctx, at, "'#pragma parray %s': the parentheses hold no condition", util_str_trim(e->ctx, words));
+  else if (!dt || dt->type->kind != TK_CUDA)
+    diag_error(e->ctx, at, "'#pragma parray nowait' belongs in the body of a cuda detour");
+  else if (((CudaDetour *)dt)->nowait)
+    diag_error(e->ctx, at, "'#pragma parray nowait': detour '%s' has one already", dt->type->name);
+  else
+    ((CudaDetour *)dt)->nowait = cond;
+  return true;
+}
+
 /* "#pragma parray min_blocks(K)": a property of the kernel of the innermost
- * cuda detour, printed as __launch_bounds__(threads, K) (detour_close). */
+ * cuda detour, printed as __launch_bounds__(threads, K) (detour_close);
+ * "nowait": pragma_nowait */
 static bool pragma(Emitter *e, Node *n, const char *words, const char *written)
 {
   Loc at = n->loc; /* at the '#' */
   at.col += (int)strspn(n->text, " \t");
+  if (pragma_nowait(e, at, words))
+    return true;
   long k;
   const char *arg;
   switch (parse_min_blocks(e->ctx, words, &k, &arg)) {
@@ -878,7 +933,7 @@ const Backend backend_cuda = {
   .needed = needed,
   .gpu = true,
   .pragma = pragma,
-  .pragma_words = "min_blocks(K)",
+  .pragma_words = "'min_blocks(K)', 'nowait', 'nowait(COND)'",
   .create = create,
   .destroy = destroy,
   .copy = copy,
