@@ -1,6 +1,7 @@
 // tests/mnk_plan.cu: samples/mnk_plan.pah, the host's plan of the TF32 kernels' grids, on
 // the CPU (no GPU: the multiprocessors' count is given, an H200's 132): the parts of k
-// (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on), the
+// (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on), where the
+// parts are added apart (mnk_apart_on, mnk_add_lanes), the
 // parts of one wave (the same), the tile width
 // (mnk_tf32_width_on) and when an operand is copied into padded memory
 // (mnk_repack_pays; P alone: mnk_pcopy_pays; which: mnk_copies), the thin products'
@@ -106,6 +107,40 @@ static void single_wave(void) {
   expect("128 x 8192 x 8192's 64 tiles", tf32_parts(128, 8192, 8192), 2);
 }
 
+/* the parts added apart (tf32.pah's MNK_ADD) where they are many and the tiles few, by
+   each tile's last part where the tiles are many and the parts few (run 89, the bench's
+   time with the parts forced and added each way: 128 x 128 x 100000 in 121 parts 67-71 ->
+   57-64 us apart, 256 x 256 x 8192 in 32 36-38 -> 30-31; 1024^3 in 2 31-33 -> 36) */
+static int tf32_apart(long long m, long long n, long long k) {
+  const long long tiles = (m + 127) / 128 * ((n + 127) / 128), cells = m * n;
+  const mnk_costs c = mnk_tf32_costs(128);
+  return mnk_apart_on(tiles, mnk_splits_on(tiles, k, cells, c, SMS), cells, c, SMS);
+}
+static void apart(void) {
+  expect("128 x 128 x 100000 added apart", tf32_apart(128, 128, 100000), 1);
+  expect("256 x 128 x 50000 added apart", tf32_apart(256, 128, 50000), 1);
+  expect("256 x 256 x 8192 added apart", tf32_apart(256, 256, 8192), 1);
+  expect("1024^3 added by the last parts", tf32_apart(1024, 1024, 1024), 0);
+  expect("768^3 added by the last parts", tf32_apart(768, 768, 768), 0);
+  expect("700 x 700 x 2000 added by the last parts", tf32_apart(700, 700, 2000), 0);
+  expect("one part is never added", mnk_apart_on(1, 1, 128 * 128, mnk_tf32_costs(128), SMS), 0);
+  const mnk_costs x3 = mnk_x3_costs();
+  expect("3xTF32, 128 x 128 x 100000 added apart",
+         mnk_apart_on(1, mnk_splits_on(1, 100000, 128 * 128, x3, SMS), 128 * 128, x3, SMS), 1);
+  /* its lanes: 1 to 8, a power of 2, no more than the parts; 8 for one tile's 121 parts */
+  for (long long results = 16384; results <= (1LL << 26); results *= 4)
+    for (int live = 2; live <= MNK_MOST_PARTS; live++) {
+      const int l = mnk_add_lanes(results, live, SMS);
+      if (l < 1 || l > 8 || (l & (l - 1)) || (l > 1 && l > live)) {
+        printf("mnk_plan: %lld results of %d parts added in %d lanes\n", results, live, l);
+        bad++;
+        return;
+      }
+    }
+  expect("lanes, 128 x 128 x 100000", mnk_add_lanes(128 * 128, 121, SMS), 8);
+  expect("lanes, 1024^3 in 2 parts", mnk_add_lanes(64 * 128 * 128, 2, SMS), 1);
+}
+
 static void width(void) {
   expect("width, M = 128 (a 256-wide tile half empty)", mnk_tf32_width_on(128, 8192, 8192, SMS), 128);
   expect("width, 8192^3", mnk_tf32_width_on(8192, 8192, 8192, SMS), 256);
@@ -202,6 +237,7 @@ int main(void) {
   cheapest();
   groups();
   single_wave();
+  apart();
   width();
   repack();
   printf("mnk_plan: %s\n", bad ? "WRONG" : "ok");
