@@ -112,9 +112,8 @@ static void single_wave(void) {
    time with the parts forced and added each way: 128 x 128 x 100000 in 121 parts 67-71 ->
    57-64 us apart, 256 x 256 x 8192 in 32 36-38 -> 30-31; 1024^3 in 2 31-33 -> 36) */
 static int tf32_apart(long long m, long long n, long long k) {
-  const long long tiles = (m + 127) / 128 * ((n + 127) / 128), cells = m * n;
-  const mnk_costs c = mnk_tf32_costs(128);
-  return mnk_apart_on(tiles, mnk_splits_on(tiles, k, cells, c, SMS), cells, c, SMS);
+  const long long tiles = (m + 127) / 128 * ((n + 127) / 128);
+  return mnk_apart_on(tiles, tf32_parts(m, n, k), m * n, mnk_tf32_costs(128), SMS);
 }
 static void apart(void) {
   expect("128 x 128 x 100000 added apart", tf32_apart(128, 128, 100000), 1);
