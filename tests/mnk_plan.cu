@@ -9,6 +9,8 @@
 // property it promises and the decisions the comments quote from measurements. Built by
 // tests/host_cu.sh with nvcc; exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
+static long long time_estimates; /* mnk_time's calls */
+#define MNK_TIME_COUNT() (time_estimates++)
 #include "mnk_plan.pah"
 
 static int bad;
@@ -140,6 +142,25 @@ static void apart(void) {
   expect("lanes, 1024^3 in 2 parts", mnk_add_lanes(64 * 128 * 128, 2, SMS), 1);
 }
 
+/* the plan's cost on the host, every call: one time estimate a candidate split (and the
+   width's two searches) */
+static void estimates(void) {
+  time_estimates = 0;
+  mnk_splits_on(1, 1000000, 128 * 128, mnk_tf32_costs(128), SMS);
+  if (time_estimates > MNK_MOST_PARTS) {
+    printf("mnk_plan: the parts of 128 x 128 x 10^6 took %lld time estimates, want %d at most\n", time_estimates,
+           MNK_MOST_PARTS);
+    bad++;
+  }
+  time_estimates = 0;
+  mnk_tf32_width_on(1, 1, 1000000, SMS);
+  if (time_estimates > 2 * MNK_MOST_PARTS + 2) {
+    printf("mnk_plan: the width of 1 x 1 x 10^6 took %lld time estimates, want %d at most\n", time_estimates,
+           2 * MNK_MOST_PARTS + 2);
+    bad++;
+  }
+}
+
 static void width(void) {
   expect("width, M = 128 (a 256-wide tile half empty)", mnk_tf32_width_on(128, 8192, 8192, SMS), 128);
   expect("width, 8192^3", mnk_tf32_width_on(8192, 8192, 8192, SMS), 256);
@@ -237,6 +258,7 @@ int main(void) {
   groups();
   single_wave();
   apart();
+  estimates();
   width();
   repack();
   printf("mnk_plan: %s\n", bad ? "WRONG" : "ok");
