@@ -78,9 +78,6 @@ static void emit_nodes(Emitter *e, Node *list)
     emit_node(e, n);
 }
 
-/* "#pragma parray WORDS": the targets that have pragmas are asked in
- * order; the first whose words they are handles them (and reports their
- * errors).  In a subprogram the words are substituted first. */
 /* the words without their comments, as the C compiler reads a pragma
  * ("nowait(apart) /+ why +/" -> "nowait(apart)") */
 static const char *uncommented(Ctx *ctx, const char *words)
@@ -94,6 +91,10 @@ static const char *uncommented(Ctx *ctx, const char *words)
   return u;
 }
 
+/* "#pragma parray WORDS": the targets that have pragmas are asked in
+ * order; the first whose words they are handles them (and reports their
+ * errors).  Comments are dropped; in a subprogram the words are
+ * substituted next. */
 static void emit_parray_pragma(Emitter *e, Node *n, const char *words)
 {
   words = uncommented(e->ctx, words);
