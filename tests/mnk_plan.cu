@@ -153,12 +153,15 @@ static void estimates(void) {
     bad++;
   }
   time_estimates = 0;
-  mnk_tf32_width_on(1, 1, 1000000, SMS);
+  mnk_tf32_width_on(129, 1, 1000000, SMS);
   if (time_estimates > 2 * MNK_MOST_PARTS + 2) {
-    printf("mnk_plan: the width of 1 x 1 x 10^6 took %lld time estimates, want %d at most\n", time_estimates,
+    printf("mnk_plan: the width of 129 x 1 x 10^6 took %lld time estimates, want %d at most\n", time_estimates,
            2 * MNK_MOST_PARTS + 2);
     bad++;
   }
+  time_estimates = 0;
+  expect("width, a dot product of 10^6", mnk_tf32_width_on(1, 1, 1000000, SMS), 128);
+  expect("the width of a dot product: no search", time_estimates, 0);
 }
 
 static void width(void) {
