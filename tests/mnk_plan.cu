@@ -95,9 +95,9 @@ static void groups(void) {
 /* one wave of TF32_MNK's 128-wide tiles: split where the parts' additions cost less than
    the slices they save (run 88, TF32_WS's time with the parts forced: 640 x 480 x 1000
    fastest in 4, 768^3 in 3, 700 x 700 x 2000 in 3, 256^3 and 384^3 unsplit) */
+static long long tf32_tiles(long long m, long long n) { return (m + 127) / 128 * ((n + 127) / 128); }
 static int tf32_parts(long long m, long long n, long long k) {
-  const long long tiles = (m + 127) / 128 * ((n + 127) / 128);
-  return mnk_splits_on(tiles, k, m * n, mnk_tf32_costs(128), SMS);
+  return mnk_splits_on(tf32_tiles(m, n), k, m * n, mnk_tf32_costs(128), SMS);
 }
 static void single_wave(void) {
   expect("640 x 480 x 1000's 20 tiles", tf32_parts(640, 480, 1000), 4);
@@ -114,8 +114,7 @@ static void single_wave(void) {
    time with the parts forced and added each way: 128 x 128 x 100000 in 121 parts 67-71 ->
    57-64 us apart, 256 x 256 x 8192 in 32 36-38 -> 30-31; 1024^3 in 2 31-33 -> 36) */
 static int tf32_apart(long long m, long long n, long long k) {
-  const long long tiles = (m + 127) / 128 * ((n + 127) / 128);
-  return mnk_apart_on(tiles, tf32_parts(m, n, k), m * n, mnk_tf32_costs(128), SMS);
+  return mnk_apart_on(tf32_tiles(m, n), tf32_parts(m, n, k), m * n, mnk_tf32_costs(128), SMS);
 }
 static void apart(void) {
   expect("128 x 128 x 100000 added apart", tf32_apart(128, 128, 100000), 1);
