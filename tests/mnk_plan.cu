@@ -238,6 +238,10 @@ static void thin(void) {
   expect("thin group, k = 100", mnk_thin_grid_on(8192, 100, 1, SMS).group, 16);
   expect("thin parts, 1 x 8192 x 8192 (32 blocks of rows, 512 blocks)", mnk_thin_grid_on(8192, 8192, 0, SMS).parts,
          16);
+  expect("thin parts, 8 x 2048 x 2048 (under 2^23 elements: 2 blocks a multiprocessor)",
+         mnk_thin_grid_on(2048, 2048, 0, SMS).parts, 2 * SMS / 8);
+  expect("thin parts, 8 x 4096 x 4096 (2^24 elements: 4 blocks a multiprocessor)",
+         mnk_thin_grid_on(4096, 4096, 0, SMS).parts, 4 * SMS / 16);
   /* where MNK_THIN runs (ns, nw, nk, kfast, ostep, x3) */
   expect("thin: a dot product", mnk_thin_pays(1, 1, 1000000, 1, 1, 0), 1);
   expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 100000, 1, 2, 0), 1);
