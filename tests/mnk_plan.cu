@@ -242,6 +242,8 @@ static void thin(void) {
          mnk_thin_grid_on(2048, 2048, 0, SMS).parts, 2 * SMS / 8);
   expect("thin parts, 8 x 4096 x 4096 (2^24 elements: 4 blocks a multiprocessor)",
          mnk_thin_grid_on(4096, 4096, 0, SMS).parts, 4 * SMS / 16);
+  expect("thin blocks, 64 x 2 x 100000 (along k: 4 blocks a multiprocessor)",
+         mnk_thin_grid_on(64, 100000, 1, SMS).blocks, 4 * SMS / 64 * 64);
   /* where MNK_THIN runs (ns, nw, nk, kfast, ostep, x3) */
   expect("thin: a dot product", mnk_thin_pays(1, 1, 1000000, 1, 1, 0), 1);
   expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 100000, 1, 2, 0), 1);
