@@ -236,6 +236,8 @@ static void thin(void) {
   expect("thin group, a dot product's one row (k = 10^6)", mnk_thin_grid_on(1, 1000000, 1, SMS).group, 256);
   expect("thin group, along the rows", mnk_thin_grid_on(8192, 8192, 0, SMS).group, 1);
   expect("thin group, k = 100", mnk_thin_grid_on(8192, 100, 1, SMS).group, 16);
+  expect("thin group, 8192 rows of k = 8192 (a warp a row)", mnk_thin_grid_on(8192, 8192, 1, SMS).group, 32);
+  expect("thin group, 7 rows of k = 8192 (the block)", mnk_thin_grid_on(7, 8192, 1, SMS).group, 256);
   expect("thin parts, 1 x 8192 x 8192 (32 blocks of rows, 512 blocks)", mnk_thin_grid_on(8192, 8192, 0, SMS).parts,
          16);
   expect("thin parts, 8 x 2048 x 2048 (under 2^23 elements: 2 blocks a multiprocessor)",
@@ -243,7 +245,7 @@ static void thin(void) {
   expect("thin parts, 8 x 4096 x 4096 (2^24 elements: 4 blocks a multiprocessor)",
          mnk_thin_grid_on(4096, 4096, 0, SMS).parts, 4 * SMS / 16);
   expect("thin blocks, 64 x 2 x 100000 (along k: 4 blocks a multiprocessor)",
-         mnk_thin_grid_on(64, 100000, 1, SMS).blocks, 4 * SMS / 64 * 64);
+         mnk_thin_grid_on(64, 100000, 1, SMS).blocks, 4 * SMS / 8 * 8);
   /* where MNK_THIN runs (ns, nw, nk, kfast, ostep, x3) */
   expect("thin: a dot product", mnk_thin_pays(1, 1, 1000000, 1, 1, 0), 1);
   expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 100000, 1, 2, 0), 1);
