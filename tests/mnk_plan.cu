@@ -246,22 +246,25 @@ static void thin(void) {
          mnk_thin_grid_on(4096, 4096, 0, SMS).parts, 4 * SMS / 16);
   expect("thin blocks, 64 x 2 x 100000 (along k: 4 blocks a multiprocessor)",
          mnk_thin_grid_on(64, 100000, 1, SMS).blocks, 4 * SMS / 8 * 8);
-  /* where MNK_THIN runs (ns, nw, nk, kfast, ostep) */
-  expect("thin: a dot product", mnk_thin_pays(1, 1, 1000000, 1, 1), 1);
-  expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 100000, 1, 2), 1);
-  expect("thin: 3 x 3, padded", mnk_thin_pays(3, 3, 100000, 1, 32), 1);
-  expect("thin: 1 x 8192 x 8192 (along the rows)", mnk_thin_pays(1, 8192, 8192, 0, 1), 1);
-  expect("thin: 4 x 8192 x 8192", mnk_thin_pays(4, 8192, 8192, 0, 1), 1);
-  expect("thin: 8 x 4096 x 4096", mnk_thin_pays(8, 4096, 4096, 0, 1), 1);
-  expect("thin: 8 x 8192 x 8192, TF32", mnk_thin_pays(8, 8192, 8192, 0, 1), 1);
-  expect("thin: 8192 x 1 x 8192 (along k)", mnk_thin_pays(1, 8192, 8192, 1, 1), 1);
-  expect("thin: 8192 x 3 x 8192 (along k)", mnk_thin_pays(3, 8192, 8192, 1, 3), 1);
-  expect("thin: 8192 x 1 x 8192, B padded", mnk_thin_pays(1, 8192, 8192, 1, 32), 0);
-  expect("thin: 8192 x 4 x 1000", mnk_thin_pays(4, 8192, 1000, 1, 4), 0);
-  expect("thin: nine rows", mnk_thin_pays(9, 9, 9, 1, 1), 0);
-  expect("thin: 100000 x 3 x 5, TF32 (a short k)", mnk_thin_pays(3, 100000, 5, 1, 3), 1);
-  expect("thin: 50000 x 8 x 16, 3xTF32 (a short k)", mnk_thin_pays(8, 50000, 16, 1, 8), 1);
-  expect("thin: 8192 x 1 x 100", mnk_thin_pays(1, 8192, 100, 1, 1), 1);
+  /* where MNK_THIN runs (ns, nw, nk, kfast, ostep, x3) */
+  expect("thin: a dot product", mnk_thin_pays(1, 1, 1000000, 1, 1, 0), 1);
+  expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 100000, 1, 2, 0), 1);
+  expect("thin: 3 x 3, padded", mnk_thin_pays(3, 3, 100000, 1, 32, 0), 1);
+  expect("thin: 1 x 8192 x 8192 (along the rows)", mnk_thin_pays(1, 8192, 8192, 0, 1, 0), 1);
+  expect("thin: 4 x 8192 x 8192", mnk_thin_pays(4, 8192, 8192, 0, 1, 0), 1);
+  expect("thin: 8 x 4096 x 4096", mnk_thin_pays(8, 4096, 4096, 0, 1, 1), 1);
+  expect("thin: 8 x 8192 x 8192, TF32", mnk_thin_pays(8, 8192, 8192, 0, 1, 0), 1);
+  expect("thin: 8192 x 1 x 8192 (along k)", mnk_thin_pays(1, 8192, 8192, 1, 1, 0), 1);
+  expect("thin: 8192 x 3 x 8192 (along k)", mnk_thin_pays(3, 8192, 8192, 1, 3, 0), 1);
+  expect("thin: 8192 x 1 x 8192, B padded, TF32", mnk_thin_pays(1, 8192, 8192, 1, 32, 0), 0);
+  expect("thin: 8192 x 1 x 8192, B padded, 3xTF32", mnk_thin_pays(1, 8192, 8192, 1, 32, 1), 1);
+  expect("thin: 1024 x 3 x 4096, B padded, TF32", mnk_thin_pays(3, 1024, 4096, 1, 32, 0), 1);
+  expect("thin: 8192 x 4 x 4096, B padded, 3xTF32", mnk_thin_pays(4, 8192, 4096, 1, 32, 1), 0);
+  expect("thin: 8192 x 4 x 1000", mnk_thin_pays(4, 8192, 1000, 1, 4, 0), 0);
+  expect("thin: nine rows", mnk_thin_pays(9, 9, 9, 1, 1, 0), 0);
+  expect("thin: 100000 x 3 x 5, TF32 (a short k)", mnk_thin_pays(3, 100000, 5, 1, 3, 0), 1);
+  expect("thin: 50000 x 8 x 16, 3xTF32 (a short k)", mnk_thin_pays(8, 50000, 16, 1, 8, 1), 1);
+  expect("thin: 8192 x 1 x 100", mnk_thin_pays(1, 8192, 100, 1, 1, 0), 1);
 }
 
 int main(void) {
