@@ -246,6 +246,12 @@ static void thin(void) {
          mnk_thin_grid_on(4096, 4096, 0, SMS).parts, 4 * SMS / 16);
   expect("thin blocks, 64 x 2 x 100000 (along k: 4 blocks a multiprocessor)",
          mnk_thin_grid_on(64, 100000, 1, SMS).blocks, 4 * SMS / 8 * 8);
+  /* where it stages the other operand (ns, group, ostep) */
+  expect("thin stages: 3 rows, a lane a row", mnk_thin_stages(3, 1, 1), 1);
+  expect("thin stages: 2 rows, a lane a row", mnk_thin_stages(2, 1, 1), 0);
+  expect("thin stages: a padded column along k, a warp a row", mnk_thin_stages(1, 32, 32), 1);
+  expect("thin stages: a dense column along k", mnk_thin_stages(1, 32, 1), 0);
+  expect("thin stages: a padded column, one row a block", mnk_thin_stages(1, 256, 32), 0);
   /* where MNK_THIN runs (ns, nw, nk, kfast, ostep, x3) */
   expect("thin: a dot product", mnk_thin_pays(1, 1, 1000000, 1, 1, 0), 1);
   expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 100000, 1, 2, 0), 1);
