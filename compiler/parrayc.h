@@ -102,6 +102,9 @@ typedef bool MapMatch(const void *item, const void *key);
 void *map_get(const Map *m, unsigned long hash, MapMatch *match, const void *key);
 void map_put(const Ctx *ctx, Map *m, unsigned long hash, void *item); /* ctx: as util_malloc's */
 void map_free(Map *m);
+/* a map of pointers that are their own keys: the hash of one, and the match */
+unsigned long map_ptr_hash(const void *p);
+bool map_is_key(const void *item, const void *key);
 #define HASH_SEED 14695981039346656037ul
 unsigned long util_hash_str(const char *s, unsigned long h); /* h: HASH_SEED or a running hash */
 

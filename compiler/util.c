@@ -2,6 +2,7 @@
 #include "parrayc.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,6 +351,16 @@ void map_free(Map *m)
 {
   free(m->slots);
   *m = (Map){0};
+}
+
+unsigned long map_ptr_hash(const void *p)
+{
+  return (unsigned long)((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ul >> 32; /* allocations are 16 bytes apart */
+}
+
+bool map_is_key(const void *item, const void *key)
+{
+  return item == key;
 }
 
 /* FNV-1a */

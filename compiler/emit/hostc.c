@@ -7,7 +7,6 @@
 #include "emit/hostc.h"
 
 #include <limits.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,11 +89,6 @@ typedef struct Reach {
   int depth, room;
 } Reach;
 
-static bool is_item(const void *item, const void *key)
-{
-  return item == key;
-}
-
 static void reach_push(Reach *r, Dim *d)
 {
   if (r->depth == r->room)
@@ -105,8 +99,8 @@ static void reach_push(Reach *r, Dim *d)
 /* Adds t unless it is there: whether it was new */
 static bool reach_new(Reach *r, Type *t)
 {
-  unsigned long h = (unsigned long)(uintptr_t)t * 0x9E3779B97F4A7C15ul;
-  if (map_get(&r->seen, h, is_item, t))
+  unsigned long h = map_ptr_hash(t);
+  if (map_get(&r->seen, h, map_is_key, t))
     return false;
   map_put(r->ctx, &r->seen, h, t);
   if (r->n == r->cap)

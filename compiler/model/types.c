@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1430,11 +1429,6 @@ int dim_contiguous(Ctx *ctx, Dim *d, char **cexpr)
 /* The first node in the walk from d down its children and references
  * (depth first, in order) that `found` names a type for, and that type;
  * a node `found` stops at (NULL from it and stop set) ends its branch. */
-static bool same_dim(const void *item, const void *key)
-{
-  return item == key;
-}
-
 static Type *first_found(const Ctx *ctx, Dim *d, Type *(*found)(Dim *, bool *stop))
 {
   int depth = 0, cap = 0;
@@ -1445,8 +1439,8 @@ static Type *first_found(const Ctx *ctx, Dim *d, Type *(*found)(Dim *, bool *sto
   while (!t && depth) {
     bool stop = false;
     d = st[--depth];
-    unsigned long hash = (unsigned long)((uintptr_t)d >> 4) * 0x9e3779b97f4a7c15ul >> 32;
-    if (map_get(&seen, hash, same_dim, d))
+    unsigned long hash = map_ptr_hash(d);
+    if (map_get(&seen, hash, map_is_key, d))
       continue;
     map_put(ctx, &seen, hash, d);
     if ((t = found(d, &stop)) || stop)
