@@ -205,15 +205,23 @@ static void push_digit(Ctx *ctx, CopySide *s, Dim *d, bool proc)
   s->n++;
 }
 
-static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s)
+/* The digits below d onto s.  A node two references lead to whose branch
+ * gave no digit (every extent 1) is not walked again: types each two
+ * references to the last have 2^39 nodes below the 39th (issue 55).  EMPTY
+ * holds those nodes. */
+static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s, Map *empty)
 {
+  unsigned long hash = map_ptr_hash(d);
+  if (map_get(empty, hash, map_is_key, d))
+    return true;
+  int before = s->n;
   Dim *sel = dim_process_selector(d);
   if (sel) {
     push_digit(ctx, s, sel, true);
     return true;
   }
-  Type *tt = dim_distributed_over(ctx, d);
-  if (tt && (d->ref_kind == REF_SPLIT || d->ref_kind == REF_SIZED)) {
+  Type *tt = d->ref_kind == REF_SPLIT || d->ref_kind == REF_SIZED ? dim_distributed_over(ctx, d) : NULL;
+  if (tt) {
     diag_error(ctx, n->loc,
                "'%s' views distributed data through '[... #%s]': a distributed copy needs the %s dimension "
                "itself ('[#%s]') in the type",
@@ -221,13 +229,13 @@ static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s)
     return false;
   }
   int m = dim_nkids(d);
-  if (m == 0) {
+  if (m == 0)
     push_digit(ctx, s, d, false);
-    return true;
-  }
   for (int k = 0; k < m; k++)
-    if (!collect(ctx, n, dim_kid(d, k), s))
+    if (!collect(ctx, n, dim_kid(d, k), s, empty))
       return false;
+  if (s->n == before)
+    map_put(ctx, empty, hash, d);
   return true;
 }
 
@@ -256,7 +264,10 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
   s->dim = d;
   s->ptr = ptr;
   s->procs = dim_distributed_over(ctx, d);
-  if (!collect(ctx, n, d, s))
+  Map empty = {0};
+  bool ok = collect(ctx, n, d, s, &empty);
+  map_free(&empty);
+  if (!ok)
     return false;
   for (int k = 0; k < s->n && !s->procs; k++)
     if (s->dg[k].proc)
@@ -279,8 +290,12 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
   for (int a = 0; a < s->n; a++)
     for (int b = 0; b < s->n; b++)
       if (a != b && s->dg[a].proc && s->dg[b].proc && selectors_overlap(s->dg[a].d, s->dg[b].d)) {
-        diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s' and '%s')", d->path,
-                   s->procs->name, s->dg[a].d->path, s->dg[b].d->path);
+        if (s->dg[a].d == s->dg[b].d)
+          diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s', which two references lead to)",
+                     d->path, s->procs->name, s->dg[a].d->path);
+        else
+          diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s' and '%s')", d->path,
+                     s->procs->name, s->dg[a].d->path, s->dg[b].d->path);
         return false;
       }
   if (s->procs) {
