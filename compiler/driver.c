@@ -287,9 +287,10 @@ static bool split_flags(Cli *cli, const char *name, const char *flags, Argv *bef
   return true;
 }
 
-/* The signals that end parrayc (those not ignored): held while it works,
- * so that an interrupted run removes its temporaries, then ends by the
- * signal; a child runs with the mask parrayc was started with. */
+/* The signals that end parrayc (those not ignored): held while it writes
+ * and builds (not while it translates, which writes nothing), so that an
+ * interrupted run removes its temporaries, then ends by the signal; a
+ * child runs with the mask parrayc was started with. */
 static void ending_signals(sigset_t *set)
 {
   static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -1211,13 +1212,15 @@ int driver_run(Cli *cli)
 {
   int n = cli->inputs.n, rc = 0;
   Unit *units = calloc((size_t)n + 1, sizeof *units);
-  hold_signals(cli);
   macros_in_effect(&cli->macros, &cli->defines);
+  /* translation writes no file: an ending signal (^C, a timeout) ends it
+   * at once, however long an input takes */
   for (int i = 0; i < n; i++) {
     units[i].input = cli->inputs.v[i];
     if (!translate(cli, &units[i]))
       rc = 1;
   }
+  hold_signals(cli);
   if (rc)
     remove_stale(cli, units, n);
   if (!rc && (n || cli->link.n))

@@ -152,6 +152,21 @@ kill -TERM $pid
 wait $pid
 st=$?
 [ $st -eq 143 ] && [ -z "$(ls tmp)" ] || fail "SIGTERM during --run: status $st, left $(ls -R tmp)"
+# a signal while translating ends parrayc at once (signals are held only
+# while it writes and builds): an input that never ends, on standard input
+# from a FIFO of the test's own that this shell keeps open
+rm -f never.fifo && mkfifo never.fifo && exec 3<>never.fifo || exit 2
+"$P" - -o stdin.c <never.fifo 2>/dev/null &
+pid=$!
+sleep 1
+t0=$(date +%s)
+kill -TERM $pid
+wait $pid
+st=$? t1=$(date +%s)
+exec 3>&-
+rm -f never.fifo
+[ $st -eq 143 ] && [ $((t1 - t0)) -lt 20 ] && [ ! -e stdin.c ] ||
+  fail "SIGTERM while translating: status $st after $((t1 - t0)) s$( [ -e stdin.c ] && echo ', stdin.c written')"
 chmod 755 ro && cd .. || exit 2
 
 # make: objects with -MD dependencies; editing the header rebuilds both
