@@ -76,7 +76,8 @@ static void groups(void) {
       root++;
     int ok = g >= 1 && ng >= 1 && (long long)g * ng >= live && (long long)(ng - 1) * g < live;
     ok &= live <= 16 ? ng == 1 && reads == live : ng > 1 && reads <= 2 * root + 1;
-    ok &= ng <= live; /* tf32.pah's counters: live + 1 a slot at most */
+    ok &= ng <= live && mnk_fixup_counters(live) > (ng > 1 ? ng : 0) && mnk_fixup_counters(live) <= live + 1;
+    /* a counter for the groups' sums and one a group; tf32.pah allocates live + 1 a slot */
     if (!ok) {
       printf("mnk_plan: %d parts in groups of %d: %d groups, %d reads\n", live, g, ng, reads);
       bad++;
