@@ -225,7 +225,8 @@ static void thin(void) {
                        (long long)g.parts * g.span >= k && g.blocks == wblocks * g.parts &&
                        (sms > 0 || g.parts == 1) && (g.parts == 1 || g.blocks <= 4LL * sms) &&
                        (kfast || g.group == 1) && g.group >= 1 && g.group <= 256 &&
-                       (g.group == 1 || g.group * 8 / 2 < k);
+                       (g.group == 1 || g.group * 8 / 2 < k) &&
+                       (g.steps == 8 ? g.group == 1 || g.span >= 64LL * g.group : g.steps == 4 && g.group > 1);
         if (!ok) {
           printf("mnk_plan: thin grid of %lld rows, k = %lld (kfast %d, %d sms): group %d, %d parts of %lld, "
                  "%lld blocks\n", w, k, kfast, sms, g.group, g.parts, g.span, g.blocks);
@@ -247,6 +248,10 @@ static void thin(void) {
          mnk_thin_grid_on(4096, 4096, 0, SMS).parts, 4 * SMS / 16);
   expect("thin blocks, 64 x 2 x 100000 (along k: 4 blocks a multiprocessor)",
          mnk_thin_grid_on(64, 100000, 1, SMS).blocks, 4 * SMS / 8 * 8);
+  expect("thin steps, a lane a row", mnk_thin_grid_on(8192, 8192, 0, SMS).steps, 8);
+  expect("thin steps, 20000 x 1 x 5000 (156 k a lane)", mnk_thin_grid_on(20000, 5000, 1, SMS).steps, 8);
+  expect("thin steps, 100000 x 1 x 100 (7 k a lane)", mnk_thin_grid_on(100000, 100, 1, SMS).steps, 4);
+  expect("thin steps, a dot product of 10^6 (31 k a lane)", mnk_thin_grid_on(1, 1000000, 1, SMS).steps, 4);
   /* where it stages the other operand (ns, group, ostep) */
   expect("thin stages: 3 rows, a lane a row", mnk_thin_stages(3, 1, 1), 1);
   expect("thin stages: 2 rows, a lane a row", mnk_thin_stages(2, 1, 1), 0);
