@@ -229,7 +229,7 @@ static void thin(void) {
                        (g.steps == 8 ? g.group == 1 || g.span >= 64LL * g.group : g.steps == 4 && g.group > 1);
         if (!ok) {
           printf("mnk_plan: thin grid of %lld rows, k = %lld (kfast %d, %d sms): group %d, %d parts of %lld, "
-                 "%lld blocks\n", w, k, kfast, sms, g.group, g.parts, g.span, g.blocks);
+                 "%lld blocks, %d steps\n", w, k, kfast, sms, g.group, g.parts, g.span, g.blocks, g.steps);
           bad++;
         }
       }

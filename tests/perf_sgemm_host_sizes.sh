@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # perf_sgemm_host_sizes.sh PARRAYC SOURCE_DIR WORKDIR: samples/perf_sgemm_host.pa at
 # sizes and thread counts other than its N = 256 and 2 threads: N not a multiple of
-# the blocking (A and B packed from the caller's arrays with zeros, C padded), 1, 3, 4,
-# 5 and 12 threads (at N = 600 more threads than parts of the columns), each product
+# the blocking (up to 1024 A read and C written in place, the last columns' vector
+# stored in part; at 1025 A and B packed from the caller's arrays with zeros and C
+# through its padded copy), 1, 2, 3, 4, 5 and 12 threads (at N = 600 more threads than
+# parts of the columns), each product
 # checked by the sample against float64 (into a C on 64 bytes and one 4 bytes past);
 # on x86, the vector widths of AVX2 and AVX-512 built warning-free, and run where this
 # CPU has them; and the sizes it cannot take stop the build at the sample's #error,
@@ -16,7 +18,7 @@ pa=$S/samples/perf_sgemm_host.pa
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-for case in "1 1" "100 3" "257 1" "300 5" "512 4" "600 12"; do
+for case in "1 1" "100 3" "257 1" "300 5" "512 4" "600 12" "1025 2"; do
   read -r n t <<<"$case"
   out=$("$P" --run -DN="$n" -DTHREADS="$t" "$pa" -o "sgemm_${n}_$t" 2>err.txt) ||
     fail "N = $n, $t threads: $(cat err.txt)"
