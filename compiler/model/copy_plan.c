@@ -195,48 +195,17 @@ static void push_digit(Ctx *ctx, CopySide *s, Dim *d, bool proc)
 {
   if (!proc && poly_is_value(d->extent, 1))
     return; /* a loop of one */
-  SideDigit *dg = ctx_alloc(ctx, sizeof(SideDigit) * (s->n + 1));
-  if (s->n)
-    memcpy(dg, s->dg, sizeof(SideDigit) * s->n);
-  dg[s->n].d = d;
-  dg[s->n].extent = d->extent;
-  dg[s->n].proc = proc;
-  s->dg = dg;
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 8;
+    SideDigit *dg = ctx_alloc(ctx, sizeof(SideDigit) * s->cap);
+    if (s->n)
+      memcpy(dg, s->dg, sizeof(SideDigit) * s->n);
+    s->dg = dg;
+  }
+  s->dg[s->n].d = d;
+  s->dg[s->n].extent = d->extent;
+  s->dg[s->n].proc = proc;
   s->n++;
-}
-
-/* The digits below d onto s.  A node two references lead to whose branch
- * gave no digit (every extent 1) is not walked again: types each two
- * references to the last have 2^39 nodes below the 39th (issue 55).  EMPTY
- * holds those nodes. */
-static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s, Map *empty)
-{
-  unsigned long hash = map_ptr_hash(d);
-  if (map_get(empty, hash, map_is_key, d))
-    return true;
-  int before = s->n;
-  Dim *sel = dim_process_selector(d);
-  if (sel) {
-    push_digit(ctx, s, sel, true);
-    return true;
-  }
-  Type *tt = d->ref_kind == REF_SPLIT || d->ref_kind == REF_SIZED ? dim_distributed_over(ctx, d) : NULL;
-  if (tt) {
-    diag_error(ctx, n->loc,
-               "'%s' views distributed data through '[... #%s]': a distributed copy needs the %s dimension "
-               "itself ('[#%s]') in the type",
-               d->path, d->ref->path, tt->kind == TK_MPI ? "process" : "thread", tt->name);
-    return false;
-  }
-  int m = dim_nkids(d);
-  if (m == 0)
-    push_digit(ctx, s, d, false);
-  for (int k = 0; k < m; k++)
-    if (!collect(ctx, n, dim_kid(d, k), s, empty))
-      return false;
-  if (s->n == before)
-    map_put(ctx, empty, hash, d);
-  return true;
 }
 
 static bool within(Dim *a, Dim *b) /* a is b or lies under it */
@@ -255,6 +224,58 @@ static bool selectors_overlap(Dim *a, Dim *b)
   if (!a->ref && !b->ref)
     return within(a, b);
   return within(dim_process_node(a), dim_process_node(b));
+}
+
+/* A process selector onto s, unless it picks from the processes one already
+ * there picks from: then an error, at once (types each two references to
+ * the last reach one selector by 2^k paths). */
+static bool push_selector(Ctx *ctx, Node *n, CopySide *s, Dim *sel)
+{
+  for (int k = 0; k < s->n; k++)
+    if (s->dg[k].proc && selectors_overlap(s->dg[k].d, sel)) {
+      const char *procs = dim_process_array(sel)->name;
+      if (s->dg[k].d == sel)
+        diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s', which two references lead to)",
+                   s->dim->path, procs, sel->path);
+      else
+        diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s' and '%s')", s->dim->path, procs,
+                   s->dg[k].d->path, sel->path);
+      return false;
+    }
+  push_digit(ctx, s, sel, true);
+  return true;
+}
+
+/* The digits below d onto s.  A node two references lead to whose branch
+ * gave no digit (every extent 1) is not walked again: types each two
+ * references to the last have 2^39 nodes below the 39th (issue 55).  EMPTY
+ * holds those nodes. */
+static bool collect(Ctx *ctx, Node *n, Dim *d, CopySide *s, Map *empty)
+{
+  unsigned long hash = map_ptr_hash(d);
+  if (map_get(empty, hash, map_is_key, d))
+    return true;
+  int before = s->n;
+  Dim *sel = dim_process_selector(d);
+  if (sel)
+    return push_selector(ctx, n, s, sel);
+  Type *tt = d->ref_kind == REF_SPLIT || d->ref_kind == REF_SIZED ? dim_distributed_over(ctx, d) : NULL;
+  if (tt) {
+    diag_error(ctx, n->loc,
+               "'%s' views distributed data through '[... #%s]': a distributed copy needs the %s dimension "
+               "itself ('[#%s]') in the type",
+               d->path, d->ref->path, tt->kind == TK_MPI ? "process" : "thread", tt->name);
+    return false;
+  }
+  int m = dim_nkids(d);
+  if (m == 0)
+    push_digit(ctx, s, d, false);
+  for (int k = 0; k < m; k++)
+    if (!collect(ctx, n, dim_kid(d, k), s, empty))
+      return false;
+  if (s->n == before)
+    map_put(ctx, empty, hash, d);
+  return true;
 }
 
 /* The digits of a side, their place values and loop variables. */
@@ -287,17 +308,6 @@ static bool make_side(Ctx *ctx, Node *n, Dim *d, const char *ptr, CopySide *s)
       return false;
     }
   }
-  for (int a = 0; a < s->n; a++)
-    for (int b = 0; b < s->n; b++)
-      if (a != b && s->dg[a].proc && s->dg[b].proc && selectors_overlap(s->dg[a].d, s->dg[b].d)) {
-        if (s->dg[a].d == s->dg[b].d)
-          diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s', which two references lead to)",
-                     d->path, s->procs->name, s->dg[a].d->path);
-        else
-          diag_error(ctx, n->loc, "'%s' references the processes of '%s' twice ('%s' and '%s')", d->path,
-                     s->procs->name, s->dg[a].d->path, s->dg[b].d->path);
-        return false;
-      }
   if (s->procs) {
     /* the local layout must not depend on the process */
     Poly *full = poly_const(ctx, 0), *zero = poly_const(ctx, 0);

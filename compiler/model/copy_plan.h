@@ -46,7 +46,7 @@ typedef struct CopySide {
   const char *ptr;      /* C text of the pointer */
   Type *procs;          /* the mpi array it is distributed over, or NULL */
   SideDigit *dg;
-  int n;
+  int n, cap;           /* digits, and room for them in dg */
   Poly *local;          /* elements per process */
 } CopySide;
 
