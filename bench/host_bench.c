@@ -11,7 +11,8 @@
  * Usage: host_bench [CSV]   (BENCH_REPS=n rounds, default 11, at most 64; BENCH_NAIVE=1
  * adds the naive loop once, about a minute at N=2048 on 2 cores; BENCH_CPUTIME=1 times
  * by the calling thread's CPU time, which leaves out preemption on a loaded machine and
- * means something for single-threaded calls only; BENCH_C_OFFSET=bytes places C that far
+ * means something for single-threaded calls only; BENCH_CALLS=n calls timed together
+ * in a round, default one, or as many as last 1 ms with BENCH_CPUTIME=1; BENCH_C_OFFSET=bytes places C that far
  * past a page). Built with -DBENCH_AB, a third variant in the same rounds: the sample of
  * another revision, its function renamed perf_sgemm_host_ab (host_bench.sh's BENCH_AB);
  * each round then also rotates the order. */
@@ -80,15 +81,25 @@ static double median(const double *t, int n) {
   return s[n / 2];
 }
 
-/* One timed call on NaN-poisoned output, then the checks: the relative norm of the
- * difference from OpenBLAS (ref), and 64 sampled elements against float64. */
+/* Calls timed together in a round: one, or with BENCH_CPUTIME=1 (one thread) where a
+ * call is short, as many as last 1 ms (a call of a few microseconds, timed alone, is
+ * mostly the clock's own granularity and the wake-up around it: at N = 64 the per-round
+ * ratios ran from 0.6 to 1.05). Not with several threads: back to back, OpenBLAS's
+ * threads and the sample's, each spinning after its call, took the 2 cores from each
+ * other (N = 64, 2 threads: 8 ms a call). BENCH_CALLS=n sets it. */
+static int calls = 1;
+
+/* A round's timed calls on NaN-poisoned output (each writes all of C), the time per
+ * call, then the checks: the relative norm of the difference from OpenBLAS (ref), and
+ * 64 sampled elements against float64. */
 static double timed_call(const struct variant *v, const float *a, const float *b, float *c,
                          const float *ref, double *err, const char **bad) {
   size_t n2 = (size_t)N * N;
   for (size_t i = 0; i < n2; i++) c[i] = NAN;
   double t0 = now();
-  v->fn(a, b, c);
-  double t = now() - t0;
+  for (int k = 0; k < calls; k++)
+    v->fn(a, b, c);
+  double t = (now() - t0) / calls;
   double num = 0, den = 0;
   for (size_t i = 0; i < n2; i++) {
     double d = (double)c[i] - ref[i];
@@ -117,11 +128,11 @@ static void report(FILE *out, const char *name, const double *t, int reps, doubl
     rhi = ratios[r] > rhi ? ratios[r] : rhi;
   }
   double rmed = median(ratios, reps);
-  printf("%-20s N=%5d  %9.2f ms (min %.2f, %d reps)  %8.1f GFLOP/s  %5.3f of OpenBLAS"
+  printf("%-20s N=%5d  %9.4f ms (min %.4f, %d reps of %d calls)  %8.1f GFLOP/s  %5.3f of OpenBLAS"
          " (per round: median %.3f, %.3f..%.3f)  err %.1e\n",
-         name, N, med * 1e3, lo * 1e3, reps, rate, ratio, rmed, rlo, rhi, err);
+         name, N, med * 1e3, lo * 1e3, reps, calls, rate, ratio, rmed, rlo, rhi, err);
   if (out)
-    fprintf(out, "%s,%d,GFLOP/s,%.3f,%.3f,%.1f,%.4f,%.2e,%.4f,%.4f,%.4f\n", name, N, med * 1e3,
+    fprintf(out, "%s,%d,GFLOP/s,%.5f,%.5f,%.1f,%.4f,%.2e,%.4f,%.4f,%.4f\n", name, N, med * 1e3,
             lo * 1e3, rate, ratio, err, rmed, rlo, rhi);
 }
 
@@ -163,8 +174,15 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < n2; i++) a[i] = frand();
   for (size_t i = 0; i < n2; i++) b[i] = frand();
   openblas(a, b, ref);
-  for (int v = 0; v < NV; v++) /* warm-up */
-    timed_call(&variants[v], a, b, c, ref, &err[v], &bad[v]);
+  double warm = 0;
+  for (int pass = 0; pass < 2; pass++) /* warm-up, then the length of a warm call */
+    for (int v = 0; v < NV; v++)
+      warm = fmax(pass ? warm : 0, timed_call(&variants[v], a, b, c, ref, &err[v], &bad[v]));
+  if (getenv("BENCH_CALLS"))
+    calls = atoi(getenv("BENCH_CALLS"));
+  else if (clock_id == CLOCK_THREAD_CPUTIME_ID && warm < 1e-3)
+    calls = (int)fmin(1e-3 / fmax(warm, 1e-7), 10000);
+  calls = calls < 1 ? 1 : calls;
   for (int r = 0; r < reps; r++)
     for (int k = 0; k < NV; k++) {
       int v = r % 2 ? NV - 1 - k : k; /* every other round in the reverse order, */

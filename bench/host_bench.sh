@@ -14,6 +14,8 @@
 #   THREADS    the sample's thread count and OpenBLAS's, default nproc
 #   BENCH_CPUTIME=1  time each call by the calling thread's CPU time instead of the
 #              clock (meaningful with THREADS=1 only: a loaded machine's preemption left out)
+#   BENCH_CALLS=n  calls timed together in a round (default: one; with BENCH_CPUTIME=1, as
+#              many as last 1 ms where a call is shorter: small N)
 #   BENCH_C_OFFSET=bytes  C that many bytes past a page instead of where malloc puts it
 #   BENCH_AB=REV  also time the sample as of git revision REV (translated and built alike,
 #              its function renamed), in the same rounds: what a change to it bought
@@ -82,5 +84,5 @@ done
 echo
 echo "| isa | variant | ms (median) | GFLOP/s | of OpenBLAS | per round: median (range) |"
 echo "|---|---|---|---|---|---|"
-awk -F, 'NR > 1 { printf "| %s | %s | %.2f | %.1f | %.3f | %.3f (%.3f to %.3f) |\n", $1, $2, $5, $7, $8, $10, $11, $12 }' \
+awk -F, 'NR > 1 { printf "| %s | %s | %.4g | %.1f | %.3f | %.3f (%.3f to %.3f) |\n", $1, $2, $5, $7, $8, $10, $11, $12 }' \
   "$out/host.csv"
