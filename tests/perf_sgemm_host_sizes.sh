@@ -2,13 +2,14 @@
 # perf_sgemm_host_sizes.sh PARRAYC SOURCE_DIR WORKDIR: samples/perf_sgemm_host.pa at
 # sizes and thread counts other than its N = 256 and 2 threads: N not a multiple of
 # the blocking (up to 1024 A read and C written in place, the last columns' vector
-# stored in part; at 1025 A and B packed from the caller's arrays with zeros and C
-# through its padded copy), 1, 2, 3, 4, 5 and 12 threads (at N = 600 more threads than
-# parts of the columns), each product
-# checked by the sample against float64 (into a C on 64 bytes and one 4 bytes past);
-# on x86, the vector widths of AVX2 and AVX-512 built warning-free, and run where this
-# CPU has them; and the sizes it cannot take stop the build at the sample's #error,
-# which names them.
+# stored in part; below 256 B read in place, at 100 but for its last strip, at 128
+# whole; at 1025 A and B packed from the caller's arrays with zeros and C through its
+# padded copy), 1, 2, 3, 4, 5 and 12 threads (at N = 600 more threads than parts of the
+# columns), each product checked by the sample against float64 (into a C on 64 bytes
+# and one 4 bytes past); on x86, the vector widths of AVX2 and AVX-512 built
+# warning-free at N = 100 (the last 4 columns in half vectors) and 300, and run where
+# this CPU has them; and the sizes it cannot take stop the build at the sample's
+# #error, which names them.
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PARRAYC SOURCE_DIR WORKDIR" >&2; exit 2; }
 P=$1 S=$(cd "$2" && pwd) W=$3
@@ -18,7 +19,7 @@ pa=$S/samples/perf_sgemm_host.pa
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-for case in "1 1" "100 3" "257 1" "300 5" "512 4" "600 12" "1025 2"; do
+for case in "1 1" "100 3" "128 2" "257 1" "300 5" "512 4" "600 12" "1025 2"; do
   read -r n t <<<"$case"
   out=$("$P" --run -DN="$n" -DTHREADS="$t" "$pa" -o "sgemm_${n}_$t" 2>err.txt) ||
     fail "N = $n, $t threads: $(cat err.txt)"
@@ -27,13 +28,15 @@ done
 
 if [ "$(uname -m)" = x86_64 ]; then
   for isa in "avx2:-mavx2 -mfma" "avx512f:-mavx512f -mfma"; do
-    flag=${isa%%:*} opts=${isa#*:}
-    # shellcheck disable=SC2086 # opts: two options
-    "$P" --build -DN=300 -DTHREADS=2 $opts -Wall -Wextra -Werror "$pa" -o "sgemm_$flag" 2>err.txt ||
-      { fail "$flag: $(head -3 err.txt)"; continue; }
-    grep -qw "$flag" /proc/cpuinfo || continue # built only: this CPU lacks it
-    out=$("./sgemm_$flag") || fail "$flag: exit status $?"
-    [ "$out" = "perf_sgemm_host: N = 300, 2 omp threads, ok" ] || fail "$flag printed '$out'"
+    for n in 100 300; do
+      flag=${isa%%:*} opts=${isa#*:}
+      # shellcheck disable=SC2086 # opts: two options
+      "$P" --build -DN=$n -DTHREADS=2 $opts -Wall -Wextra -Werror "$pa" -o "sgemm_${flag}_$n" 2>err.txt ||
+        { fail "$flag, N = $n: $(head -3 err.txt)"; continue; }
+      grep -qw "$flag" /proc/cpuinfo || continue # built only: this CPU lacks it
+      out=$("./sgemm_${flag}_$n") || fail "$flag, N = $n: exit status $?"
+      [ "$out" = "perf_sgemm_host: N = $n, 2 omp threads, ok" ] || fail "$flag, N = $n printed '$out'"
+    done
   done
 fi
 
