@@ -50,6 +50,9 @@ typedef struct Loc {
 
 /* ---- util.c: arena, strings, growable buffers ---- */
 void *ctx_alloc(Ctx *ctx, size_t size);          /* zeroed, freed with the ctx */
+/* items, an arena array of n of size bytes each, with room for one more: doubled into
+   a new block (8 at first) where n has reached *cap */
+void *ctx_grow(Ctx *ctx, void *items, int n, int *cap, size_t size);
 char *ctx_strdup(Ctx *ctx, const char *s);
 char *ctx_strndup(Ctx *ctx, const char *s, size_t n);
 char *ctx_kept_strdup(Ctx *ctx, const char *s); /* in the arena, also in a scratch region */

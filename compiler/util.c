@@ -165,6 +165,17 @@ char *ctx_kept_strdup(Ctx *ctx, const char *s)
   return p;
 }
 
+void *ctx_grow(Ctx *ctx, void *items, int n, int *cap, size_t size)
+{
+  if (n < *cap)
+    return items;
+  *cap = *cap ? 2 * *cap : 8;
+  void *bigger = ctx_alloc(ctx, size * (size_t)*cap);
+  if (n)
+    memcpy(bigger, items, size * (size_t)n);
+  return bigger;
+}
+
 char *ctx_strdup(Ctx *ctx, const char *s)
 {
   return ctx_strndup(ctx, s, strlen(s));

@@ -195,13 +195,7 @@ static void push_digit(Ctx *ctx, CopySide *s, Dim *d, bool proc)
 {
   if (!proc && poly_is_value(d->extent, 1))
     return; /* a loop of one */
-  if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 8;
-    SideDigit *dg = ctx_alloc(ctx, sizeof(SideDigit) * s->cap);
-    if (s->n)
-      memcpy(dg, s->dg, sizeof(SideDigit) * s->n);
-    s->dg = dg;
-  }
+  s->dg = ctx_grow(ctx, s->dg, s->n, &s->cap, sizeof *s->dg);
   s->dg[s->n].d = d;
   s->dg[s->n].extent = d->extent;
   s->dg[s->n].proc = proc;

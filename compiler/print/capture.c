@@ -627,13 +627,7 @@ static void consider(void *arg, const char *w, size_t len)
   Capture c = {name, decl, NULL, false, false, 0, false, NULL, reg, false};
   if (!read_type(f, &c, param))
     return;
-  if (f->n == f->cap) {
-    f->cap = f->cap ? 2 * f->cap : 8;
-    Capture *cs = ctx_alloc(ctx, sizeof(Capture) * f->cap);
-    if (f->n)
-      memcpy(cs, f->caps, sizeof(Capture) * f->n);
-    f->caps = cs;
-  }
+  f->caps = ctx_grow(ctx, f->caps, f->n, &f->cap, sizeof *f->caps);
   f->caps[f->n++] = c;
 }
 
