@@ -217,41 +217,43 @@ static void thin(void) {
                                         {100000, 100}, {64, 100000}, {1, 1},     {5, 7}};
   for (const auto &sh : shapes)
     for (int kfast = 0; kfast < 2; kfast++)
-      for (int sms = 0; sms <= SMS; sms += SMS) {
-        const long long w = sh[0], k = sh[1];
-        const mnk_thin_grid g = mnk_thin_grid_on(w, k, kfast, sms);
-        const long long wblocks = (w + 256 / g.group - 1) / (256 / g.group);
-        const int ok = g.parts >= 1 && g.parts <= 128 && (long long)(g.parts - 1) * g.span < k &&
-                       (long long)g.parts * g.span >= k && g.blocks == wblocks * g.parts &&
-                       (sms > 0 || g.parts == 1) && (g.parts == 1 || g.blocks <= 4LL * sms) &&
-                       (kfast || g.group == 1) && g.group >= 1 && g.group <= 256 &&
-                       (g.group == 1 || g.group * 8 / 2 < k) &&
-                       (g.steps == 8 ? g.group == 1 || g.span >= 64LL * g.group : g.steps == 4 && g.group > 1);
-        if (!ok) {
-          printf("mnk_plan: thin grid of %lld rows, k = %lld (kfast %d, %d sms): group %d, %d parts of %lld, "
-                 "%lld blocks, %d steps\n", w, k, kfast, sms, g.group, g.parts, g.span, g.blocks, g.steps);
-          bad++;
+      for (int sms = 0; sms <= SMS; sms += SMS)
+        for (int ns = 1; ns <= 2; ns++) {
+          const long long w = sh[0], k = sh[1];
+          const mnk_thin_grid g = mnk_thin_grid_on(w, k, kfast, ns, sms);
+          const long long wblocks = (w + 256 / g.group - 1) / (256 / g.group);
+          const int ok = g.parts >= 1 && g.parts <= 128 && (long long)(g.parts - 1) * g.span < k &&
+                         (long long)g.parts * g.span >= k && g.blocks == wblocks * g.parts &&
+                         (sms > 0 || g.parts == 1) && (g.parts == 1 || g.blocks <= 4LL * sms) &&
+                         (kfast || g.group == 1) && g.group >= 1 && g.group <= 256 &&
+                         (g.group == 1 || g.group * mnk_thin_klane(ns) / 2 < k) &&
+                         (g.steps == 8 ? g.group == 1 || g.span >= 64LL * g.group : g.steps == 4 && g.group > 1);
+          if (!ok) {
+            printf("mnk_plan: thin grid of %lld rows, k = %lld (kfast %d, %d rows, %d sms): group %d, %d parts of %lld, "
+                   "%lld blocks, %d steps\n", w, k, kfast, ns, sms, g.group, g.parts, g.span, g.blocks, g.steps);
+            bad++;
+          }
         }
-      }
-  expect("thin parts, k = 0 (C = 0)", mnk_thin_grid_on(1000, 0, 1, SMS).parts, 1);
-  expect("thin blocks, k = 0", mnk_thin_grid_on(1000, 0, 0, SMS).blocks, 4);
-  expect("thin group, a dot product's one row (k = 10^6)", mnk_thin_grid_on(1, 1000000, 1, SMS).group, 256);
-  expect("thin group, along the rows", mnk_thin_grid_on(8192, 8192, 0, SMS).group, 1);
-  expect("thin group, k = 100", mnk_thin_grid_on(8192, 100, 1, SMS).group, 16);
-  expect("thin group, 8192 rows of k = 8192 (a warp a row)", mnk_thin_grid_on(8192, 8192, 1, SMS).group, 32);
-  expect("thin group, 7 rows of k = 8192 (the block)", mnk_thin_grid_on(7, 8192, 1, SMS).group, 256);
-  expect("thin parts, 1 x 8192 x 8192 (32 blocks of rows, 512 blocks)", mnk_thin_grid_on(8192, 8192, 0, SMS).parts,
+  expect("thin parts, k = 0 (C = 0)", mnk_thin_grid_on(1000, 0, 1, 2, SMS).parts, 1);
+  expect("thin blocks, k = 0", mnk_thin_grid_on(1000, 0, 0, 2, SMS).blocks, 4);
+  expect("thin group, a dot product's one row (k = 10^6)", mnk_thin_grid_on(1, 1000000, 1, 2, SMS).group, 256);
+  expect("thin group, along the rows", mnk_thin_grid_on(8192, 8192, 0, 2, SMS).group, 1);
+  expect("thin group, k = 100", mnk_thin_grid_on(8192, 100, 1, 2, SMS).group, 16);
+  expect("thin group, k = 100, one row (32 k a lane)", mnk_thin_grid_on(8192, 100, 1, 1, SMS).group, 4);
+  expect("thin group, 8192 rows of k = 8192 (a warp a row)", mnk_thin_grid_on(8192, 8192, 1, 2, SMS).group, 32);
+  expect("thin group, 7 rows of k = 8192 (the block)", mnk_thin_grid_on(7, 8192, 1, 2, SMS).group, 256);
+  expect("thin parts, 1 x 8192 x 8192 (32 blocks of rows, 512 blocks)", mnk_thin_grid_on(8192, 8192, 0, 2, SMS).parts,
          16);
   expect("thin parts, 8 x 2048 x 2048 (under 2^23 elements: 2 blocks a multiprocessor)",
-         mnk_thin_grid_on(2048, 2048, 0, SMS).parts, 2 * SMS / 8);
+         mnk_thin_grid_on(2048, 2048, 0, 2, SMS).parts, 2 * SMS / 8);
   expect("thin parts, 8 x 4096 x 4096 (2^24 elements: 4 blocks a multiprocessor)",
-         mnk_thin_grid_on(4096, 4096, 0, SMS).parts, 4 * SMS / 16);
+         mnk_thin_grid_on(4096, 4096, 0, 2, SMS).parts, 4 * SMS / 16);
   expect("thin blocks, 64 x 2 x 100000 (along k: 4 blocks a multiprocessor)",
-         mnk_thin_grid_on(64, 100000, 1, SMS).blocks, 4 * SMS / 8 * 8);
-  expect("thin steps, a lane a row", mnk_thin_grid_on(8192, 8192, 0, SMS).steps, 8);
-  expect("thin steps, 20000 x 1 x 5000 (156 k a lane)", mnk_thin_grid_on(20000, 5000, 1, SMS).steps, 8);
-  expect("thin steps, 100000 x 1 x 100 (7 k a lane)", mnk_thin_grid_on(100000, 100, 1, SMS).steps, 4);
-  expect("thin steps, a dot product of 10^6 (31 k a lane)", mnk_thin_grid_on(1, 1000000, 1, SMS).steps, 4);
+         mnk_thin_grid_on(64, 100000, 1, 2, SMS).blocks, 4 * SMS / 8 * 8);
+  expect("thin steps, a lane a row", mnk_thin_grid_on(8192, 8192, 0, 2, SMS).steps, 8);
+  expect("thin steps, 20000 x 1 x 5000 (156 k a lane)", mnk_thin_grid_on(20000, 5000, 1, 2, SMS).steps, 8);
+  expect("thin steps, 100000 x 1 x 100 (7 k a lane)", mnk_thin_grid_on(100000, 100, 1, 2, SMS).steps, 4);
+  expect("thin steps, a dot product of 10^6 (31 k a lane)", mnk_thin_grid_on(1, 1000000, 1, 2, SMS).steps, 4);
   /* where it stages the other operand (ns, group, ostep) */
   expect("thin stages: 3 rows, a lane a row", mnk_thin_stages(3, 1, 1), 1);
   expect("thin stages: 2 rows, a lane a row", mnk_thin_stages(2, 1, 1), 0);
