@@ -5,8 +5,8 @@
 // parts of one wave (the same), the tile width
 // (mnk_tf32_width_on) and when an operand is copied into padded memory
 // (mnk_repack_pays; P alone: mnk_pcopy_pays; which: mnk_copies), the thin products'
-// grid and where they leave the tensor cores (mnk_thin_grid_on, mnk_thin_pays), each against the
-// property it promises and the decisions the comments quote from measurements. Built by
+// grid, their 4 k at once and where they leave the tensor cores (mnk_thin_grid_on,
+// mnk_thin_vector_on, mnk_thin_pays), each against the property it promises and the decisions the comments quote from measurements. Built by
 // tests/host_cu.sh with nvcc; exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
 static long long time_estimates; /* mnk_time's calls */
@@ -255,6 +255,12 @@ static void thin(void) {
   expect("thin steps, 100000 x 1 x 100 (7 k a lane)", mnk_thin_grid_on(100000, 100, 1, 2, SMS).steps, 4);
   expect("thin steps, a dot product of 10^6 (31 k a lane)", mnk_thin_grid_on(1, 1000000, 1, 2, SMS).steps, 4);
   /* where it stages the other operand (ns, group, ostep) */
+  expect("thin 4 k at once: one row, contiguous along k", mnk_thin_vector_on(1, 1000, 1000, 1, 32, 0), 1);
+  expect("thin 4 k at once: k in runs (Fig 18a's strips)", mnk_thin_vector_on(1, 250, 1000, 1, 32, 0), 0);
+  expect("thin 4 k at once: k strided", mnk_thin_vector_on(1000, 1000, 1000, 1, 32, 0), 0);
+  expect("thin 4 k at once: two rows", mnk_thin_vector_on(1, 1000, 1000, 2, 32, 0), 0);
+  expect("thin 4 k at once: staged", mnk_thin_vector_on(1, 1000, 1000, 1, 32, 1), 0);
+  expect("thin 4 k at once: a lane a row", mnk_thin_vector_on(1, 1000, 1000, 1, 1, 0), 0);
   expect("thin stages: 3 rows, a lane a row", mnk_thin_stages(3, 1, 1), 1);
   expect("thin stages: 2 rows, a lane a row", mnk_thin_stages(2, 1, 1), 0);
   expect("thin stages: a padded column along k, a warp a row", mnk_thin_stages(1, 32, 32), 1);
