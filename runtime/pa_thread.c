@@ -180,7 +180,10 @@ pa_team *pa_team_new(long long n, const char *file, int line)
         return NULL;
     pa_team *t = spare_team_take((int)n);
     if (t) {
-        memset(t->where, 0, (size_t)n * sizeof *t->where); /* AT_CALL */
+        if (n == 1) /* a team of one, the common case of a small detour: no call to memset */
+            t->where[0] = AT_CALL;
+        else
+            memset(t->where, 0, (size_t)n * sizeof *t->where); /* AT_CALL */
         t->blocked = t->finished = t->gate = 0;
     } else {
         t = xcalloc(1, sizeof *t, file, line, "a thread team");
@@ -251,6 +254,10 @@ static void different_points(pa_team *t)
 static void team_wait(pa_thread *self, team_barrier *b, int where)
 {
     pa_team *t = self->team;
+    if (t->n == 1) { /* alone: every barrier completes at once; nobody else to tell */
+        t->where[0] = where;
+        return;
+    }
     pthread_mutex_lock(&t->mu);
     t->where[self->tid] = where;
     if (b->waiting + 1 == b->count) {
@@ -284,6 +291,11 @@ void pa_thread_done(pa_thread *self)
 {
     /* if every other thread now waits in a barrier, none will end */
     pa_team *t = self->team;
+    if (t->n == 1) { /* alone: no barrier waits */
+        t->where[0] = AT_END;
+        t->finished = 1;
+        return;
+    }
     pthread_mutex_lock(&t->mu);
     t->where[self->tid] = AT_END;
     t->finished++;
