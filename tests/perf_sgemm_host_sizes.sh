@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # perf_sgemm_host_sizes.sh PARRAYC SOURCE_DIR WORKDIR: samples/perf_sgemm_host.pa at
 # sizes and thread counts other than its N = 256 and 2 threads: N not a multiple of
-# the blocking (up to 1024 A read and C written in place, the last columns' vector
-# stored in part; below 256 B read in place, at 100 but for its last strip, at 128
-# whole; at 1025 A and B packed from the caller's arrays with zeros and C through its
+# the blocking (up to 1024 A read and C written in place, a last micro-panel of 1 to 5
+# rows in a tile of as many, the last columns' vector stored in part; below 256 B read
+# in place, its last strip's last vector moved left to end at column N - 1: at 33 one
+# column, over the strip before, at 45 and 61 part of the strip, where the sanitizer
+# builds catch a read past B's end; at 10 the last strip packed, less than a vector; at
+# 128 whole; at 1025 A and B packed from the caller's arrays with zeros and C through its
 # padded copy), 1, 2, 3, 4, 5 and 12 threads (at N = 600 more threads than parts of the
 # columns), each product checked by the sample against float64 (into a C on 64 bytes
 # and one 4 bytes past); on x86, the vector widths of AVX2 and AVX-512 built
-# warning-free at N = 66, 100 (the last 4 columns in half vectors), 129 and 300, their
+# warning-free at N = 33, 61, 66, 100 (the last 4 columns in half vectors), 129 and 300, their
 # register tiles in registers (objdump), and run where this CPU has them; and the
 # sizes it cannot take stop the build at the sample's #error, which names them.
 set -u
@@ -19,7 +22,7 @@ pa=$S/samples/perf_sgemm_host.pa
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-for case in "1 1" "100 3" "128 2" "257 1" "300 5" "512 4" "600 12" "1025 2"; do
+for case in "1 1" "10 1" "33 1" "45 2" "61 1" "100 3" "128 2" "257 1" "300 5" "512 4" "600 12" "1025 2"; do
   read -r n t <<<"$case"
   out=$("$P" --run -DN="$n" -DTHREADS="$t" "$pa" -o "sgemm_${n}_$t" 2>err.txt) ||
     fail "N = $n, $t threads: $(cat err.txt)"
@@ -28,7 +31,7 @@ done
 
 if [ "$(uname -m)" = x86_64 ]; then
   for isa in "avx2:-mavx2 -mfma" "avx512f:-mavx512f -mfma"; do
-    for n in 66 100 129 300; do
+    for n in 33 61 66 100 129 300; do
       flag=${isa%%:*} opts=${isa#*:}
       # shellcheck disable=SC2086 # opts: two options
       "$P" --build -DN=$n -DTHREADS=2 $opts -Wall -Wextra -Werror "$pa" -o "sgemm_${flag}_$n" 2>err.txt ||
