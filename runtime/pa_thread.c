@@ -103,6 +103,7 @@ struct pa_team {
     pthread_cond_t gate_cv;
     int gate;                 /* 0 closed, 1 run, -1 give up */
     const void **shared;      /* pa_team_share's table, one entry per thread */
+    int in_use;               /* the launching thread's spare, taken for a detour */
 };
 
 static void *xcalloc(size_t n, size_t size, const char *file, int line, const char *what)
@@ -126,7 +127,10 @@ static int team_barrier_init(team_barrier *b, int count)
  * called in a loop (perf_sgemm_host at N = 64, one thread: 5.5 us a call) spent 2-3 %
  * of its time making and freeing a team's blocks, mutex and condition variables.  A
  * team is given back only after its detour has ended (every thread finished, none
- * waiting), so its barriers are at rest; what the last detour left is reset here. */
+ * waiting), so its barriers are at rest; what the last detour left is reset here.
+ * The spare stays under the key while its detour runs, marked in use (a detour
+ * inside it gets another team): taking it and giving it back set nothing in the key
+ * (pthread_setspecific twice a detour was 2 % of perf_sgemm_host at N = 14). */
 static pthread_key_t spare_team_key;
 static pthread_once_t spare_team_once = PTHREAD_ONCE_INIT;
 static int spare_team_once_failed; /* set once, under pthread_once, before any reader */
@@ -148,9 +152,11 @@ static void team_destroy(pa_team *t)
     free(t);
 }
 
-static void spare_team_free(void *t)
+static void spare_team_free(void *v)
 {
-    team_destroy(t);
+    pa_team *t = v;
+    if (!t->in_use) /* else the thread ended inside the detour's body: left as it is */
+        team_destroy(t);
 }
 
 static void spare_team_key_make(void)
@@ -165,8 +171,9 @@ static pa_team *spare_team_take(int n)
     if (pthread_once(&spare_team_once, spare_team_key_make) || spare_team_once_failed)
         return NULL;
     pa_team *t = pthread_getspecific(spare_team_key);
-    if (!t || t->n != n || pthread_setspecific(spare_team_key, NULL))
+    if (!t || t->in_use || t->n != n)
         return NULL;
+    t->in_use = 1;
     return t;
 }
 
@@ -204,16 +211,22 @@ pa_team *pa_team_new(long long n, const char *file, int line)
     return t;
 }
 
-/* kept as the thread's spare (the one it had freed), or freed */
+/* kept as the thread's spare (the spare given back, or in place of one not in use),
+   or freed */
 void pa_team_free(pa_team *t)
 {
     if (!t)
         return;
     if (!pthread_once(&spare_team_once, spare_team_key_make) && !spare_team_once_failed) {
-        pa_team *old = pthread_getspecific(spare_team_key);
-        if (pthread_setspecific(spare_team_key, t) == 0) {
-            if (old)
-                team_destroy(old);
+        pa_team *kept = pthread_getspecific(spare_team_key);
+        if (kept == t) {
+            t->in_use = 0;
+            return;
+        }
+        if ((!kept || !kept->in_use) && pthread_setspecific(spare_team_key, t) == 0) {
+            t->in_use = 0;
+            if (kept)
+                team_destroy(kept);
             return;
         }
     }
