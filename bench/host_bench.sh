@@ -11,7 +11,8 @@
 #              native  gcc -march=native, OpenBLAS's own choice (any CPU)
 #              ARCH/CORE  gcc -march=ARCH, OPENBLAS_CORETYPE=CORE: another machine's code on this
 #                      one (znver3/Zen: an AVX2 EPYC's -march=native)
-#   THREADS    the sample's thread count and OpenBLAS's, default nproc
+#   THREADS    OpenBLAS's thread count and the sample's above N = 64 (it runs one thread
+#              up to 64 and prints the count it used), default nproc
 #   BENCH_CPUTIME=1  time each call by the calling thread's CPU time instead of the
 #              clock (meaningful with THREADS=1 only: a loaded machine's preemption left out)
 #   BENCH_CALLS=n  calls timed together in a round (default: one; with BENCH_CPUTIME=1, as
