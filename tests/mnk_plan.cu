@@ -6,7 +6,7 @@
 // (mnk_tf32_width_on) and when an operand is copied into padded memory
 // (mnk_repack_pays; P alone: mnk_pcopy_pays; which: mnk_copies), the thin products'
 // grid, their 4 k at once and where they leave the tensor cores (mnk_thin_grid_on,
-// mnk_thin_vector_on, mnk_thin_pays), each against the property it promises and the decisions the comments quote from measurements. Built by
+// mnk_thin_vector_on, mnk_thin_pays), the k each lane adds there (mnk_thin_row_walk), each against the property it promises and the decisions the comments quote from measurements. Built by
 // tests/host_cu.sh with nvcc; exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
 static long long time_estimates; /* mnk_time's calls */
@@ -287,9 +287,56 @@ static void thin(void) {
   expect("thin: 8192 x 1 x 100", mnk_thin_pays(1, 8192, 100, 1, 1, 0), 1);
 }
 
+/* the k that a row's lanes add where they read it 4 k at once (mnk_thin_row_walk): every
+   k of the part once, each 4 whole and on 16 bytes, for groups of 1 to 256 lanes, the 4
+   alignments of the part's first float and every part of up to 300 k (run 96: a group of
+   2 lanes left a k out). The walk's ONE and FOUR count into SEEN (__host__ __device__, as
+   the walk calls them; they run on the CPU only) */
+enum { WALK_KMAX = 300 };
+struct walk_count {
+  int *seen, *astray, k0, k1;
+  unsigned long long at; /* the address of the part's first float */
+  __host__ __device__ void count(int k, int n) const {
+    if (k < k0 || k + n > k1 || (n == 4 && (at + 4 * (k - k0)) % 16 != 0))
+      ++*astray;
+    else
+      for (int j = 0; j < n; j++)
+        seen[k + j]++;
+  }
+};
+struct walk_one {
+  walk_count c;
+  __host__ __device__ void operator()(int k) const { c.count(k, 1); }
+};
+struct walk_four {
+  walk_count c;
+  __host__ __device__ void operator()(int k) const { c.count(k, 4); }
+};
+static void row_walk(void) {
+  for (int group = 1; group <= 256; group *= 2)
+    for (int align = 0; align < 4; align++)
+      for (int k0 = 0; k0 < 8; k0++)
+        for (int k1 = k0; k1 <= WALK_KMAX; k1++) {
+          int seen[WALK_KMAX] = {0}, astray = 0;
+          const walk_count c = {seen, &astray, k0, k1, 16 * 1000 + 4 * (unsigned)align};
+          for (int lane = 0; lane < group; lane++)
+            mnk_thin_row_walk<4>(c.at, k0, k1, lane, group, walk_one{c}, walk_four{c});
+          int once = 1;
+          for (int k = k0; k < k1; k++)
+            once = once && seen[k] == 1;
+          if (!once || astray) {
+            printf("mnk_plan: a row read 4 k at once, k %d to %d, %d lanes, its first float %d bytes past 16: %s\n", k0,
+                   k1, group, 4 * align, astray ? "a k outside the part or a 4 off 16 bytes" : "a k not added once");
+            bad++;
+            return;
+          }
+        }
+}
+
 int main(void) {
   parts();
   thin();
+  row_walk();
   cheapest();
   groups();
   single_wave();
