@@ -1,6 +1,7 @@
 // tests/mnk_plan.cu: samples/mnk_plan.pah, the host's plan of the TF32 kernels' grids, on
 // the CPU (no GPU: the multiprocessors' count is given, an H200's 132): the parts of k
-// (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on), where the
+// (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on; each kernel at its
+// own costs, mnk_costs_of), where the
 // parts are added apart (mnk_apart_on, mnk_add_lanes), the
 // parts of one wave (the same), the tile width
 // (mnk_tf32_width_on) and when an operand is copied into padded memory
@@ -47,22 +48,24 @@ static void cheapest(void) {
                                         {257, 257, 257},    {2001, 2001, 101},  {16384, 16384, 16384},
                                         {1, 1, 1},          {5, 3, 7},          {300, 1000, 777}};
   for (const auto &s : shapes)
-    for (int pt = 128; pt <= 256; pt *= 2) {
+    for (int kernel = 0; kernel < 6; kernel++) {
+      /* TF32_MNK's 128 and 256 wide and X3_MNK's, each warp-specialised or reading any layout */
+      const int x3 = kernel >= 4, pt = x3 || kernel < 2 ? 128 : 256, ws = kernel % 2;
       const long long tiles = (s[0] + pt - 1) / pt * ((s[1] + 127) / 128), cells = s[0] * s[1];
-      const mnk_costs c = mnk_tf32_costs(pt);
+      const mnk_costs c = mnk_costs_of(x3, pt, ws);
       const int all = (int)((s[2] + 31) / 32), got = mnk_splits_on(tiles, s[2], cells, c, SMS);
       const double t = mnk_time(tiles, got, s[2], cells, c, SMS);
       int ok = got >= 1 && got <= MNK_MOST_PARTS && mnk_live(all, got) == got;
       for (int p = 1; p <= MNK_MOST_PARTS && p <= all; p++)
         ok &= !(mnk_live(all, p) == p && mnk_time(tiles, p, s[2], cells, c, SMS) < t);
       if (!ok) {
-        printf("mnk_plan: %lld x %lld x %lld, tiles of %d: %d parts is not the cheapest split\n", s[0], s[1],
-               s[2], pt, got);
+        printf("mnk_plan: %lld x %lld x %lld, %s tiles of %d, %s: %d parts is not the cheapest split\n", s[0],
+               s[1], s[2], x3 ? "3xTF32" : "TF32", pt, ws ? "warp-specialised" : "any layout", got);
         bad++;
       }
     }
   /* one slice of k cannot be split */
-  expect("parts of k = 32", mnk_splits_on(4, 32, 1024, mnk_tf32_costs(256), SMS), 1);
+  expect("parts of k = 32", mnk_splits_on(4, 32, 1024, mnk_tf32_costs(256, 1), SMS), 1);
 }
 
 /* mnk_fixup's groups: up to 16 parts one group; more, every group with parts, the groups
@@ -86,7 +89,7 @@ static void groups(void) {
   expect("groups of 16 parts", mnk_groups(16), 1);
   expect("groups of 17 parts", mnk_groups(17), 4);
   expect("groups of 128 parts", mnk_groups(128), 11);
-  const int s = mnk_splits_on(1, 100000, 128 * 128, mnk_tf32_costs(128), SMS);
+  const int s = mnk_splits_on(1, 100000, 128 * 128, mnk_tf32_costs(128, 1), SMS);
   if (s <= 16) {
     printf("mnk_plan: 128 x 128 x 100000 split in %d parts, want more than 16\n", s);
     bad++;
@@ -98,7 +101,7 @@ static void groups(void) {
    fastest in 4, 768^3 in 3, 700 x 700 x 2000 in 3, 256^3 and 384^3 unsplit) */
 static long long tf32_tiles(long long m, long long n) { return (m + 127) / 128 * ((n + 127) / 128); }
 static int tf32_parts(long long m, long long n, long long k) {
-  return mnk_splits_on(tf32_tiles(m, n), k, m * n, mnk_tf32_costs(128), SMS);
+  return mnk_splits_on(tf32_tiles(m, n), k, m * n, mnk_tf32_costs(128, 1), SMS);
 }
 static void single_wave(void) {
   expect("640 x 480 x 1000's 20 tiles", tf32_parts(640, 480, 1000), 4);
@@ -115,7 +118,7 @@ static void single_wave(void) {
    time with the parts forced and added each way: 128 x 128 x 100000 in 121 parts 67-71 ->
    57-64 us apart, 256 x 256 x 8192 in 32 36-38 -> 30-31; 1024^3 in 2 31-33 -> 36) */
 static int tf32_apart(long long m, long long n, long long k) {
-  return mnk_apart_on(tf32_tiles(m, n), tf32_parts(m, n, k), m * n, mnk_tf32_costs(128), SMS);
+  return mnk_apart_on(tf32_tiles(m, n), tf32_parts(m, n, k), m * n, mnk_tf32_costs(128, 1), SMS);
 }
 static void apart(void) {
   expect("128 x 128 x 100000 added apart", tf32_apart(128, 128, 100000), 1);
@@ -124,8 +127,8 @@ static void apart(void) {
   expect("1024^3 added by the last parts", tf32_apart(1024, 1024, 1024), 0);
   expect("768^3 added by the last parts", tf32_apart(768, 768, 768), 0);
   expect("700 x 700 x 2000 added by the last parts", tf32_apart(700, 700, 2000), 0);
-  expect("one part is never added", mnk_apart_on(1, 1, 128 * 128, mnk_tf32_costs(128), SMS), 0);
-  const mnk_costs x3 = mnk_x3_costs();
+  expect("one part is never added", mnk_apart_on(1, 1, 128 * 128, mnk_tf32_costs(128, 1), SMS), 0);
+  const mnk_costs x3 = mnk_x3_costs(1);
   expect("3xTF32, 128 x 128 x 100000 added apart",
          mnk_apart_on(1, mnk_splits_on(1, 100000, 128 * 128, x3, SMS), 128 * 128, x3, SMS), 1);
   /* its lanes: 1 to 8, a power of 2, no more than the parts; 8 for one tile's 121 parts */
@@ -142,11 +145,40 @@ static void apart(void) {
   expect("lanes, 1024^3 in 2 parts", mnk_add_lanes(64 * 128 * 128, 2, SMS), 1);
 }
 
+/* each kernel planned at its own costs (run 98, one H100, the parts forced 1 to 32): the
+   kernels that read any layout, slower a k, split where the warp-specialised ones do not
+   (TF32 257^3 tight 26.2 -> 20.2 us in 5 parts apart, 550 x 171 x 287 27.0 -> 20.6; padded,
+   unsplit, 19.2 and 19.2), and 3xTF32's many parts are added apart on both kernels
+   (464 x 117 x 1859 in 30: tight 37.2 -> 24.1 us, padded 31.8 -> 24.8) */
+static int parts_of(int x3, long long m, long long n, long long k, int ws, int *apart) {
+  const long long tiles = (m + 127) / 128 * ((n + 127) / 128);
+  const mnk_costs c = mnk_costs_of(x3, 128, ws);
+  const int s = mnk_splits_on(tiles, k, m * n, c, SMS);
+  *apart = mnk_apart_on(tiles, s, m * n, c, SMS);
+  return s;
+}
+static void own_costs(void) {
+  int apart;
+  expect("TF32 257^3, any layout: parts", parts_of(0, 257, 257, 257, 0, &apart), 5);
+  expect("TF32 257^3, any layout: apart", apart, 1);
+  expect("TF32 257^3, warp-specialised: parts", parts_of(0, 257, 257, 257, 1, &apart), 1);
+  expect("TF32 550 x 171 x 287, any layout: parts", parts_of(0, 550, 171, 287, 0, &apart), 5);
+  expect("TF32 550 x 171 x 287, any layout: apart", apart, 1);
+  expect("TF32 550 x 171 x 287, warp-specialised: parts", parts_of(0, 550, 171, 287, 1, &apart), 1);
+  for (int ws = 0; ws < 2; ws++) {
+    expect(ws ? "3xTF32 464 x 117 x 1859, warp-specialised: parts of 30 or more"
+              : "3xTF32 464 x 117 x 1859, any layout: parts of 30 or more",
+           parts_of(1, 464, 117, 1859, ws, &apart) >= 30, 1);
+    expect(ws ? "3xTF32 464 x 117 x 1859, warp-specialised: apart" : "3xTF32 464 x 117 x 1859, any layout: apart",
+           apart, 1);
+  }
+}
+
 /* the plan's cost on the host, every call: one time estimate a candidate split (and the
    width's two searches) */
 static void estimates(void) {
   time_estimates = 0;
-  mnk_splits_on(1, 1000000, 128 * 128, mnk_tf32_costs(128), SMS);
+  mnk_splits_on(1, 1000000, 128 * 128, mnk_tf32_costs(128, 1), SMS);
   if (time_estimates > MNK_MOST_PARTS) {
     printf("mnk_plan: the parts of 128 x 128 x 10^6 took %lld time estimates, want %d at most\n", time_estimates,
            MNK_MOST_PARTS);
@@ -341,6 +373,7 @@ int main(void) {
   groups();
   single_wave();
   apart();
+  own_costs();
   estimates();
   width();
   repack();
