@@ -1,14 +1,15 @@
 // tests/mnk_plan.cu: samples/mnk_plan.pah, the host's plan of the TF32 kernels' grids, on
 // the CPU (no GPU: the multiprocessors' count is given, an H200's 132): the parts of k
-// (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on; each kernel at its
-// own costs, mnk_costs_of), where the
-// parts are added apart (mnk_apart_on, mnk_add_lanes), the
-// parts of one wave (the same), the tile width
-// (mnk_tf32_width_on) and when an operand is copied into padded memory
-// (mnk_repack_pays; P alone: mnk_pcopy_pays; which: mnk_copies), the thin products'
-// grid, their 4 k at once and where they leave the tensor cores (mnk_thin_grid_on,
-// mnk_thin_vector_on, mnk_thin_pays), the k each lane adds there (mnk_thin_row_walk), each against the property it promises and the decisions the comments quote from measurements. Built by
-// tests/host_cu.sh with nvcc; exits 1 on a wrong answer, naming the case.
+// (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on; each kernel
+// at its own costs, mnk_costs_of), where the parts are added apart (mnk_apart_on,
+// mnk_add_lanes), the parts of one wave (the same), the tile width (mnk_tf32_width_on),
+// when an operand is copied into padded memory (mnk_repack_pays; P alone:
+// mnk_pcopy_pays; which: mnk_copies) and which kernel then runs (mnk_ws_runs), the thin
+// products' grid, their 4 k at once and where they leave the tensor cores
+// (mnk_thin_grid_on, mnk_thin_vector_on, mnk_thin_pays), the k each lane adds there
+// (mnk_thin_row_walk), each against the property it promises and the decisions the
+// comments quote from measurements. Built by tests/host_cu.sh with nvcc; exits 1 on a
+// wrong answer, naming the case.
 #include <stdio.h>
 static long long time_estimates; /* mnk_time's calls */
 #define MNK_TIME_COUNT() (time_estimates++)
@@ -237,6 +238,14 @@ static void repack(void) {
   expect("P is B, unmapped: B alone", mnk_copies(1, 0, 0, 0, 1, 0), 2);
   expect("P's copy does not pay: none", mnk_copies(1, 0, 0, 0, 0, 1), 0);
   expect("P mapped, Q not: none (Q's copy never alone)", mnk_copies(1, 1, 0, 0, 1, 1), 0);
+  /* the kernel that runs (mnk_ws_runs), whose costs plan the parts: the warp-specialised
+     one where both operands have maps or copies, else the one that reads any layout */
+  expect("both mapped: ws", mnk_ws_runs(1, 1, 1, mnk_copies(1, 1, 1, 1, 1, 1)), 1);
+  expect("no maps, both copied: ws", mnk_ws_runs(1, 0, 0, mnk_copies(1, 0, 0, 1, 0, 1)), 1);
+  expect("no maps, copies do not pay: any layout", mnk_ws_runs(1, 0, 0, mnk_copies(1, 0, 0, 0, 0, 1)), 0);
+  expect("P unmapped and copied alone, Q mapped: ws", mnk_ws_runs(1, 0, 1, mnk_copies(1, 0, 1, 0, 1, 1)), 1);
+  expect("P copied alone, Q unmapped: any layout", mnk_ws_runs(1, 0, 0, mnk_copies(1, 0, 0, 0, 1, 1)), 0);
+  expect("ws not allowed: any layout", mnk_ws_runs(0, 1, 1, mnk_copies(0, 1, 1, 1, 1, 1)), 0);
   expect("Q mapped, P not: P (then the ws kernel)", mnk_copies(1, 0, 1, 0, 1, 1), 1);
   expect("copies pay at 127 x 8191 x 8191", mnk_repack_pays(127, 8191, 8191), 0);
 }
