@@ -4,12 +4,12 @@
 // at its own costs, mnk_costs_of), where the parts are added apart (mnk_apart_on,
 // mnk_add_lanes), the parts of one wave (the same), the tile width (mnk_tf32_width_on),
 // when an operand is copied into padded memory (mnk_repack_pays; P alone:
-// mnk_pcopy_pays; which: mnk_copies) and which kernel then runs (mnk_ws_runs), the thin
-// products' grid, their 4 k at once and where they leave the tensor cores
-// (mnk_thin_grid_on, mnk_thin_vector_on, mnk_thin_pays), the k each lane adds there
-// (mnk_thin_row_walk), each against the property it promises and the decisions the
-// comments quote from measurements. Built by tests/host_cu.sh with nvcc; exits 1 on a
-// wrong answer, naming the case.
+// mnk_pcopy_pays; which: mnk_copies; both by one kernel: mnk_copy_both) and which kernel
+// then runs (mnk_ws_runs), the thin products' grid, their 4 k at once and where they
+// leave the tensor cores (mnk_thin_grid_on, mnk_thin_vector_on, mnk_thin_pays), the k
+// each lane adds there (mnk_thin_row_walk), each against the property it promises and the
+// decisions the comments quote from measurements. Built by tests/host_cu.sh with nvcc;
+// exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
 static long long time_estimates; /* mnk_time's calls */
 #define MNK_TIME_COUNT() (time_estimates++)
@@ -248,6 +248,16 @@ static void repack(void) {
   expect("ws not allowed: any layout", mnk_ws_runs(0, 1, 1, mnk_copies(0, 1, 1, 1, 1, 1)), 0);
   expect("Q mapped, P not: P (then the ws kernel)", mnk_copies(1, 0, 1, 0, 1, 1), 1);
   expect("copies pay at 127 x 8191 x 8191", mnk_repack_pays(127, 8191, 8191), 0);
+  /* one kernel for both copies (mnk_copy_both): both copied, 2M floats at most (run 100:
+     1001^3's 2.05M gained, 1000 x 3000 x 777's 3.14M lost) */
+  expect("both copied, 385 x 10397 x 63: one kernel", mnk_copy_both(3, 385 * 64 + 63 * 10400), 1);
+  expect("both copied, 1001^3: one kernel", mnk_copy_both(3, 2 * 1001 * 1024), 1);
+  expect("both copied, 2M floats: one kernel", mnk_copy_both(3, MNK_COPY_BOTH_MAX), 1);
+  expect("both copied, past 2M floats: two", mnk_copy_both(3, MNK_COPY_BOTH_MAX + 1), 0);
+  expect("both copied, 1000 x 3000 x 777: two", mnk_copy_both(3, 1000 * 800 + 777 * 3008), 0);
+  expect("A alone: its #copy", mnk_copy_both(1, 1000), 0);
+  expect("B alone: its #copy", mnk_copy_both(2, 1000), 0);
+  expect("no copies", mnk_copy_both(0, 0), 0);
 }
 
 /* the thin kernel's grid: every part with k, the parts covering k, one wave of 4 blocks a
