@@ -133,9 +133,10 @@ done
 # ---- the TF32 sample's wgmma kernel (sm_90a only), N = 256, 384 (clipped tiles), 640
 # (a 256-row tile across Fig 18b's blocks of N/2 rows), 1000 and 333 (no tile or slice
 # divides N: k past N read as zeros; Fig 18a and 18b not run at 1000, none at 333; there
-# the sample's default kernel) ----
+# the sample's default kernel), 1001 (rows off 16 bytes: both operands copied into padded
+# storage by one kernel, MNK_COPY_BOTH, column-major through its transposed types) ----
 # (its own check: every element of the layouts against float64, TF32 bound)
-for n in 256 384 640 1000 333; do
+for n in 256 384 640 1000 333 1001; do
   cfg=-DTF32_CFG=6
   [ $((n % 128)) = 0 ] || cfg=
   run_sample perf_tf32_wgmma_N$n "$root/samples/perf_tf32.pa" --arch=sm_90a -DN=$n $cfg
@@ -147,8 +148,8 @@ if [ $status -eq 1 ] && grep -q "runs only as sm_90a code" "$log"; then status=0
 result perf_tf32_wgmma_sm90_fails $status "$log" $(( $(date +%s) - start ))
 
 # ---- FP32 through three TF32 products (sm_90a): N = 384, clipped tiles, 1000 and 333 (no
-# tile or slice divides N); built for sm_90, refused ----
-for n in 384 1000 333; do
+# tile or slice divides N), 1001 (both copies by one kernel); built for sm_90, refused ----
+for n in 384 1000 333 1001; do
   run_sample perf_sgemm3x_N$n "$root/samples/perf_sgemm3x.pa" --arch=sm_90a -DN=$n
   result perf_sgemm3x_N$n $status "$log" $(( $(date +%s) - start ))
 done
