@@ -5,10 +5,11 @@
 // mnk_add_lanes), the parts of one wave (the same), the tile width (mnk_tf32_width_on),
 // when an operand is copied into padded memory (mnk_repack_pays; P alone:
 // mnk_pcopy_pays; which: mnk_copies; both by one kernel: mnk_copy_both) and which kernel
-// then runs (mnk_ws_runs), the thin products' grid, their 4 k at once and where they
-// leave the tensor cores (mnk_thin_grid_on, mnk_thin_vector_on, mnk_thin_pays), the k
-// each lane adds there (mnk_thin_row_walk), each against the property it promises and the
-// decisions the comments quote from measurements. Built by tests/host_cu.sh with nvcc;
+// then runs (mnk_ws_runs), where a short k leaves the tensor cores (mnk_shortk_pays),
+// the thin products' grid, their 4 k at once and where they leave the tensor cores
+// (mnk_thin_grid_on, mnk_thin_vector_on, mnk_thin_pays), the k each lane adds there
+// (mnk_thin_row_walk), each against the property it promises and the decisions the
+// comments quote from measurements. Built by tests/host_cu.sh with nvcc;
 // exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
 static long long time_estimates; /* mnk_time's calls */
@@ -260,6 +261,26 @@ static void repack(void) {
   expect("no copies", mnk_copy_both(0, 0), 0);
 }
 
+/* where a short k leaves the tensor cores for shortk.pah's MNK_SHORTK (run 102): k up to
+   16 at any size, up to 32 while C has at most 2^20 elements, never past MNK_SHORTK_MAX
+   (the kernel's registers) */
+static void shortk(void) {
+  expect("short k: 2000 x 3000 x 9", mnk_shortk_pays(2000, 3000, 9), 1);
+  expect("short k: 8192 x 8192 x 1", mnk_shortk_pays(8192, 8192, 1), 1);
+  expect("short k: 4096 x 4096 x 16", mnk_shortk_pays(4096, 4096, 16), 1);
+  expect("short k: 1024 x 1024 x 32", mnk_shortk_pays(1024, 1024, 32), 1);
+  expect("short k: 4096 x 4096 x 24", mnk_shortk_pays(4096, 4096, 24), 0);
+  expect("short k: 2000 x 3000 x 32", mnk_shortk_pays(2000, 3000, 32), 0);
+  expect("short k: 1025 x 1024 x 17", mnk_shortk_pays(1025, 1024, 17), 0);
+  expect("short k: 100 x 100 x 33", mnk_shortk_pays(100, 100, MNK_SHORTK_MAX + 1), 0);
+  for (long long m = 1; m <= 1LL << 16; m *= 4)
+    for (long long k = 1; k <= 64; k++)
+      if (mnk_shortk_pays(m, m, k) && k > MNK_SHORTK_MAX) {
+        printf("mnk_plan: %lld x %lld x %lld short, past MNK_SHORTK_MAX\n", m, m, k);
+        bad++;
+      }
+}
+
 /* the thin kernel's grid: every part with k, the parts covering k, one wave of 4 blocks a
    multiprocessor at most (unless a part would be under 8 k a lane, or one part), a
    group's lanes each with 8 k or more; and where it runs (run 84) */
@@ -396,6 +417,7 @@ int main(void) {
   estimates();
   width();
   repack();
+  shortk();
   printf("mnk_plan: %s\n", bad ? "WRONG" : "ok");
   return bad != 0;
 }
