@@ -262,16 +262,18 @@ static void repack(void) {
 }
 
 /* where a short k leaves the tensor cores for shortk.pah's MNK_SHORTK (run 102): k up to
-   16 at any size, up to 32 while C has at most 2^20 elements, never past MNK_SHORTK_MAX
+   20 at any size, up to 32 while C has at most 2^21 elements, never past MNK_SHORTK_MAX
    (the kernel's registers) */
 static void shortk(void) {
   expect("short k: 2000 x 3000 x 9", mnk_shortk_pays(2000, 3000, 9), 1);
   expect("short k: 8192 x 8192 x 1", mnk_shortk_pays(8192, 8192, 1), 1);
-  expect("short k: 4096 x 4096 x 16", mnk_shortk_pays(4096, 4096, 16), 1);
-  expect("short k: 1024 x 1024 x 32", mnk_shortk_pays(1024, 1024, 32), 1);
+  expect("short k: 4096 x 4096 x 17", mnk_shortk_pays(4096, 4096, 17), 1);
+  expect("short k: 4096 x 4096 x 20", mnk_shortk_pays(4096, 4096, 20), 1);
+  expect("short k: 1448 x 1448 x 24", mnk_shortk_pays(1448, 1448, 24), 1);
+  expect("short k: 724 x 724 x 32", mnk_shortk_pays(724, 724, 32), 1);
   expect("short k: 4096 x 4096 x 24", mnk_shortk_pays(4096, 4096, 24), 0);
   expect("short k: 2000 x 3000 x 32", mnk_shortk_pays(2000, 3000, 32), 0);
-  expect("short k: 1025 x 1024 x 17", mnk_shortk_pays(1025, 1024, 17), 0);
+  expect("short k: 1449 x 1448 x 21", mnk_shortk_pays(1449, 1448, 21), 0);
   expect("short k: 100 x 100 x 33", mnk_shortk_pays(100, 100, MNK_SHORTK_MAX + 1), 0);
   for (long long m = 1; m <= 1LL << 16; m *= 4)
     for (long long k = 1; k <= 64; k++)
