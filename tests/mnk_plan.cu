@@ -261,26 +261,29 @@ static void repack(void) {
   expect("no copies", mnk_copy_both(0, 0), 0);
 }
 
-/* where a short k leaves the tensor cores for shortk.pah's MNK_SHORTK (run 102): k up to
-   20 at any size, up to 32 while C has at most 2^21 elements, never past MNK_SHORTK_MAX
-   (the kernel's registers) */
+/* where a short k leaves the tensor cores for shortk.pah's MNK_SHORTK (runs 102, 103):
+   TF32 k up to 20 at any size, up to 32 while C has at most 2^24 elements; 3xTF32 k up
+   to 32 at any size; never past MNK_SHORTK_MAX (the kernel's registers) */
 static void shortk(void) {
-  expect("short k: 2000 x 3000 x 9", mnk_shortk_pays(2000, 3000, 9), 1);
-  expect("short k: 8192 x 8192 x 1", mnk_shortk_pays(8192, 8192, 1), 1);
-  expect("short k: 4096 x 4096 x 17", mnk_shortk_pays(4096, 4096, 17), 1);
-  expect("short k: 4096 x 4096 x 20", mnk_shortk_pays(4096, 4096, 20), 1);
-  expect("short k: 1448 x 1448 x 24", mnk_shortk_pays(1448, 1448, 24), 1);
-  expect("short k: 724 x 724 x 32", mnk_shortk_pays(724, 724, 32), 1);
-  expect("short k: 4096 x 4096 x 24", mnk_shortk_pays(4096, 4096, 24), 0);
-  expect("short k: 2000 x 3000 x 32", mnk_shortk_pays(2000, 3000, 32), 0);
-  expect("short k: 1449 x 1448 x 21", mnk_shortk_pays(1449, 1448, 21), 0);
-  expect("short k: 100 x 100 x 33", mnk_shortk_pays(100, 100, MNK_SHORTK_MAX + 1), 0);
-  for (long long m = 1; m <= 1LL << 16; m *= 4)
-    for (long long k = 1; k <= 64; k++)
-      if (mnk_shortk_pays(m, m, k) && k > MNK_SHORTK_MAX) {
-        printf("mnk_plan: %lld x %lld x %lld short, past MNK_SHORTK_MAX\n", m, m, k);
-        bad++;
-      }
+  expect("short k: 2000 x 3000 x 9", mnk_shortk_pays(2000, 3000, 9, 0), 1);
+  expect("short k: 8192 x 8192 x 1", mnk_shortk_pays(8192, 8192, 1, 0), 1);
+  expect("short k: 8192 x 8192 x 20", mnk_shortk_pays(8192, 8192, 20, 0), 1);
+  expect("short k: 4096 x 4096 x 24", mnk_shortk_pays(4096, 4096, 24, 0), 1);
+  expect("short k: 4096 x 4096 x 32", mnk_shortk_pays(4096, 4096, 32, 0), 1);
+  expect("short k: 2000 x 3000 x 32", mnk_shortk_pays(2000, 3000, 32, 0), 1);
+  expect("short k: 724 x 724 x 32", mnk_shortk_pays(724, 724, 32, 0), 1);
+  expect("short k: 8192 x 8192 x 24", mnk_shortk_pays(8192, 8192, 24, 0), 0);
+  expect("short k: 4097 x 4096 x 21", mnk_shortk_pays(4097, 4096, 21, 0), 0);
+  expect("short k: 3xTF32 8192 x 8192 x 32", mnk_shortk_pays(8192, 8192, 32, 1), 1);
+  expect("short k: 100 x 100 x 33", mnk_shortk_pays(100, 100, MNK_SHORTK_MAX + 1, 0), 0);
+  expect("short k: 3xTF32 100 x 100 x 33", mnk_shortk_pays(100, 100, MNK_SHORTK_MAX + 1, 1), 0);
+  for (int x3 = 0; x3 < 2; x3++)
+    for (long long m = 1; m <= 1LL << 16; m *= 4)
+      for (long long k = 1; k <= 64; k++)
+        if (mnk_shortk_pays(m, m, k, x3) && k > MNK_SHORTK_MAX) {
+          printf("mnk_plan: %lld x %lld x %lld short, past MNK_SHORTK_MAX\n", m, m, k);
+          bad++;
+        }
 }
 
 /* the thin kernel's grid: every part with k, the parts covering k, one wave of 4 blocks a
