@@ -262,14 +262,19 @@ static void repack(void) {
 }
 
 /* where a short k leaves the tensor cores for shortk.pah's MNK_SHORTK (runs 102, 103):
-   TF32 k up to 20 at any size, up to 32 while C has at most 2^24 elements; 3xTF32 k up
-   to 32 at any size; never past MNK_SHORTK_MAX (the kernel's registers) */
+   TF32 k up to 20 at any size, up to 24 while C has at most 2^24 elements, up to 32
+   while it has at most 2^23; 3xTF32 k up to 32 at any size; never past MNK_SHORTK_MAX
+   (the kernel's registers) */
 static void shortk(void) {
   expect("short k: 2000 x 3000 x 9", mnk_shortk_pays(2000, 3000, 9, 0), 1);
   expect("short k: 8192 x 8192 x 1", mnk_shortk_pays(8192, 8192, 1, 0), 1);
   expect("short k: 8192 x 8192 x 20", mnk_shortk_pays(8192, 8192, 20, 0), 1);
   expect("short k: 4096 x 4096 x 24", mnk_shortk_pays(4096, 4096, 24, 0), 1);
-  expect("short k: 4096 x 4096 x 32", mnk_shortk_pays(4096, 4096, 32, 0), 1);
+  expect("short k: 4096 x 4096 x 28", mnk_shortk_pays(4096, 4096, 28, 0), 0);
+  expect("short k: 4096 x 4096 x 32", mnk_shortk_pays(4096, 4096, 32, 0), 0);
+  expect("short k: 3000 x 3000 x 24", mnk_shortk_pays(3000, 3000, 24, 0), 1);
+  expect("short k: 2896 x 2896 x 25", mnk_shortk_pays(2896, 2896, 25, 0), 1);
+  expect("short k: 2897 x 2896 x 25", mnk_shortk_pays(2897, 2896, 25, 0), 0);
   expect("short k: 2000 x 3000 x 32", mnk_shortk_pays(2000, 3000, 32, 0), 1);
   expect("short k: 724 x 724 x 32", mnk_shortk_pays(724, 724, 32, 0), 1);
   expect("short k: 8192 x 8192 x 24", mnk_shortk_pays(8192, 8192, 24, 0), 0);
