@@ -7,7 +7,8 @@
 # column, over the strip before, at 45 and 61 part of the strip; at 10 rows shorter
 # than an AVX-512 vector, read masked; at 128 whole; at 1025 A and B packed from the
 # caller's arrays with zeros and C through its padded copy; at 2048 on one thread the
-# columns in two parts, C through a copy whose rows are not 4 KB apart), 1, 2, 3, 4, 5 and 12
+# columns in two parts, C through a copy whose rows are not 4 KB apart; at 384 k in
+# three whole blocks of 128, packed by #copy), 1, 2, 3, 4, 5 and 12
 # threads (one up to N = 64, whatever THREADS says; at N = 600 more threads than parts
 # of the columns), each product checked by the sample against float64 (into a C on 64
 # bytes, one 4 bytes past, and with A and B ending at an unreadable page: a read past
@@ -24,7 +25,7 @@ pa=$S/samples/perf_sgemm_host.pa
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-for case in "1 1" "10 1" "33 1" "45 2" "61 1" "100 3" "128 2" "257 1" "300 5" "512 4" "600 12" "1025 2" "2048 1"; do
+for case in "1 1" "10 1" "33 1" "45 2" "61 1" "100 3" "128 2" "257 1" "300 5" "512 4" "600 12" "1025 2" "2048 1" "384 1"; do
   read -r n t <<<"$case"
   out=$("$P" --run -DN="$n" -DTHREADS="$t" "$pa" -o "sgemm_${n}_$t" 2>err.txt) ||
     fail "N = $n, $t threads: $(cat err.txt)"
