@@ -5,7 +5,8 @@
 // mnk_add_lanes), the parts of one wave (the same), the tile width (mnk_tf32_width_on),
 // when an operand is copied into padded memory (mnk_repack_pays; P alone:
 // mnk_pcopy_pays; which: mnk_copies; both by one kernel: mnk_copy_both) and which kernel
-// then runs (mnk_ws_runs), where a short k leaves the tensor cores (mnk_shortk_pays),
+// then runs (mnk_ws_runs), where a short k leaves the tensor cores (mnk_shortk_pays), or
+// a small product of a longer k (mnk_small_pays_on),
 // the thin products' grid, their 4 k at once and where they leave the tensor cores
 // (mnk_thin_grid_on, mnk_thin_vector_on, mnk_thin_pays), the k each lane adds there
 // (mnk_thin_row_walk), each against the property it promises and the decisions the
@@ -291,6 +292,28 @@ static void shortk(void) {
         }
 }
 
+/* where a small product of a longer k leaves the tensor cores for shortk.pah's
+   shortk_long (run 105): up to 5 chunks of k for TF32, 7 for 3xTF32, 2^25 multiply-adds,
+   and one wave of blocks (8 rows by 256 columns of C, either way round) */
+static void small(void) {
+  expect("small: 100 x 130 x 77", mnk_small_pays_on(100, 130, 77, 0, SMS), 1);
+  expect("small: 10 x 1042 x 158", mnk_small_pays_on(10, 1042, 158, 0, SMS), 1);
+  expect("small: 3xTF32 10 x 1042 x 158", mnk_small_pays_on(10, 1042, 158, 1, SMS), 1);
+  expect("small: 129^3", mnk_small_pays_on(129, 129, 129, 0, SMS), 1);
+  expect("small: 512 x 512 x 128", mnk_small_pays_on(512, 512, 128, 0, SMS), 1);
+  expect("small: 700 x 700 x 40", mnk_small_pays_on(700, 700, 40, 0, SMS), 1);
+  expect("small: 1000 x 40 x 100", mnk_small_pays_on(1000, 40, 100, 0, SMS), 1);
+  expect("small: 200^3 (7 chunks)", mnk_small_pays_on(200, 200, 200, 0, SMS), 0);
+  expect("small: 3xTF32 200^3 (7 chunks)", mnk_small_pays_on(200, 200, 200, 1, SMS), 1);
+  expect("small: 3xTF32 256^3 (8 chunks)", mnk_small_pays_on(256, 256, 256, 1, SMS), 0);
+  expect("small: 700 x 700 x 100 (past 2^25)", mnk_small_pays_on(700, 700, 100, 1, SMS), 0);
+  expect("small: 1000 x 1000 x 40 (500 blocks)", mnk_small_pays_on(1000, 1000, 40, 1, SMS), 0);
+  expect("small: 30000 x 10 x 100 (3750 blocks one way)", mnk_small_pays_on(30000, 10, 100, 1, SMS), 0);
+  expect("small: 10 x 30000 x 100 (3750 blocks one way)", mnk_small_pays_on(10, 30000, 100, 1, SMS), 0);
+  expect("small: 100 x 100 x 32 (short k)", mnk_small_pays_on(100, 100, MNK_SHORTK_MAX, 1, SMS), 0);
+  expect("small: 4096^3", mnk_small_pays_on(4096, 4096, 4096, 1, SMS), 0);
+}
+
 /* the thin kernel's grid: every part with k, the parts covering k, one wave of 4 blocks a
    multiprocessor at most (unless a part would be under 8 k a lane, or one part), a
    group's lanes each with 8 k or more; and where it runs (run 84) */
@@ -428,6 +451,7 @@ int main(void) {
   width();
   repack();
   shortk();
+  small();
   printf("mnk_plan: %s\n", bad ? "WRONG" : "ok");
   return bad != 0;
 }
