@@ -312,6 +312,12 @@ static void small(void) {
   expect("small: 10 x 30000 x 100 (3750 blocks one way)", mnk_small_pays_on(10, 30000, 100, 1, SMS), 0);
   expect("small: 100 x 100 x 32 (short k)", mnk_small_pays_on(100, 100, MNK_SHORTK_MAX, 1, SMS), 0);
   expect("small: 4096^3", mnk_small_pays_on(4096, 4096, 4096, 1, SMS), 0);
+  /* samples/perf_shapes.pa's check reaches shortk_long through these (its comment says so) */
+  for (int x3 = 0; x3 < 2; x3++) {
+    expect("small: perf_shapes' 257 x 129 x 33", mnk_small_pays_on(257, 129, 33, x3, SMS), 1);
+    expect("small: perf_shapes' 1000 x 300 x 64", mnk_small_pays_on(1000, 300, 64, x3, SMS), 1);
+    expect("small: perf_shapes' 129 x 257 x 65 (shifted)", mnk_small_pays_on(129, 257, 65, x3, SMS), 1);
+  }
 }
 
 /* the thin kernel's grid: every part with k, the parts covering k, one wave of 4 blocks a
