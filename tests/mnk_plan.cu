@@ -293,31 +293,47 @@ static void shortk(void) {
 }
 
 /* where a small product of a longer k leaves the tensor cores for shortk.pah's
-   shortk_long (run 105): up to 5 chunks of k for TF32, 7 for 3xTF32, 2^25 multiply-adds,
-   and one wave of blocks (8 rows by 256 columns of C, either way round) */
+   shortk_long (run 105), M x N x K with C row-major (N along its lanes): up to 5 of a
+   group's chunks of k for TF32, 7 for 3xTF32, 2^25 multiply-adds, one wave of blocks
+   (4 groups along k, 64 lanes, one block a multiprocessor where that is a wave; else
+   one group, 256 lanes, two blocks) */
 static void small(void) {
-  expect("small: 100 x 130 x 77", mnk_small_pays_on(100, 130, 77, 0, SMS), 1);
-  expect("small: 10 x 1042 x 158", mnk_small_pays_on(10, 1042, 158, 0, SMS), 1);
-  expect("small: 3xTF32 10 x 1042 x 158", mnk_small_pays_on(10, 1042, 158, 1, SMS), 1);
+  expect("small: 100 x 130 x 77", mnk_small_pays_on(130, 100, 77, 0, SMS), 1);
+  expect("small: 100 x 130 x 77, 4 groups", mnk_small_groups(130, 100, SMS), MNK_SHORTK_GROUPS);
+  expect("small: 10 x 1042 x 158", mnk_small_pays_on(1042, 10, 158, 0, SMS), 1);
+  expect("small: 3xTF32 10 x 1042 x 158", mnk_small_pays_on(1042, 10, 158, 1, SMS), 1);
   expect("small: 129^3", mnk_small_pays_on(129, 129, 129, 0, SMS), 1);
+  expect("small: 200^3, 2 chunks a group", mnk_small_pays_on(200, 200, 200, 0, SMS), 1);
+  expect("small: 16 x 2048 x 256, 2 chunks a group", mnk_small_pays_on(2048, 16, 256, 1, SMS), 1);
+  expect("small: 16 x 2048 x 256 column-major, 8 chunks", mnk_small_pays_on(16, 2048, 256, 1, SMS), 0);
+  expect("small: 512 x 512 x 128, one group", mnk_small_groups(512, 512, SMS), 1);
   expect("small: 512 x 512 x 128", mnk_small_pays_on(512, 512, 128, 0, SMS), 1);
   expect("small: 700 x 700 x 40", mnk_small_pays_on(700, 700, 40, 0, SMS), 1);
-  expect("small: 1000 x 40 x 100", mnk_small_pays_on(1000, 40, 100, 0, SMS), 1);
-  expect("small: 200^3 (7 chunks)", mnk_small_pays_on(200, 200, 200, 0, SMS), 0);
-  expect("small: 3xTF32 200^3 (7 chunks)", mnk_small_pays_on(200, 200, 200, 1, SMS), 1);
-  expect("small: 3xTF32 256^3 (8 chunks)", mnk_small_pays_on(256, 256, 256, 1, SMS), 0);
+  expect("small: 1000 x 40 x 100", mnk_small_pays_on(40, 1000, 100, 0, SMS), 1);
+  expect("small: 64 x 64 x 1024 (8 chunks a group)", mnk_small_pays_on(64, 64, 1024, 1, SMS), 0);
   expect("small: 700 x 700 x 100 (past 2^25)", mnk_small_pays_on(700, 700, 100, 1, SMS), 0);
   expect("small: 1000 x 1000 x 40 (500 blocks)", mnk_small_pays_on(1000, 1000, 40, 1, SMS), 0);
-  expect("small: 30000 x 10 x 100 (3750 blocks one way)", mnk_small_pays_on(30000, 10, 100, 1, SMS), 0);
-  expect("small: 10 x 30000 x 100 (3750 blocks one way)", mnk_small_pays_on(10, 30000, 100, 1, SMS), 0);
+  expect("small: 30000 x 10 x 100 (3750 blocks)", mnk_small_pays_on(10, 30000, 100, 1, SMS), 0);
   expect("small: 100 x 100 x 32 (short k)", mnk_small_pays_on(100, 100, MNK_SHORTK_MAX, 1, SMS), 0);
   expect("small: 4096^3", mnk_small_pays_on(4096, 4096, 4096, 1, SMS), 0);
-  /* samples/perf_shapes.pa's check reaches shortk_long through these (its comment says so) */
+  /* samples/perf_shapes.pa's check reaches shortk_long through these (its comment says so;
+     C row-major, N along the lanes) */
   for (int x3 = 0; x3 < 2; x3++) {
-    expect("small: perf_shapes' 257 x 129 x 33", mnk_small_pays_on(257, 129, 33, x3, SMS), 1);
-    expect("small: perf_shapes' 1000 x 300 x 64", mnk_small_pays_on(1000, 300, 64, x3, SMS), 1);
-    expect("small: perf_shapes' 129 x 257 x 65 (shifted)", mnk_small_pays_on(129, 257, 65, x3, SMS), 1);
+    expect("small: perf_shapes' 257 x 129 x 33", mnk_small_pays_on(129, 257, 33, x3, SMS), 1);
+    expect("small: perf_shapes' 1000 x 300 x 64", mnk_small_pays_on(300, 1000, 64, x3, SMS), 1);
+    expect("small: perf_shapes' 129 x 257 x 65 (shifted)", mnk_small_pays_on(257, 129, 65, x3, SMS), 1);
   }
+  expect("small: perf_shapes' 257 x 129 x 33, 4 groups", mnk_small_groups(129, 257, SMS), MNK_SHORTK_GROUPS);
+  expect("small: perf_shapes' 1000 x 300 x 64, one group", mnk_small_groups(300, 1000, SMS), 1);
+  for (long long nf = 1; nf <= 4096; nf = nf * 3 + 1)
+    for (long long ns = 1; ns <= 4096; ns = ns * 3 + 1) {
+      const int g = mnk_small_groups(nf, ns, SMS);
+      if (mnk_small_pays_on(nf, ns, 100, 1, SMS) && mnk_small_blocks(nf, ns, g) > (g > 1 ? 1 : 2) * SMS) {
+        printf("mnk_plan: small %lld x %lld: %lld blocks of %d groups, past a wave\n", ns, nf,
+               mnk_small_blocks(nf, ns, g), g);
+        bad++;
+      }
+    }
 }
 
 /* the thin kernel's grid: every part with k, the parts covering k, one wave of 4 blocks a
