@@ -294,9 +294,10 @@ static void shortk(void) {
 
 /* where a small product of a longer k leaves the tensor cores for shortk.pah's
    shortk_long (run 105), M x N x K with C row-major (N along its lanes): up to 5 of a
-   group's chunks of k for TF32, 7 for 3xTF32, 2^25 multiply-adds, one wave of blocks
-   (4 groups along k, 64 lanes, one block a multiprocessor where that is a wave; else
-   one group, 256 lanes, two blocks) */
+   group's chunks of its part of k for TF32, 7 for 3xTF32, 2^25 multiply-adds, one wave
+   of blocks (4 groups along k, 64 lanes, one block a multiprocessor where that is a
+   wave; else one group, 256 lanes, two blocks; k in parts across blocks where a group
+   would have more than 2 chunks, run 106) */
 static void small(void) {
   expect("small: 100 x 130 x 77", mnk_small_pays_on(130, 100, 77, 0, SMS), 1);
   expect("small: 100 x 130 x 77, 4 groups", mnk_small_groups(130, 100, SMS), MNK_SHORTK_GROUPS);
@@ -310,7 +311,20 @@ static void small(void) {
   expect("small: 512 x 512 x 128", mnk_small_pays_on(512, 512, 128, 0, SMS), 1);
   expect("small: 700 x 700 x 40", mnk_small_pays_on(700, 700, 40, 0, SMS), 1);
   expect("small: 1000 x 40 x 100", mnk_small_pays_on(40, 1000, 100, 0, SMS), 1);
-  expect("small: 64 x 64 x 1024 (8 chunks a group)", mnk_small_pays_on(64, 64, 1024, 1, SMS), 0);
+  expect("small: 64 x 64 x 1024, 4 parts of k", mnk_small_parts(64, 64, 1024, SMS), 4);
+  expect("small: 64 x 64 x 1024 (2 chunks a group)", mnk_small_pays_on(64, 64, 1024, 0, SMS), 1);
+  expect("small: 48 x 48 x 4096, 16 parts", mnk_small_parts(48, 48, 4096, SMS), MNK_SMALL_MOST_PARTS);
+  expect("small: 48 x 48 x 4096 (2 chunks a group)", mnk_small_pays_on(48, 48, 4096, 0, SMS), 1);
+  expect("small: 1000 x 100 x 300, one group, k whole", mnk_small_parts(100, 1000, 300, SMS), 1);
+  expect("small: 1000 x 100 x 300 (10 chunks a group)", mnk_small_pays_on(100, 1000, 300, 0, SMS), 0);
+  expect("small: 512 x 512 x 128, one group, k whole", mnk_small_parts(512, 512, 128, SMS), 1);
+  expect("small: 128 x 128 x 640, 3 parts", mnk_small_parts(128, 128, 640, SMS), 3);
+  expect("small: 100 x 100 x 3000 (5 chunks a group of 5 parts)", mnk_small_pays_on(100, 100, 3000, 0, SMS), 0);
+  expect("small: 3xTF32 100 x 100 x 3000", mnk_small_pays_on(100, 100, 3000, 1, SMS), 1);
+  expect("small: 32 x 32 x 8192 (4 chunks a group of 16 parts)", mnk_small_pays_on(32, 32, 8192, 0, SMS), 1);
+  expect("small: 20 x 20 x 20000 (10 chunks a group)", mnk_small_pays_on(20, 20, 20000, 1, SMS), 0);
+  expect("small: 200^3, k whole", mnk_small_parts(200, 200, 200, SMS), 1);
+  expect("small: C empty, k whole", mnk_small_parts(0, 100, 1000, SMS), 1);
   expect("small: 700 x 700 x 100 (past 2^25)", mnk_small_pays_on(700, 700, 100, 1, SMS), 0);
   expect("small: 1000 x 1000 x 40 (500 blocks)", mnk_small_pays_on(1000, 1000, 40, 1, SMS), 0);
   expect("small: 30000 x 10 x 100 (3750 blocks)", mnk_small_pays_on(10, 30000, 100, 1, SMS), 0);
@@ -325,13 +339,17 @@ static void small(void) {
   }
   expect("small: perf_shapes' 257 x 129 x 33, 4 groups", mnk_small_groups(129, 257, SMS), MNK_SHORTK_GROUPS);
   expect("small: perf_shapes' 1000 x 300 x 64, one group", mnk_small_groups(300, 1000, SMS), 1);
+  expect("small: perf_shapes' 9 x 2000 x 300", mnk_small_pays_on(2000, 9, 300, 0, SMS), 1);
+  expect("small: perf_shapes' 9 x 2000 x 300, 2 parts", mnk_small_parts(2000, 9, 300, SMS), 2);
   for (long long nf = 1; nf <= 4096; nf = nf * 3 + 1)
     for (long long ns = 1; ns <= 4096; ns = ns * 3 + 1) {
       const int g = mnk_small_groups(nf, ns, SMS);
-      if (mnk_small_pays_on(nf, ns, 100, 1, SMS) && mnk_small_blocks(nf, ns, g) > (g > 1 ? 1 : 2) * SMS) {
-        printf("mnk_plan: small %lld x %lld: %lld blocks of %d groups, past a wave\n", ns, nf,
-               mnk_small_blocks(nf, ns, g), g);
-        bad++;
+      for (long long k = 33; k <= 100000; k *= 3) {
+        const long long blocks = mnk_small_blocks(nf, ns, g) * mnk_small_parts(nf, ns, k, SMS);
+        if (mnk_small_pays_on(nf, ns, k, 1, SMS) && blocks > (g > 1 ? 1 : 2) * SMS) {
+          printf("mnk_plan: small %lld x %lld x %lld: %lld blocks of %d groups, past a wave\n", ns, nf, k, blocks, g);
+          bad++;
+        }
       }
     }
 }
