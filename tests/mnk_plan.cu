@@ -299,37 +299,47 @@ static void shortk(void) {
    wave; else one group, 256 lanes, two blocks; k in parts across blocks where a group
    would have more than 2 chunks, run 106) */
 static void small(void) {
-  expect("small: 100 x 130 x 77", mnk_small_pays_on(130, 100, 77, 0, SMS), 1);
+  /* mnk_small_pays_on(NF, NS, K, X3): taken or not, and why */
+  static const struct {
+    const char *what;
+    long long nf, ns, k;
+    int x3, pays;
+  } cases[] = {
+      {"100 x 130 x 77", 130, 100, 77, 0, 1},
+      {"10 x 1042 x 158", 1042, 10, 158, 0, 1},
+      {"3xTF32 10 x 1042 x 158", 1042, 10, 158, 1, 1},
+      {"129^3", 129, 129, 129, 0, 1},
+      {"200^3, 2 chunks a group", 200, 200, 200, 0, 1},
+      {"16 x 2048 x 256, 2 chunks a group", 2048, 16, 256, 1, 1},
+      {"16 x 2048 x 256 column-major, 8 chunks", 16, 2048, 256, 1, 0},
+      {"512 x 512 x 128", 512, 512, 128, 0, 1},
+      {"700 x 700 x 40", 700, 700, 40, 0, 1},
+      {"1000 x 40 x 100", 40, 1000, 100, 0, 1},
+      {"64 x 64 x 1024 (2 chunks a group)", 64, 64, 1024, 0, 1},
+      {"48 x 48 x 4096 (2 chunks a group)", 48, 48, 4096, 0, 1},
+      {"1000 x 100 x 300 (10 chunks a group)", 100, 1000, 300, 0, 0},
+      {"100 x 100 x 3000 (5 chunks a group of 5 parts)", 100, 100, 3000, 0, 0},
+      {"3xTF32 100 x 100 x 3000", 100, 100, 3000, 1, 1},
+      {"32 x 32 x 8192 (4 chunks a group of 16 parts)", 32, 32, 8192, 0, 1},
+      {"20 x 20 x 20000 (10 chunks a group)", 20, 20, 20000, 1, 0},
+      {"700 x 700 x 100 (past 2^25)", 700, 700, 100, 1, 0},
+      {"1000 x 1000 x 40 (500 blocks)", 1000, 1000, 40, 1, 0},
+      {"30000 x 10 x 100 (3750 blocks)", 10, 30000, 100, 1, 0},
+      {"100 x 100 x 32 (short k)", 100, 100, MNK_SHORTK_MAX, 1, 0},
+      {"4096^3", 4096, 4096, 4096, 1, 0}};
+  for (const auto &c : cases) {
+    char what[160];
+    snprintf(what, sizeof what, "small: %s", c.what);
+    expect(what, mnk_small_pays_on(c.nf, c.ns, c.k, c.x3, SMS), c.pays);
+  }
   expect("small: 100 x 130 x 77, 4 groups", mnk_small_groups(130, 100, SMS), MNK_SHORTK_GROUPS);
-  expect("small: 10 x 1042 x 158", mnk_small_pays_on(1042, 10, 158, 0, SMS), 1);
-  expect("small: 3xTF32 10 x 1042 x 158", mnk_small_pays_on(1042, 10, 158, 1, SMS), 1);
-  expect("small: 129^3", mnk_small_pays_on(129, 129, 129, 0, SMS), 1);
-  expect("small: 200^3, 2 chunks a group", mnk_small_pays_on(200, 200, 200, 0, SMS), 1);
-  expect("small: 16 x 2048 x 256, 2 chunks a group", mnk_small_pays_on(2048, 16, 256, 1, SMS), 1);
-  expect("small: 16 x 2048 x 256 column-major, 8 chunks", mnk_small_pays_on(16, 2048, 256, 1, SMS), 0);
   expect("small: 512 x 512 x 128, one group", mnk_small_groups(512, 512, SMS), 1);
-  expect("small: 512 x 512 x 128", mnk_small_pays_on(512, 512, 128, 0, SMS), 1);
-  expect("small: 700 x 700 x 40", mnk_small_pays_on(700, 700, 40, 0, SMS), 1);
-  expect("small: 1000 x 40 x 100", mnk_small_pays_on(40, 1000, 100, 0, SMS), 1);
   expect("small: 64 x 64 x 1024, 4 parts of k", mnk_small_parts(64, 64, 1024, SMS), 4);
-  expect("small: 64 x 64 x 1024 (2 chunks a group)", mnk_small_pays_on(64, 64, 1024, 0, SMS), 1);
   expect("small: 48 x 48 x 4096, 16 parts", mnk_small_parts(48, 48, 4096, SMS), MNK_SMALL_MOST_PARTS);
-  expect("small: 48 x 48 x 4096 (2 chunks a group)", mnk_small_pays_on(48, 48, 4096, 0, SMS), 1);
   expect("small: 1000 x 100 x 300, one group, k whole", mnk_small_parts(100, 1000, 300, SMS), 1);
-  expect("small: 1000 x 100 x 300 (10 chunks a group)", mnk_small_pays_on(100, 1000, 300, 0, SMS), 0);
-  expect("small: 512 x 512 x 128, one group, k whole", mnk_small_parts(512, 512, 128, SMS), 1);
   expect("small: 128 x 128 x 640, 3 parts", mnk_small_parts(128, 128, 640, SMS), 3);
-  expect("small: 100 x 100 x 3000 (5 chunks a group of 5 parts)", mnk_small_pays_on(100, 100, 3000, 0, SMS), 0);
-  expect("small: 3xTF32 100 x 100 x 3000", mnk_small_pays_on(100, 100, 3000, 1, SMS), 1);
-  expect("small: 32 x 32 x 8192 (4 chunks a group of 16 parts)", mnk_small_pays_on(32, 32, 8192, 0, SMS), 1);
-  expect("small: 20 x 20 x 20000 (10 chunks a group)", mnk_small_pays_on(20, 20, 20000, 1, SMS), 0);
   expect("small: 200^3, k whole", mnk_small_parts(200, 200, 200, SMS), 1);
   expect("small: C empty, k whole", mnk_small_parts(0, 100, 1000, SMS), 1);
-  expect("small: 700 x 700 x 100 (past 2^25)", mnk_small_pays_on(700, 700, 100, 1, SMS), 0);
-  expect("small: 1000 x 1000 x 40 (500 blocks)", mnk_small_pays_on(1000, 1000, 40, 1, SMS), 0);
-  expect("small: 30000 x 10 x 100 (3750 blocks)", mnk_small_pays_on(10, 30000, 100, 1, SMS), 0);
-  expect("small: 100 x 100 x 32 (short k)", mnk_small_pays_on(100, 100, MNK_SHORTK_MAX, 1, SMS), 0);
-  expect("small: 4096^3", mnk_small_pays_on(4096, 4096, 4096, 1, SMS), 0);
   /* samples/perf_shapes.pa's check reaches shortk_long through these (its comment says so;
      C row-major, N along the lanes) */
   for (int x3 = 0; x3 < 2; x3++) {
