@@ -320,8 +320,9 @@ static void small(void) {
       {"1000 x 100 x 300 (10 chunks a group)", 100, 1000, 300, 0, 0},
       {"100 x 100 x 3000 (5 chunks a group of 5 parts)", 100, 100, 3000, 0, 0},
       {"3xTF32 100 x 100 x 3000", 100, 100, 3000, 1, 1},
-      {"32 x 32 x 8192 (4 chunks a group of 16 parts)", 32, 32, 8192, 0, 1},
-      {"20 x 20 x 20000 (10 chunks a group)", 20, 20, 20000, 1, 0},
+      {"32 x 32 x 8192 (2 chunks a group of 32 parts)", 32, 32, 8192, 0, 1},
+      {"20 x 20 x 20000 (4 chunks a group of 44 parts)", 20, 20, 20000, 0, 1},
+      {"1 x 1 x 10^6 (62 chunks a group of 128 parts)", 1, 1, 1000000, 1, 0},
       {"700 x 700 x 100 (past 2^25)", 700, 700, 100, 1, 0},
       {"1000 x 1000 x 40 (500 blocks)", 1000, 1000, 40, 1, 0},
       {"30000 x 10 x 100 (3750 blocks)", 10, 30000, 100, 1, 0},
@@ -335,7 +336,9 @@ static void small(void) {
   expect("small: 100 x 130 x 77, 4 groups", mnk_small_groups(130, 100, SMS), MNK_SHORTK_GROUPS);
   expect("small: 512 x 512 x 128, one group", mnk_small_groups(512, 512, SMS), 1);
   expect("small: 64 x 64 x 1024, 4 parts of k", mnk_small_parts(64, 64, 1024, SMS), 4);
-  expect("small: 48 x 48 x 4096, 16 parts", mnk_small_parts(48, 48, 4096, SMS), MNK_SMALL_MOST_PARTS);
+  expect("small: 48 x 48 x 4096, 16 parts", mnk_small_parts(48, 48, 4096, SMS), 16);
+  expect("small: 32 x 32 x 8192, 32 parts", mnk_small_parts(32, 32, 8192, SMS), 32);
+  expect("small: 20 x 20 x 20000, a wave of parts", mnk_small_parts(20, 20, 20000, SMS), SMS / 3);
   expect("small: 1000 x 100 x 300, one group, k whole", mnk_small_parts(100, 1000, 300, SMS), 1);
   expect("small: 128 x 128 x 640, 3 parts", mnk_small_parts(128, 128, 640, SMS), 3);
   expect("small: 200^3, k whole", mnk_small_parts(200, 200, 200, SMS), 1);
@@ -351,6 +354,8 @@ static void small(void) {
   expect("small: perf_shapes' 1000 x 300 x 64, one group", mnk_small_groups(300, 1000, SMS), 1);
   expect("small: perf_shapes' 9 x 2000 x 300", mnk_small_pays_on(2000, 9, 300, 0, SMS), 1);
   expect("small: perf_shapes' 9 x 2000 x 300, 2 parts", mnk_small_parts(2000, 9, 300, SMS), 2);
+  expect("small: perf_shapes' 20 x 20 x 20000", mnk_small_pays_on(20, 20, 20000, 0, SMS), 1);
+  expect("small: perf_shapes' 20 x 20 x 20000, parts in groups", mnk_small_parts(20, 20, 20000, SMS) > 16, 1);
   for (long long nf = 1; nf <= 4096; nf = nf * 3 + 1)
     for (long long ns = 1; ns <= 4096; ns = ns * 3 + 1) {
       const int g = mnk_small_groups(nf, ns, SMS);
