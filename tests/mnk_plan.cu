@@ -297,7 +297,9 @@ static void shortk(void) {
    group's chunks of its part of k for TF32, 7 for 3xTF32, 2^25 multiply-adds, one wave
    of blocks (4 groups along k, 64 lanes, one block a multiprocessor where that is a
    wave; else one group, 256 lanes, two blocks; k in parts across blocks where a group
-   would have more than 2 chunks, run 106) */
+   would have more than 2 chunks, run 106, up to a wave of blocks, run 107); past those
+   bounds, up to as many chunks a group as the tensor cores' blocks would walk slices
+   where their 128 parts at most leave a long k of few tiles (run 107) */
 static void small(void) {
   /* mnk_small_pays_on(NF, NS, K, X3): taken or not, and why */
   static const struct {
@@ -325,7 +327,7 @@ static void small(void) {
       {"1 x 1 x 10^6 (62 chunks a group, the tensor cores' 245 slices a block)", 1, 1, 1000000, 1, 1},
       {"16 x 16 x 50000 (6 chunks a group, the tensor cores' 13 slices)", 16, 16, 50000, 0, 1},
       {"40 x 40 x 16384 (5 chunks a group, the tensor cores' 4 slices)", 40, 40, 16384, 0, 0},
-      {"3xTF32 40 x 40 x 16384", 40, 40, 16384, 1, 1},
+      {"3xTF32 40 x 40 x 16384 (5 chunks a group of 26 parts)", 40, 40, 16384, 1, 1},
       {"3xTF32 30 x 30 x 30000 (8 chunks a group, the tensor cores' 8 slices)", 30, 30, 30000, 1, 1},
       {"700 x 700 x 100 (past 2^25)", 700, 700, 100, 1, 0},
       {"1000 x 1000 x 40 (500 blocks)", 1000, 1000, 40, 1, 0},
