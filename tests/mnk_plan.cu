@@ -178,7 +178,7 @@ static void own_costs(void) {
 }
 
 /* the plan's cost on the host, every call: one time estimate a candidate split (and the
-   width's two searches) */
+   width's searches, up to three) */
 static void estimates(void) {
   time_estimates = 0;
   mnk_splits_on(1, 1000000, 128 * 128, mnk_tf32_costs(128, 1), SMS);
@@ -189,13 +189,13 @@ static void estimates(void) {
   }
   time_estimates = 0;
   mnk_tf32_width_on(129, 1, 1000000, SMS);
-  if (time_estimates > 2 * MNK_MOST_PARTS + 2) {
+  if (time_estimates > 3 * MNK_MOST_PARTS + 3) {
     printf("mnk_plan: the width of 129 x 1 x 10^6 took %lld time estimates, want %d at most\n", time_estimates,
-           2 * MNK_MOST_PARTS + 2);
+           3 * MNK_MOST_PARTS + 3);
     bad++;
   }
   time_estimates = 0;
-  expect("width, a dot product of 10^6", mnk_tf32_width_on(1, 1, 1000000, SMS), 128);
+  expect("width, a dot product of 10^6", mnk_tf32_width_on(1, 1, 1000000, SMS), 64);
   expect("the width of a dot product: no search", time_estimates, 0);
 }
 
@@ -203,7 +203,12 @@ static void width(void) {
   expect("width, M = 128 (a 256-wide tile half empty)", mnk_tf32_width_on(128, 8192, 8192, SMS), 128);
   expect("width, 8192^3", mnk_tf32_width_on(8192, 8192, 8192, SMS), 256);
   expect("width, 4096^3", mnk_tf32_width_on(4096, 4096, 4096, SMS), 256);
-  expect("width, 129^3 (too few 256-wide tiles)", mnk_tf32_width_on(129, 129, 129, SMS), 128);
+  expect("width, 129^3 (too few wider tiles)", mnk_tf32_width_on(129, 129, 129, SMS), 64);
+  /* run 108 (H100): 64 wide faster than the plan's 128 on these */
+  expect("width, 384^3 (9 tiles 128 wide, 18 of 64)", mnk_tf32_width_on(384, 384, 384, SMS), 64);
+  expect("width, 512^3", mnk_tf32_width_on(512, 512, 512, SMS), 64);
+  expect("width, 768^3", mnk_tf32_width_on(768, 768, 768, SMS), 64);
+  expect("width, 1024^3", mnk_tf32_width_on(1024, 1024, 1024, SMS), 64);
   /* each width with its parts (run 71: both faster than the other width) */
   expect("width, 8192 x 128 x 2048 (the single wave's 2 parts)", mnk_tf32_width_on(8192, 128, 2048, SMS), 128);
   expect("width, 384 x 3000 x 3000", mnk_tf32_width_on(384, 3000, 3000, SMS), 256);
