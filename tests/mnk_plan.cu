@@ -218,10 +218,8 @@ static void width(void) {
 
 /* the width among the widths a program inserted (perf_tf32.pa: 64 and 256): always one
    of them, the one of least time among them, and no search where P fits the narrowest */
-static double width_time(long long np, long long nq, long long k, int pt) {
-  const long long tiles = (np + pt - 1) / pt * ((nq + 127) / 128);
-  const mnk_costs c = mnk_tf32_costs(pt, 1);
-  return mnk_time(tiles, mnk_splits_on(tiles, k, np * nq, c, SMS), k, np * nq, c, SMS);
+static double width_time(long long n, int pt) {
+  return mnk_tf32_width_time(n, n, n, pt, SMS);
 }
 static void width_among(void) {
   static const int sets[] = {64 + 256, 128 + 256, 64 + 128, 256, 64};
@@ -233,19 +231,32 @@ static void width_among(void) {
         bad++;
         return;
       }
-      for (int pt = got * 2; pt <= 256; pt *= 2)
-        if ((w & pt) && width_time(n, n, n, pt) < width_time(n, n, n, got) && n > got) {
+      /* every narrower width of the set was tried and is slower (a tie keeps the narrower) */
+      for (int pt = 64; pt < got; pt *= 2)
+        if ((w & pt) && width_time(n, pt) <= width_time(n, got)) {
+          printf("mnk_plan: the width of %d^3 among %d is %d, %d is as fast\n", n, w, got, pt);
+          bad++;
+          return;
+        }
+      /* no wider width the rule tries (those of the set up to the first that holds P) is faster */
+      int below = got;
+      for (int pt = got * 2; pt <= 256 && n > below; pt *= 2) {
+        if (!(w & pt))
+          continue;
+        if (width_time(n, pt) < width_time(n, got)) {
           printf("mnk_plan: the width of %d^3 among %d is %d, %d is faster\n", n, w, got, pt);
           bad++;
           return;
         }
+        below = pt;
+      }
     }
   expect("width of 1024^3 among 64 and 256", mnk_tf32_width_among(1024, 1024, 1024, SMS, 64 + 256), 64);
   expect("width of 2048^3 among 64 and 256", mnk_tf32_width_among(2048, 2048, 2048, SMS, 64 + 256), 256);
   /* 1200^3 takes 128 among all three; without it, the faster of the other two */
   expect("width of 1200^3", mnk_tf32_width_on(1200, 1200, 1200, SMS), 128);
   expect("width of 1200^3 among 64 and 256", mnk_tf32_width_among(1200, 1200, 1200, SMS, 64 + 256),
-         width_time(1200, 1200, 1200, 64) < width_time(1200, 1200, 1200, 256) ? 64 : 256);
+         width_time(1200, 64) < width_time(1200, 256) ? 64 : 256);
   time_estimates = 0;
   expect("width of 100 x 5000 x 5000 among 128 and 256", mnk_tf32_width_among(100, 5000, 5000, SMS, 128 + 256), 128);
   expect("the width of P inside the narrowest: no search", time_estimates, 0);
