@@ -121,7 +121,7 @@ static void single_wave(void) {
    time with the parts forced and added each way: 128 x 128 x 100000 in 121 parts 67-71 ->
    57-64 us apart, 256 x 256 x 8192 in 32 36-38 -> 30-31; 1024^3 in 2 31-33 -> 36) */
 static int tf32_apart(long long m, long long n, long long k) {
-  return mnk_apart_on(tf32_tiles(m, n), tf32_parts(m, n, k), m * n, mnk_tf32_costs(128, 1), SMS);
+  return mnk_apart_on(tf32_tiles(m, n), tf32_parts(m, n, k), k, m * n, mnk_tf32_costs(128, 1), SMS);
 }
 static void apart(void) {
   expect("128 x 128 x 100000 added apart", tf32_apart(128, 128, 100000), 1);
@@ -130,10 +130,25 @@ static void apart(void) {
   expect("1024^3 added by the last parts", tf32_apart(1024, 1024, 1024), 0);
   expect("768^3 added by the last parts", tf32_apart(768, 768, 768), 0);
   expect("700 x 700 x 2000 added by the last parts", tf32_apart(700, 700, 2000), 0);
-  expect("one part is never added", mnk_apart_on(1, 1, 128 * 128, mnk_tf32_costs(128, 1), SMS), 0);
+  expect("one part is never added", mnk_apart_on(1, 1, 100000, 128 * 128, mnk_tf32_costs(128, 1), SMS), 0);
+  /* parts past K's slices are empty: one slice in 3 parts is one live part, which the
+     kernels store themselves (run 108: MNK_SPLITS=3 MNK_APART=1 on k of one slice was
+     wrong before mnk_apart_can) */
+  expect("one slice in 3 parts can be added apart", mnk_apart_can(1, 3, 32, SMS), 0);
+  expect("two slices in 3 parts (a part two slices) can be added apart", mnk_apart_can(1, 3, 64, SMS), 0);
+  expect("three slices in 3 parts can be added apart", mnk_apart_can(1, 3, 65, SMS), 1);
+  expect("whole tiles alone can be added apart", mnk_apart_can(SMS, 3, 4096, SMS), 0);
+  for (long long tiles = 1; tiles <= 4 * SMS; tiles *= 2)
+    for (int slices = 1; slices <= 300; slices++)
+      for (int p = 1; p <= MNK_MOST_PARTS; p++)
+        if (mnk_apart_on(tiles, p, 32LL * slices, tiles * 128 * 128, mnk_tf32_costs(64, 1), SMS) &&
+            mnk_live(slices, p) < 2) {
+          printf("mnk_plan: %d slices in %d parts added apart with one live part\n", slices, p);
+          bad++;
+        }
   const mnk_costs x3 = mnk_x3_costs(1);
   expect("3xTF32, 128 x 128 x 100000 added apart",
-         mnk_apart_on(1, mnk_splits_on(1, 100000, 128 * 128, x3, SMS), 128 * 128, x3, SMS), 1);
+         mnk_apart_on(1, mnk_splits_on(1, 100000, 128 * 128, x3, SMS), 100000, 128 * 128, x3, SMS), 1);
   /* its lanes: 1 to 8, a power of 2, no more than the parts; 8 for one tile's 121 parts */
   for (long long results = 16384; results <= (1LL << 26); results *= 4)
     for (int live = 2; live <= MNK_MOST_PARTS; live++) {
@@ -157,7 +172,7 @@ static int parts_of(int x3, long long m, long long n, long long k, int ws, int *
   const long long tiles = (m + 127) / 128 * ((n + 127) / 128);
   const mnk_costs c = mnk_costs_of(x3, 128, ws);
   const int s = mnk_splits_on(tiles, k, m * n, c, SMS);
-  *apart = mnk_apart_on(tiles, s, m * n, c, SMS);
+  *apart = mnk_apart_on(tiles, s, k, m * n, c, SMS);
   return s;
 }
 static void own_costs(void) {
