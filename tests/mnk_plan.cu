@@ -224,6 +224,10 @@ static void width(void) {
   expect("width, 512^3", mnk_tf32_width_on(512, 512, 512, SMS), 64);
   expect("width, 768^3", mnk_tf32_width_on(768, 768, 768, SMS), 64);
   expect("width, 1024^3", mnk_tf32_width_on(1024, 1024, 1024, SMS), 64);
+  /* run 110 (H100): 128 forced 0.83-0.85 of cuBLAS TF32 on both, the rule's 64 0.94-0.98
+     and 0.90-0.97 */
+  expect("width, 1000 x 100 x 300", mnk_tf32_width_on(1000, 100, 300, SMS), 64);
+  expect("width, 40 x 40 x 16384", mnk_tf32_width_on(40, 40, 16384, SMS), 64);
   /* each width with its parts (run 71: both faster than the other width) */
   expect("width, 8192 x 128 x 2048 (the single wave's 2 parts)", mnk_tf32_width_on(8192, 128, 2048, SMS), 128);
   expect("width, 384 x 3000 x 3000", mnk_tf32_width_on(384, 3000, 3000, SMS), 256);
@@ -398,6 +402,11 @@ static void small(void) {
       {"700 x 700 x 100 (past 2^25)", 700, 700, 100, 1, 0},
       {"1000 x 1000 x 40 (500 blocks)", 1000, 1000, 40, 1, 0},
       {"30000 x 10 x 100 (3750 blocks)", 10, 30000, 100, 1, 0},
+      /* run 110 (H100, the override against the plan): shortk_long at 30000 x 10 x 100
+         0.17-0.21 of cuBLAS TF32 (the tensor cores 0.64-0.71); the tensor cores at
+         12 x 12 x 100000 0.55-0.61 (shortk_long 0.74-0.80) */
+      {"30000 x 10 x 100", 10, 30000, 100, 0, 0},
+      {"12 x 12 x 100000", 12, 12, 100000, 0, 1},
       {"100 x 100 x 32 (short k)", 100, 100, MNK_SHORTK_MAX, 1, 0},
       {"4096^3", 4096, 4096, 4096, 1, 0}};
   for (const auto &c : cases) {
