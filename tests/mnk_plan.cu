@@ -3,8 +3,9 @@
 // (mnk_span, mnk_live), the cheapest split by the time model (mnk_splits_on; each kernel
 // at its own costs, mnk_costs_of), where the parts are added apart (mnk_apart_on,
 // mnk_add_lanes), the parts of one wave (the same), the tile width (mnk_tf32_width_on),
-// when an operand is copied into padded memory (mnk_repack_pays; P alone:
-// mnk_pcopy_pays; which: mnk_copies; both by one kernel: mnk_copy_both) and which kernel
+// when an operand is copied into padded memory (mnk_repack_pays; C's rows short:
+// mnk_short_rows_copy_pays; P alone: mnk_pcopy_pays; which: mnk_copies; both by one
+// kernel: mnk_copy_both) and which kernel
 // then runs (mnk_ws_runs), where a short k leaves the tensor cores (mnk_shortk_pays), or
 // a small product of a longer k (mnk_small_pays_on),
 // the thin products' grid, their 4 k at once and where they leave the tensor cores
@@ -295,6 +296,16 @@ static void repack(void) {
   expect("copies pay at 2000 x 3000 x 9", mnk_repack_pays(2000, 3000, 9), 1);
   expect("copies pay at 2048 x 2048 x 3", mnk_repack_pays(2048, 2048, 3), 1);
   expect("copies pay at 1000 x 1000 x 1", mnk_repack_pays(1000, 1000, 1), 0);
+  /* run 110: C's rows short and many, the copies small (MNK_REPACK=1 against the plan) */
+  expect("B copied at 30000 x 10 x 100", mnk_short_rows_copy_pays(10, 30000 * 10, 100 * 10), 1);
+  expect("B copied at 20000 x 50 x 300", mnk_short_rows_copy_pays(50, 20000 * 50, 300 * 50), 1);
+  expect("B copied at 30000 x 10 x 1000", mnk_short_rows_copy_pays(10, 30000 * 10, 1000 * 10), 1);
+  expect("B copied at 65536 x 7 x 64", mnk_short_rows_copy_pays(7, 65536 * 7, 64 * 7), 1);
+  expect("B copied at 10000 x 10 x 100 (C of 10^5)", mnk_short_rows_copy_pays(10, 10000 * 10, 100 * 10), 0);
+  expect("B copied at 4096 x 10 x 1000", mnk_short_rows_copy_pays(10, 4096 * 10, 1000 * 10), 0);
+  expect("B copied at 3000 x 101 x 200 (rows of 101)", mnk_short_rows_copy_pays(101, 3000 * 101, 200 * 101), 0);
+  expect("A copied at 13 x 30000 x 101 (C's rows long)", mnk_short_rows_copy_pays(30000, 13 * 30000, 13 * 101), 0);
+  expect("B copied at 100000 x 10 x 10^6 (B of 10^7)", mnk_short_rows_copy_pays(10, 100000 * 10, 1000000LL * 10), 0);
   /* P alone (mnk_pcopy_pays): np x k of P, nq of Q */
   expect("P's copy pays at 127 x 8191 x 8191", mnk_pcopy_pays(127, 8191, 8191), 1);
   expect("P's copy pays at 127 x 4097 x 8191", mnk_pcopy_pays(127, 4097, 8191), 1);
