@@ -470,7 +470,7 @@ static void thin(void) {
   for (const auto &sh : shapes)
     for (int kfast = 0; kfast < 2; kfast++)
       for (int sms = 0; sms <= SMS; sms += SMS)
-        for (int ns = 1; ns <= 2; ns++) {
+        for (int ns = 1; ns <= MNK_THIN_MAX; ns++) {
           const long long w = sh[0], k = sh[1];
           const mnk_thin_grid g = mnk_thin_grid_on(w, k, kfast, ns, sms);
           const long long wblocks = (w + 256 / g.group - 1) / (256 / g.group);
@@ -478,7 +478,7 @@ static void thin(void) {
                          (long long)g.parts * g.span >= k && g.blocks == wblocks * g.parts &&
                          (sms > 0 || g.parts == 1) && (g.parts == 1 || g.blocks <= 4LL * sms) &&
                          (kfast || g.group == 1) && g.group >= 1 && g.group <= 256 &&
-                         (g.group == 1 || g.group * mnk_thin_klane(ns) / 2 < k) &&
+                         (g.group == 1 || g.group * mnk_thin_klane(ns, k) / 2 < k) &&
                          (g.steps == 8 ? g.group == 1 || g.span >= 64LL * g.group : g.steps == 4 && g.group > 1);
           if (!ok) {
             printf("mnk_plan: thin grid of %lld rows, k = %lld (kfast %d, %d rows, %d sms): group %d, %d parts of %lld, "
@@ -540,6 +540,22 @@ static void thin(void) {
   expect("thin: 1024 x 3 x 4096, B padded, TF32", mnk_thin_pays(3, 1024, 4096, 1, 32, 0), 1);
   expect("thin: 8192 x 4 x 4096, B padded, 3xTF32", mnk_thin_pays(4, 8192, 4096, 1, 32, 1), 0);
   expect("thin: 8192 x 4 x 1000", mnk_thin_pays(4, 8192, 1000, 1, 4, 0), 0);
+  /* run 111: 4 to 8 rows along k where k is short */
+  expect("thin: 30000 x 6 x 100, TF32", mnk_thin_pays(6, 30000, 100, 1, 6, 0), 1);
+  expect("thin: 100000 x 4 x 100, 3xTF32", mnk_thin_pays(4, 100000, 100, 1, 4, 1), 1);
+  expect("thin: 65536 x 7 x 64, B padded, TF32", mnk_thin_pays(7, 65536, 64, 1, 32, 0), 1);
+  expect("thin: 50000 x 8 x 200, 3xTF32", mnk_thin_pays(8, 50000, 200, 1, 8, 1), 1);
+  expect("thin: 20000 x 8 x 256, 3xTF32", mnk_thin_pays(8, 20000, 256, 1, 8, 1), 1);
+  expect("thin: 50000 x 8 x 200, TF32", mnk_thin_pays(8, 50000, 200, 1, 8, 0), 0);
+  expect("thin: 50000 x 8 x 200, B padded, 3xTF32", mnk_thin_pays(8, 50000, 200, 1, 32, 1), 0);
+  expect("thin: 8192 x 8 x 1000, 3xTF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 1), 0);
+  expect("thin: 4096 x 8 x 4096, TF32", mnk_thin_pays(8, 4096, 4096, 1, 8, 0), 0);
+  expect("thin: 1000 x 8 x 100 (a small wide operand)", mnk_thin_pays(8, 1000, 100, 1, 8, 1), 0);
+  expect("thin: 30000 x 4 x 100, TF32", mnk_thin_pays(4, 30000, 100, 1, 4, 0), 1);
+  expect("thin k a lane: 2 rows", mnk_thin_klane(2, 100), 8);
+  expect("thin k a lane: 4 rows", mnk_thin_klane(4, 100), 32);
+  expect("thin group, 50000 x 8 x 16 (2 lanes, not staged)", mnk_thin_grid_on(50000, 16, 1, 8, SMS).group, 2);
+  expect("thin group, 30000 x 6 x 100 (4 lanes of 25 k)", mnk_thin_grid_on(30000, 100, 1, 6, SMS).group, 4);
   expect("thin: nine rows", mnk_thin_pays(9, 9, 9, 1, 1, 0), 0);
   expect("thin: 100000 x 3 x 5, TF32 (a short k)", mnk_thin_pays(3, 100000, 5, 1, 3, 0), 1);
   expect("thin: 50000 x 8 x 16, 3xTF32 (a short k)", mnk_thin_pays(8, 50000, 16, 1, 8, 1), 1);
