@@ -551,7 +551,8 @@ static void thin(void) {
   expect("thin: 8192 x 8 x 1000, 3xTF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 1), 0);
   expect("thin: 4096 x 8 x 4096, TF32", mnk_thin_pays(8, 4096, 4096, 1, 8, 0), 0);
   expect("thin: 1000 x 8 x 100 (a small wide operand)", mnk_thin_pays(8, 1000, 100, 1, 8, 1), 0);
-  expect("thin: 30000 x 4 x 100, TF32", mnk_thin_pays(4, 30000, 100, 1, 4, 0), 1);
+  expect("thin: 2000 x 5 x 100, TF32", mnk_thin_pays(5, 2000, 100, 1, 5, 0), 1);
+  expect("thin: 20000 x 4 x 100, TF32", mnk_thin_pays(4, 20000, 100, 1, 4, 0), 1);
   expect("thin k a lane: 2 rows", mnk_thin_klane(2, 100), 8);
   expect("thin k a lane: 4 rows", mnk_thin_klane(4, 100), 32);
   expect("thin group, 50000 x 8 x 16 (2 lanes, not staged)", mnk_thin_grid_on(50000, 16, 1, 8, SMS).group, 2);
