@@ -558,12 +558,20 @@ static void thin(void) {
   expect("thin k a lane: 4 rows", mnk_thin_klane(4, 100), 32);
   expect("thin group, 50000 x 8 x 16 (2 lanes, not staged)", mnk_thin_grid_on(50000, 16, 1, 8, SMS).group, 2);
   expect("thin group, 30000 x 6 x 100 (4 lanes of 25 k)", mnk_thin_grid_on(30000, 100, 1, 6, SMS).group, 4);
-  expect("thin other rows 4 at once: 8, tight", mnk_thin_other_rows4(8, 1, 8, 4096), 1);
-  expect("thin other rows 4 at once: 6, tight (24 bytes from k to k)", mnk_thin_other_rows4(6, 1, 6, 4096), 0);
-  expect("thin other rows 4 at once: 8, 32 floats apart", mnk_thin_other_rows4(8, 1, 32, 4096), 1);
-  expect("thin other rows 4 at once: 8, not aligned", mnk_thin_other_rows4(8, 1, 8, 4100), 0);
-  expect("thin other rows 4 at once: 8, strided", mnk_thin_other_rows4(8, 1000, 8, 4096), 0);
-  expect("thin other rows 4 at once: 3", mnk_thin_other_rows4(3, 1, 4, 4096), 0);
+  /* (ns, nk, sstep, srun, ostep, krun, at) */
+  expect("thin other rows 4 at once: 8, tight", mnk_thin_other_rows4(8, 4096, 1, 8, 8, 4096, 4096), 1);
+  expect("thin other rows 4 at once: 6, tight (24 bytes from k to k)",
+         mnk_thin_other_rows4(6, 4096, 1, 6, 6, 4096, 4096), 0);
+  expect("thin other rows 4 at once: 8, 32 floats apart", mnk_thin_other_rows4(8, 4096, 1, 8, 32, 4096, 4096), 1);
+  expect("thin other rows 4 at once: 8, not aligned", mnk_thin_other_rows4(8, 4096, 1, 8, 8, 4096, 4100), 0);
+  expect("thin other rows 4 at once: 8, strided", mnk_thin_other_rows4(8, 4096, 1000, 8, 8, 4096, 4096), 0);
+  expect("thin other rows 4 at once: 3", mnk_thin_other_rows4(3, 4096, 1, 3, 4, 4096, 4096), 0);
+  expect("thin other rows 4 at once: 8 in runs of 4 (a blocked row)",
+         mnk_thin_other_rows4(8, 4096, 1, 4, 8, 4096, 4096), 0);
+  expect("thin other rows 4 at once: k in runs of 100 (blocked along k)",
+         mnk_thin_other_rows4(8, 4096, 1, 8, 8, 100, 4096), 0);
+  expect("thin other rows 4 at once: run unknown ($run$ 0)", mnk_thin_other_rows4(8, 4096, 1, 8, 8, 0, 4096), 0);
+  expect("thin other rows 4 at once: one k", mnk_thin_other_rows4(8, 1, 1, 8, 0, 0, 4096), 1);
   expect("thin other 4 at once: along k", mnk_thin_other_vector_on(1, 32, 0), 1);
   expect("thin other 4 at once: staged", mnk_thin_other_vector_on(1, 32, 1), 0);
   expect("thin other 4 at once: a lane a row", mnk_thin_other_vector_on(1, 1, 0), 0);
