@@ -10,8 +10,8 @@
 // a small product of a longer k (mnk_small_pays_on),
 // the thin products' grid, their 4 k (or 4 of the other's rows) at once and where they
 // leave the tensor cores (mnk_thin_grid_on, mnk_thin_vector_on, mnk_thin_other_vector_on,
-// mnk_thin_pays), the k each lane adds there
-// (mnk_thin_row_walk), each against the property it promises and the decisions the
+// mnk_thin_other_pairs_on, mnk_thin_pays), the k each lane adds there
+// (mnk_thin_row_walk, mnk_thin_pair_walk), each against the property it promises and the decisions the
 // comments quote from measurements. Built by tests/host_cu.sh with nvcc;
 // exits 1 on a wrong answer, naming the case.
 #include <stdio.h>
@@ -575,6 +575,12 @@ static void thin(void) {
   expect("thin other 4 at once: along k", mnk_thin_other_vector_on(1, 32, 0), 1);
   expect("thin other 4 at once: staged", mnk_thin_other_vector_on(1, 32, 1), 0);
   expect("thin other 4 at once: a lane a row", mnk_thin_other_vector_on(1, 1, 0), 0);
+  expect("thin lane pairs: 8 rows along k", mnk_thin_other_pairs_on(1, 8, 32), 1);
+  expect("thin lane pairs: 8 rows, 16 lanes a row (each lane's k doubled)", mnk_thin_other_pairs_on(1, 8, 16), 0);
+  expect("thin lane pairs: 8 rows, 64 lanes a row", mnk_thin_other_pairs_on(1, 8, 64), 1);
+  expect("thin lane pairs: 4 rows (one load a k already)", mnk_thin_other_pairs_on(1, 4, 32), 0);
+  expect("thin lane pairs: 6 rows", mnk_thin_other_pairs_on(1, 6, 32), 0);
+  expect("thin lane pairs: not 4 at once", mnk_thin_other_pairs_on(0, 8, 32), 0);
   /* run 111: 4 and 8 rows read 4 at once along a longer k */
   expect("thin: 4096 x 8 x 4096, rows 4 at once, TF32", mnk_thin_pays(8, 4096, 4096, 1, 8, 0, 1), 1);
   expect("thin: 8192 x 4 x 4096, rows 4 at once, TF32", mnk_thin_pays(4, 8192, 4096, 1, 4, 0, 1), 1);
@@ -634,10 +640,42 @@ static void row_walk(void) {
         }
 }
 
+/* the k and halves that lane pairs take where they share each k of 8 rows
+   (mnk_thin_pair_walk): every k of the part once for each half, for groups of 2 to 256
+   lanes and every part of up to 300 k */
+struct pair_count {
+  int (*seen)[2], *astray, k0, k1;
+  __host__ __device__ void operator()(int k, int half) const {
+    if (k < k0 || k >= k1 || half < 0 || half > 1)
+      ++*astray;
+    else
+      seen[k][half]++;
+  }
+};
+static void pair_walk(void) {
+  for (int group = 2; group <= 256; group *= 2)
+    for (int k0 = 0; k0 < 8; k0++)
+      for (int k1 = k0; k1 <= WALK_KMAX; k1++) {
+        int seen[WALK_KMAX][2] = {{0}}, astray = 0;
+        for (int lane = 0; lane < group; lane++)
+          mnk_thin_pair_walk<4>(k0, k1, lane, group, pair_count{seen, &astray, k0, k1});
+        int once = 1;
+        for (int k = k0; k < k1; k++)
+          once = once && seen[k][0] == 1 && seen[k][1] == 1;
+        if (!once || astray) {
+          printf("mnk_plan: lane pairs, k %d to %d, %d lanes: %s\n", k0, k1, group,
+                 astray ? "a k outside the part" : "a k and half not taken once");
+          bad++;
+          return;
+        }
+      }
+}
+
 int main(void) {
   parts();
   thin();
   row_walk();
+  pair_walk();
   cheapest();
   groups();
   single_wave();
