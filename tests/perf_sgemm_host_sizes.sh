@@ -8,7 +8,8 @@
 # than an AVX-512 vector, read masked; at 128 whole; at 1025 A and B packed from the
 # caller's arrays with zeros and C through its padded copy; at 2048 on one thread the
 # columns in two parts, C through a copy whose rows are not 4 KB apart; at 384 k in
-# three whole blocks of 128, packed by #copy), 1, 2, 3, 4, 5 and 12
+# three whole blocks of 128, packed by #copy; k in blocks of 256, KC as built for AMD Zen,
+# at 100, 300, 512 and 1025), 1, 2, 3, 4, 5 and 12
 # threads (one up to N = 64, whatever THREADS says; at N = 600 more threads than parts
 # of the columns), each product checked by the sample against float64 (into a C on 64
 # bytes, one 4 bytes past, and with A and B ending at an unreadable page: a read past
@@ -31,6 +32,15 @@ for case in "1 1" "10 1" "33 1" "45 2" "61 1" "100 3" "128 2" "257 1" "300 5" "5
     fail "N = $n, $t threads: $(cat err.txt)"
   [ "$n" -le 64 ] && t=1 # the sample's one thread up to N = 64
   [ "$out" = "perf_sgemm_host: N = $n, $t omp threads, ok" ] || fail "N = $n, $t threads printed '$out'"
+done
+
+# k in blocks of 256 (KC, AMD Zen's): a last block part-filled (N = 300 and 1025), two
+# whole ones (512), one (100: below 256 B read in place)
+for case in "100 3" "300 2" "512 1" "1025 2"; do
+  read -r n t <<<"$case"
+  out=$("$P" --run -DN="$n" -DTHREADS="$t" -DKC=256 "$pa" -o "sgemm_kc256_${n}_$t" 2>err.txt) ||
+    fail "KC = 256, N = $n, $t threads: $(cat err.txt)"
+  [ "$out" = "perf_sgemm_host: N = $n, $t omp threads, ok" ] || fail "KC = 256, N = $n, $t threads printed '$out'"
 done
 
 if [ "$(uname -m)" = x86_64 ]; then
@@ -58,7 +68,8 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 
 for bad in "-DN=0:N must be between 1 and 40000" "-DN=40001:N must be between 1 and 40000" \
-           "-DTHREADS=0:THREADS must be between 1 and 256" "-DTHREADS=257:THREADS must be between 1 and 256"; do
+           "-DTHREADS=0:THREADS must be between 1 and 256" "-DTHREADS=257:THREADS must be between 1 and 256" \
+           "-DKC=64:KC must be 128 or 256"; do
   flag=${bad%%:*} msg=${bad#*:}
   if "$P" --build "$flag" "$pa" -o bad 2>err.txt; then
     fail "$flag built"
