@@ -9,7 +9,7 @@
 # caller's arrays with zeros and C through its padded copy; at 2048 on one thread the
 # columns in two parts, C through a copy whose rows are not 4 KB apart; at 384 k in
 # three whole blocks of 128, packed by #copy; k in blocks of 256, KC as built for AMD Zen,
-# at 100, 300, 512 and 1025), 1, 2, 3, 4, 5 and 12
+# at 100, 300, 512 and 1025, and KC's choice by gcc's target), 1, 2, 3, 4, 5 and 12
 # threads (one up to N = 64, whatever THREADS says; at N = 600 more threads than parts
 # of the columns), each product checked by the sample against float64 (into a C on 64
 # bytes, one 4 bytes past, and with A and B ending at an unreadable page: a read past
@@ -44,6 +44,18 @@ for case in "100 3" "300 2" "512 1" "1025 2"; do
 done
 
 if [ "$(uname -m)" = x86_64 ]; then
+  # KC as the C compiler chooses it: 256 where gcc builds for a Zen (__znverN__), 128 for
+  # generic code, -DKC over both (the translation is one text for every KC)
+  if "$P" -DN=300 -DTHREADS=2 "$pa" -o kc.c 2>err.txt; then
+    for want in "-march=znver3:256" "-march=x86-64-v3:128" "-march=znver3 -DKC=128:128"; do
+      opts=${want%:*} kc=${want##*:}
+      # shellcheck disable=SC2086 # opts: one or two options
+      got=$(gcc $opts -fopenmp -I"$S/include" -dM -E kc.c 2>err.txt | sed -n 's/^#define KC //p')
+      [ "$got" = "$kc" ] || fail "KC built with $opts: '$got', want $kc ($(head -2 err.txt))"
+    done
+  else
+    fail "translating for KC: $(head -3 err.txt)"
+  fi
   for isa in "avx2:-mavx2 -mfma" "avx512f:-mavx512f -mfma"; do
     for n in 33 61 66 100 129 300; do
       flag=${isa%%:*} opts=${isa#*:}
