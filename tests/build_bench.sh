@@ -41,9 +41,10 @@ done
 "$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/lab/rect_copy_shapes.cu" -o "$wd/rect_copy_shapes"
 "$nvcc" -O1 -gencode arch=compute_90a,code=sm_90a -std=c++17 "$root/bench/lab/tma_swizzle_probe.cu" \
   -o "$wd/tma_swizzle_probe"
+"$nvcc" -O1 -arch=sm_90 -std=c++17 "$root/bench/lab/thin_row_read.cu" -o "$wd/thin_row_read"
 # compiled only: it links with a sample's generated code (its header says how)
 "$nvcc" -O1 -arch=sm_90 -std=c++17 -DN=1024 -c "$root/bench/lab/tf32_layouts.cu" -o "$wd/tf32_layouts.o"
 "$nvcc" -O1 -arch=sm_90 -std=c++17 -DN=1024 -DPFX=perf_sgemm3x -c "$root/bench/lab/tf32_layouts.cu" \
   -o "$wd/x3_layouts.o"
 echo "bench_N1024, bench_N999, transpose_variants, sgemm_variants, tf32_wgmma_variants, sgemm_3xtf32, tf32_ws, x3_ws, fft_columns_speed," \
-  "rect_copy_shapes, tma_swizzle_probe and tf32_layouts built"
+  "rect_copy_shapes, tma_swizzle_probe, thin_row_read and tf32_layouts built"
