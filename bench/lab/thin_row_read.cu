@@ -11,12 +11,23 @@
 #include <cuda_pipeline.h>
 #define CK(x) do { cudaError_t e = (x); if (e) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1); } } while (0)
 
+// each warp of a block of 256 threads is one row: its row of A (0 past the last, W)
+__device__ __forceinline__ int warp_row() { return blockIdx.x * 8 + threadIdx.x / 32; }
+__device__ __forceinline__ const float *row_of(const float *a, int w, int k) {
+  return warp_row() < w ? a + (long long)warp_row() * k : 0;
+}
+// the warp's sums added, to C's element of the row
+__device__ __forceinline__ void warp_store(float s, float *c) {
+  for (int o = 16; o; o /= 2) s += __shfl_xor_sync(~0u, s, o);
+  if (threadIdx.x % 32 == 0) c[warp_row()] = s;
+}
+
 // mode 0: scalar, pairs share k (16 k an instruction, 64 B), the other's half 16 B
 template <int STEPS, bool OTHER>
 __global__ void __launch_bounds__(256, 4) pairs(const float *a, const float *b, float *c, int w, int k) {
-  const int lane = threadIdx.x % 32, row = blockIdx.x * 8 + threadIdx.x / 32;
-  if (row >= w) return;
-  const float *r = a + (long long)row * k;
+  const int lane = threadIdx.x % 32;
+  const float *const r = row_of(a, w, k);
+  if (!r) return;
   float acc[4] = {};
   const int half = lane % 2;
   #pragma unroll STEPS
@@ -29,15 +40,14 @@ __global__ void __launch_bounds__(256, 4) pairs(const float *a, const float *b, 
       acc[0] += x;
   }
   float s = acc[0] + acc[1] + acc[2] + acc[3];
-  for (int o = 16; o; o /= 2) s += __shfl_xor_sync(~0u, s, o);
-  if (lane == 0) c[row] = s;
+  warp_store(s, c);
 }
 // mode 1: float4 a lane (128 k an instruction, 512 B); the other's 8 rows for its 4 k
 template <int STEPS, bool OTHER>
 __global__ void __launch_bounds__(256, 4) quads(const float *a, const float *b, float *c, int w, int k) {
-  const int lane = threadIdx.x % 32, row = blockIdx.x * 8 + threadIdx.x / 32;
-  if (row >= w) return;
-  const float *r = a + (long long)row * k;
+  const int lane = threadIdx.x % 32;
+  const float *const r = row_of(a, w, k);
+  if (!r) return;
   float acc[8] = {};
   #pragma unroll STEPS
   for (int kk = 4 * lane; kk < k; kk += 128) {
@@ -55,17 +65,16 @@ __global__ void __launch_bounds__(256, 4) quads(const float *a, const float *b, 
   }
   float s = 0;
   for (int i = 0; i < 8; i++) s += acc[i];
-  for (int o = 16; o; o /= 2) s += __shfl_xor_sync(~0u, s, o);
-  if (lane == 0) c[row] = s;
+  warp_store(s, c);
 }
 // mode 2: the row copied to shared memory by cp.async (512 B a warp an instruction,
 // STAGES chunks of 512 floats ahead), then read as pairs from there
 template <int STAGES, bool OTHER, int CH = 512>
 __global__ void __launch_bounds__(256, 4) staged(const float *a, const float *b, float *c, int w, int k) {
   extern __shared__ float sm[];
-  const int lane = threadIdx.x % 32, wid = threadIdx.x / 32, row = blockIdx.x * 8 + wid;
-  if (row >= w) return;
-  const float *r = a + (long long)row * k;
+  const int lane = threadIdx.x % 32, wid = threadIdx.x / 32;
+  const float *const r = row_of(a, w, k);
+  if (!r) return;
   float *st = sm + wid * STAGES * CH;
   const int chunks = k / CH; // k a multiple of CH here
   for (int s = 0; s < STAGES - 1; s++) {
@@ -97,8 +106,7 @@ __global__ void __launch_bounds__(256, 4) staged(const float *a, const float *b,
     __syncwarp();
   }
   float s = acc[0] + acc[1] + acc[2] + acc[3];
-  for (int o = 16; o; o /= 2) s += __shfl_xor_sync(~0u, s, o);
-  if (lane == 0) c[row] = s;
+  warp_store(s, c);
 }
 
 typedef void (*kern)(const float *, const float *, float *, int, int);
