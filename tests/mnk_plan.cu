@@ -10,7 +10,8 @@
 // a small product of a longer k (mnk_small_pays_on),
 // the thin products' grid, their 4 k (or 4 of the other's rows) at once and where they
 // leave the tensor cores (mnk_thin_grid_on, mnk_thin_vector_on, mnk_thin_other_vector_on,
-// mnk_thin_other_pairs_on, mnk_thin_pays), the k each lane adds there
+// mnk_thin_other_pairs_on, mnk_thin_pays), the quads' grid and stage (mnk_thin_quads_on,
+// mnk_thin_quad_grid, mnk_thin_quad_at), the k each lane adds there
 // (mnk_thin_row_walk, mnk_thin_pair_walk), each against the property it promises and the decisions the
 // comments quote from measurements. Built by tests/host_cu.sh with nvcc;
 // exits 1 on a wrong answer, naming the case.
@@ -671,9 +672,68 @@ static void pair_walk(void) {
       }
 }
 
+/* the quads' reads (mnk_thin_quads_on, mnk_thin_quad_grid): where they run; their grid as
+   every thin grid (8 lanes a row, 4 loads in flight); their stage (mnk_thin_quad_at,
+   mnk_thin_quad_kc): each k's rows inside the stage of thin.pah's 4096 floats, apart from
+   every other k's, each 4 on 16 bytes, and the 16 bytes that a group's 8 lanes read at
+   once, each at its own 4 k (for each first k the walk's head leaves, each of the 4 k and
+   each 4 rows), in 8 different banks' 16 bytes of the 128 that shared memory serves at
+   once */
+static void quads(void) {
+  expect("quads: 4096 x 8 x 4096, tight", mnk_thin_quads_on(1, 4096, 4096, 1), 1);
+  expect("quads: k = 512 (a warp a row's lane pairs kept there)", mnk_thin_quads_on(1, 512, 512, 1), 0);
+  expect("quads: k in runs (Fig 18a's strips)", mnk_thin_quads_on(1, 250, 1000, 1), 0);
+  expect("quads: k strided", mnk_thin_quads_on(4096, 4096, 4096, 1), 0);
+  expect("quads: the other's rows one at a time", mnk_thin_quads_on(1, 4096, 4096, 0), 0);
+  static const long long shapes[][2] = {{4096, 4096}, {1000, 4096}, {8192, 8192}, {7, 100000}, {100000, 513}};
+  for (const auto &sh : shapes)
+    for (int sms = 0; sms <= SMS; sms += SMS) {
+      const long long w = sh[0], k = sh[1];
+      const mnk_thin_grid g = mnk_thin_quad_grid(w, k, sms, mnk_thin_blocks_sm(w, k, 1));
+      const long long wblocks = (w + 256 / MNK_THIN_QUAD_GROUP - 1) / (256 / MNK_THIN_QUAD_GROUP);
+      if (g.group != MNK_THIN_QUAD_GROUP || g.steps != 4 || g.parts < 1 || (long long)(g.parts - 1) * g.span >= k ||
+          (long long)g.parts * g.span < k || g.blocks != wblocks * g.parts || (sms == 0 && g.parts != 1) ||
+          (g.parts > 1 && g.blocks > 4LL * sms)) {
+        printf("mnk_plan: the quads' grid of %lld rows, k = %lld (%d sms): group %d, %d parts of %lld, %lld blocks, "
+               "%d steps\n", w, k, sms, g.group, g.parts, g.span, g.blocks, g.steps);
+        bad++;
+      }
+    }
+  expect("quads' parts, 4096 x 8 x 4096 (128 blocks of rows)", mnk_thin_quad_grid(4096, 4096, SMS, 4).parts, 4);
+  for (int sp = 4; sp <= 8; sp += 4) {
+    const int kc = mnk_thin_quad_kc(sp, 4096);
+    expect("quads' chunk, a multiple of a group's 4 k", kc % (4 * MNK_THIN_QUAD_GROUP), 0);
+    expect("quads' chunk inside the stage", mnk_thin_quad_at(kc - 1, sp - 1, sp) < 4096, 1);
+    expect("quads' chunk, the most the stage holds", mnk_thin_quad_at(kc + 4 * MNK_THIN_QUAD_GROUP - 1, sp - 1, sp) >= 4096, 1);
+    for (int kk = 0; kk < kc; kk++)
+      if (mnk_thin_quad_at(kk, 0, sp) % 4 != 0 ||
+          (kk > 0 && mnk_thin_quad_at(kk, 0, sp) <= mnk_thin_quad_at(kk - 1, sp - 1, sp))) {
+        printf("mnk_plan: the quads' stage, %d floats a k: k %d's rows at %d, off 16 bytes or over k %d's\n", sp, kk,
+               mnk_thin_quad_at(kk, 0, sp), kk - 1);
+        bad++;
+        break;
+      }
+    for (int head = 0; head < 4; head++)
+      for (int i = 0; head + 4 * MNK_THIN_QUAD_GROUP * (i + 1) <= kc; i++)
+        for (int j = 0; j < 4; j++)
+          for (int q = 0; q < sp; q += 4) {
+            int banks = 0; /* the lanes' 16 bytes of 128, one bit each */
+            for (int lane = 0; lane < MNK_THIN_QUAD_GROUP; lane++)
+              banks |= 1 << mnk_thin_quad_at(head + 4 * (lane + MNK_THIN_QUAD_GROUP * i) + j, q, sp) / 4 % 8;
+            if (banks != 0xff) {
+              printf("mnk_plan: the quads' stage, %d floats a k, head %d, step %d, k %d of 4, rows %d: lanes share banks\n",
+                     sp, head, i, j, q);
+              bad++;
+              return;
+            }
+          }
+  }
+}
+
 int main(void) {
   parts();
   thin();
+  quads();
   row_walk();
   pair_walk();
   cheapest();
