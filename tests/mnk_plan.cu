@@ -521,40 +521,40 @@ static void thin(void) {
   expect("thin stages: a dense column along k", mnk_thin_stages(1, 32, 1), 0);
   expect("thin stages: a padded column, one row a block", mnk_thin_stages(1, 256, 32), 0);
   /* where MNK_THIN runs (ns, nw, nk, kfast, ostep, x3) */
-  expect("thin: a dot product", mnk_thin_pays(1, 1, 1000000, 1, 1, 0, 0), 1);
-  expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 100000, 1, 2, 0, 0), 1);
-  expect("thin: 3 x 3, padded", mnk_thin_pays(3, 3, 100000, 1, 32, 0, 0), 1);
-  expect("thin: 1 x 8192 x 8192 (along the rows)", mnk_thin_pays(1, 8192, 8192, 0, 1, 0, 0), 1);
+  expect("thin: a dot product", mnk_thin_pays(1, 1, 1000000, 1, 1, 0, 0, 0), 1);
+  expect("thin: 64 x 2 x 100000", mnk_thin_pays(2, 64, 100000, 1, 2, 0, 0, 0), 1);
+  expect("thin: 3 x 3, padded", mnk_thin_pays(3, 3, 100000, 1, 32, 0, 0, 0), 1);
+  expect("thin: 1 x 8192 x 8192 (along the rows)", mnk_thin_pays(1, 8192, 8192, 0, 1, 0, 0, 0), 1);
   /* run 110 (H100): along the rows TF32's tensor cores beat MNK_THIN from two rows,
      3xTF32's up to W K of 2^23 */
-  expect("thin: 4 x 8192 x 8192, TF32", mnk_thin_pays(4, 8192, 8192, 0, 1, 0, 0), 0);
-  expect("thin: 2 x 1024 x 1024, TF32", mnk_thin_pays(2, 1024, 1024, 0, 1, 0, 0), 0);
-  expect("thin: 8 x 4096 x 4096, 3xTF32", mnk_thin_pays(8, 4096, 4096, 0, 1, 1, 0), 1);
-  expect("thin: 8 x 8192 x 1024, 3xTF32", mnk_thin_pays(8, 8192, 1024, 0, 1, 1, 0), 1);
-  expect("thin: 8 x 4096 x 512, 3xTF32", mnk_thin_pays(8, 4096, 512, 0, 1, 1, 0), 0);
-  expect("thin: 8 x 2048 x 2048, 3xTF32", mnk_thin_pays(8, 2048, 2048, 0, 1, 1, 0), 0);
-  expect("thin: 8 x 8192 x 8192, TF32", mnk_thin_pays(8, 8192, 8192, 0, 1, 0, 0), 0);
-  expect("thin: 8 x 4096 x 512, TF32", mnk_thin_pays(8, 4096, 512, 0, 1, 0, 0), 0);
-  expect("thin: 8192 x 1 x 8192 (along k)", mnk_thin_pays(1, 8192, 8192, 1, 1, 0, 0), 1);
-  expect("thin: 8192 x 3 x 8192 (along k)", mnk_thin_pays(3, 8192, 8192, 1, 3, 0, 0), 1);
-  expect("thin: 8192 x 1 x 8192, B padded, TF32", mnk_thin_pays(1, 8192, 8192, 1, 32, 0, 0), 0);
-  expect("thin: 8192 x 1 x 8192, B padded, 3xTF32", mnk_thin_pays(1, 8192, 8192, 1, 32, 1, 0), 1);
-  expect("thin: 1024 x 3 x 4096, B padded, TF32", mnk_thin_pays(3, 1024, 4096, 1, 32, 0, 0), 1);
-  expect("thin: 8192 x 4 x 4096, B padded, 3xTF32", mnk_thin_pays(4, 8192, 4096, 1, 32, 1, 0), 0);
-  expect("thin: 8192 x 4 x 1000", mnk_thin_pays(4, 8192, 1000, 1, 4, 0, 0), 0);
+  expect("thin: 4 x 8192 x 8192, TF32", mnk_thin_pays(4, 8192, 8192, 0, 1, 0, 0, 0), 0);
+  expect("thin: 2 x 1024 x 1024, TF32", mnk_thin_pays(2, 1024, 1024, 0, 1, 0, 0, 0), 0);
+  expect("thin: 8 x 4096 x 4096, 3xTF32", mnk_thin_pays(8, 4096, 4096, 0, 1, 1, 0, 0), 1);
+  expect("thin: 8 x 8192 x 1024, 3xTF32", mnk_thin_pays(8, 8192, 1024, 0, 1, 1, 0, 0), 1);
+  expect("thin: 8 x 4096 x 512, 3xTF32", mnk_thin_pays(8, 4096, 512, 0, 1, 1, 0, 0), 0);
+  expect("thin: 8 x 2048 x 2048, 3xTF32", mnk_thin_pays(8, 2048, 2048, 0, 1, 1, 0, 0), 0);
+  expect("thin: 8 x 8192 x 8192, TF32", mnk_thin_pays(8, 8192, 8192, 0, 1, 0, 0, 0), 0);
+  expect("thin: 8 x 4096 x 512, TF32", mnk_thin_pays(8, 4096, 512, 0, 1, 0, 0, 0), 0);
+  expect("thin: 8192 x 1 x 8192 (along k)", mnk_thin_pays(1, 8192, 8192, 1, 1, 0, 0, 0), 1);
+  expect("thin: 8192 x 3 x 8192 (along k)", mnk_thin_pays(3, 8192, 8192, 1, 3, 0, 0, 0), 1);
+  expect("thin: 8192 x 1 x 8192, B padded, TF32", mnk_thin_pays(1, 8192, 8192, 1, 32, 0, 0, 0), 0);
+  expect("thin: 8192 x 1 x 8192, B padded, 3xTF32", mnk_thin_pays(1, 8192, 8192, 1, 32, 1, 0, 0), 1);
+  expect("thin: 1024 x 3 x 4096, B padded, TF32", mnk_thin_pays(3, 1024, 4096, 1, 32, 0, 0, 0), 1);
+  expect("thin: 8192 x 4 x 4096, B padded, 3xTF32", mnk_thin_pays(4, 8192, 4096, 1, 32, 1, 0, 0), 0);
+  expect("thin: 8192 x 4 x 1000", mnk_thin_pays(4, 8192, 1000, 1, 4, 0, 0, 0), 0);
   /* run 111: 4 to 8 rows along k where k is short */
-  expect("thin: 30000 x 6 x 100, TF32", mnk_thin_pays(6, 30000, 100, 1, 6, 0, 0), 1);
-  expect("thin: 100000 x 4 x 100, 3xTF32", mnk_thin_pays(4, 100000, 100, 1, 4, 1, 0), 1);
-  expect("thin: 65536 x 7 x 64, B padded, TF32", mnk_thin_pays(7, 65536, 64, 1, 32, 0, 0), 1);
-  expect("thin: 50000 x 8 x 200, 3xTF32", mnk_thin_pays(8, 50000, 200, 1, 8, 1, 0), 1);
-  expect("thin: 20000 x 8 x 256, 3xTF32", mnk_thin_pays(8, 20000, 256, 1, 8, 1, 0), 1);
-  expect("thin: 50000 x 8 x 200, TF32", mnk_thin_pays(8, 50000, 200, 1, 8, 0, 0), 0);
-  expect("thin: 50000 x 8 x 200, B padded, 3xTF32", mnk_thin_pays(8, 50000, 200, 1, 32, 1, 0), 0);
-  expect("thin: 8192 x 8 x 1000, 3xTF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 1, 0), 0);
-  expect("thin: 4096 x 8 x 4096, TF32", mnk_thin_pays(8, 4096, 4096, 1, 8, 0, 0), 0);
-  expect("thin: 1000 x 8 x 100 (a small wide operand)", mnk_thin_pays(8, 1000, 100, 1, 8, 1, 0), 0);
-  expect("thin: 2000 x 5 x 100, TF32", mnk_thin_pays(5, 2000, 100, 1, 5, 0, 0), 1);
-  expect("thin: 20000 x 4 x 100, TF32", mnk_thin_pays(4, 20000, 100, 1, 4, 0, 0), 1);
+  expect("thin: 30000 x 6 x 100, TF32", mnk_thin_pays(6, 30000, 100, 1, 6, 0, 0, 0), 1);
+  expect("thin: 100000 x 4 x 100, 3xTF32", mnk_thin_pays(4, 100000, 100, 1, 4, 1, 0, 0), 1);
+  expect("thin: 65536 x 7 x 64, B padded, TF32", mnk_thin_pays(7, 65536, 64, 1, 32, 0, 0, 0), 1);
+  expect("thin: 50000 x 8 x 200, 3xTF32", mnk_thin_pays(8, 50000, 200, 1, 8, 1, 0, 0), 1);
+  expect("thin: 20000 x 8 x 256, 3xTF32", mnk_thin_pays(8, 20000, 256, 1, 8, 1, 0, 0), 1);
+  expect("thin: 50000 x 8 x 200, TF32", mnk_thin_pays(8, 50000, 200, 1, 8, 0, 0, 0), 0);
+  expect("thin: 50000 x 8 x 200, B padded, 3xTF32", mnk_thin_pays(8, 50000, 200, 1, 32, 1, 0, 0), 0);
+  expect("thin: 8192 x 8 x 1000, 3xTF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 1, 0, 0), 0);
+  expect("thin: 4096 x 8 x 4096, TF32", mnk_thin_pays(8, 4096, 4096, 1, 8, 0, 0, 0), 0);
+  expect("thin: 1000 x 8 x 100 (a small wide operand)", mnk_thin_pays(8, 1000, 100, 1, 8, 1, 0, 0), 0);
+  expect("thin: 2000 x 5 x 100, TF32", mnk_thin_pays(5, 2000, 100, 1, 5, 0, 0, 0), 1);
+  expect("thin: 20000 x 4 x 100, TF32", mnk_thin_pays(4, 20000, 100, 1, 4, 0, 0, 0), 1);
   expect("thin k a lane: 2 rows", mnk_thin_klane(2, 100), 8);
   expect("thin k a lane: 4 rows", mnk_thin_klane(4, 100), 32);
   expect("thin group, 50000 x 8 x 16 (2 lanes, not staged)", mnk_thin_grid_on(50000, 16, 1, 8, SMS).group, 2);
@@ -583,16 +583,16 @@ static void thin(void) {
   expect("thin lane pairs: 6 rows", mnk_thin_other_pairs_on(1, 6, 32), 0);
   expect("thin lane pairs: not 4 at once", mnk_thin_other_pairs_on(0, 8, 32), 0);
   /* run 111: 4 and 8 rows read 4 at once along a longer k */
-  expect("thin: 4096 x 8 x 4096, rows 4 at once, TF32", mnk_thin_pays(8, 4096, 4096, 1, 8, 0, 1), 1);
-  expect("thin: 8192 x 4 x 4096, rows 4 at once, TF32", mnk_thin_pays(4, 8192, 4096, 1, 4, 0, 1), 1);
-  expect("thin: 8192 x 8 x 1000, rows 4 at once, TF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 0, 1), 0);
-  expect("thin: 8192 x 8 x 1000, rows 4 at once, 3xTF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 1, 1), 1);
-  expect("thin: 16384 x 8 x 2048, rows 4 at once (2^25)", mnk_thin_pays(8, 16384, 2048, 1, 8, 1, 1), 0);
-  expect("thin: 4096 x 8 x 4096, B padded (staged)", mnk_thin_pays(8, 4096, 4096, 1, 32, 1, 1), 0);
-  expect("thin: nine rows", mnk_thin_pays(9, 9, 9, 1, 1, 0, 0), 0);
-  expect("thin: 100000 x 3 x 5, TF32 (a short k)", mnk_thin_pays(3, 100000, 5, 1, 3, 0, 0), 1);
-  expect("thin: 50000 x 8 x 16, 3xTF32 (a short k)", mnk_thin_pays(8, 50000, 16, 1, 8, 1, 0), 1);
-  expect("thin: 8192 x 1 x 100", mnk_thin_pays(1, 8192, 100, 1, 1, 0, 0), 1);
+  expect("thin: 4096 x 8 x 4096, rows 4 at once, TF32", mnk_thin_pays(8, 4096, 4096, 1, 8, 0, 1, 0), 1);
+  expect("thin: 8192 x 4 x 4096, rows 4 at once, TF32", mnk_thin_pays(4, 8192, 4096, 1, 4, 0, 1, 0), 1);
+  expect("thin: 8192 x 8 x 1000, rows 4 at once, TF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 0, 1, 0), 0);
+  expect("thin: 8192 x 8 x 1000, rows 4 at once, 3xTF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 1, 1, 0), 1);
+  expect("thin: 16384 x 8 x 2048, rows 4 at once (2^25)", mnk_thin_pays(8, 16384, 2048, 1, 8, 1, 1, 0), 0);
+  expect("thin: 4096 x 8 x 4096, B padded (staged)", mnk_thin_pays(8, 4096, 4096, 1, 32, 1, 1, 0), 0);
+  expect("thin: nine rows", mnk_thin_pays(9, 9, 9, 1, 1, 0, 0, 0), 0);
+  expect("thin: 100000 x 3 x 5, TF32 (a short k)", mnk_thin_pays(3, 100000, 5, 1, 3, 0, 0, 0), 1);
+  expect("thin: 50000 x 8 x 16, 3xTF32 (a short k)", mnk_thin_pays(8, 50000, 16, 1, 8, 1, 0, 0), 1);
+  expect("thin: 8192 x 1 x 100", mnk_thin_pays(1, 8192, 100, 1, 1, 0, 0, 0), 1);
 }
 
 /* the k that a row's lanes add where they read it 4 k at once (mnk_thin_row_walk): every
@@ -680,11 +680,30 @@ static void pair_walk(void) {
    each 4 rows), in 8 different banks' 16 bytes of the 128 that shared memory serves at
    once */
 static void quads(void) {
-  expect("quads: 4096 x 8 x 4096, tight", mnk_thin_quads_on(1, 4096, 4096, 1), 1);
-  expect("quads: k = 512 (a warp a row's lane pairs kept there)", mnk_thin_quads_on(1, 512, 512, 1), 0);
-  expect("quads: k in runs (Fig 18a's strips)", mnk_thin_quads_on(1, 250, 1000, 1), 0);
-  expect("quads: k strided", mnk_thin_quads_on(4096, 4096, 4096, 1), 0);
-  expect("quads: the other's rows one at a time", mnk_thin_quads_on(1, 4096, 4096, 0), 0);
+  /* kstep, krun, nk, nw, ns, ostep, rows4 */
+  expect("quads: 4096 x 8 x 4096, tight", mnk_thin_quads_on(1, 4096, 4096, 4096, 8, 8, 1), 1);
+  expect("quads: 4096 x 6 x 4096, padded", mnk_thin_quads_on(1, 4096, 4096, 4096, 6, 32, 1), 1);
+  expect("quads: k = 512 (a warp a row's lane pairs kept there)", mnk_thin_quads_on(1, 512, 512, 8192, 8, 8, 1), 0);
+  expect("quads: k in runs (Fig 18a's strips)", mnk_thin_quads_on(1, 250, 1000, 8192, 8, 8, 1), 0);
+  expect("quads: k strided", mnk_thin_quads_on(4096, 4096, 4096, 4096, 8, 8, 1), 0);
+  expect("quads: the other's rows one at a time", mnk_thin_quads_on(1, 4096, 4096, 4096, 8, 8, 0), 0);
+  expect("quads: 4 rows (lane pairs faster)", mnk_thin_quads_on(1, 4096, 4096, 8192, 4, 4, 1), 0);
+  expect("quads: 4 rows, padded", mnk_thin_quads_on(1, 8192, 8192, 4096, 4, 32, 1), 1);
+  expect("quads: 500 x 8 x 2101, tight (2^20)", mnk_thin_quads_on(1, 2101, 2101, 500, 8, 8, 1), 0);
+  expect("quads: 500 x 8 x 2101, padded", mnk_thin_quads_on(1, 2101, 2101, 500, 8, 32, 1), 1);
+  expect("quads: 1000 x 8 x 4096, tight", mnk_thin_quads_on(1, 4096, 4096, 1000, 8, 8, 1), 1);
+  expect("quads: 1000 x 8 x 2000, tight (under 2^21)", mnk_thin_quads_on(1, 2000, 2000, 1000, 8, 8, 1), 0);
+  /* where they pay against the tensor cores (ns, nw, nk, kfast, ostep, x3, rows4, quads) */
+  expect("thin, quads: 16384 x 8 x 2048, TF32 (2^25)", mnk_thin_pays(8, 16384, 2048, 1, 8, 0, 1, 1), 1);
+  expect("thin, quads: 8192 x 8 x 8192, TF32", mnk_thin_pays(8, 8192, 8192, 1, 8, 0, 1, 1), 0);
+  expect("thin, quads: 8192 x 8 x 8192, 3xTF32", mnk_thin_pays(8, 8192, 8192, 1, 8, 1, 1, 1), 1);
+  expect("thin, quads: 8192 x 8 x 1000, TF32", mnk_thin_pays(8, 8192, 1000, 1, 8, 0, 1, 1), 1);
+  expect("thin, quads: 8192 x 8 x 1000, padded, TF32", mnk_thin_pays(8, 8192, 1000, 1, 32, 0, 1, 1), 0);
+  expect("thin, quads: 8192 x 8 x 1000, padded, 3xTF32", mnk_thin_pays(8, 8192, 1000, 1, 32, 1, 1, 1), 1);
+  expect("thin, quads: 4096 x 8 x 4096, padded, TF32", mnk_thin_pays(8, 4096, 4096, 1, 32, 0, 1, 1), 1);
+  expect("thin, quads: 500 x 8 x 2101, padded, TF32", mnk_thin_pays(8, 500, 2101, 1, 32, 0, 1, 1), 1);
+  expect("thin, quads: 3000 x 4 x 2000, padded, TF32", mnk_thin_pays(4, 3000, 2000, 1, 32, 0, 1, 1), 1);
+  expect("thin, quads: 8192 x 4 x 4096, padded, TF32 (2^25)", mnk_thin_pays(4, 8192, 4096, 1, 32, 0, 1, 1), 1);
   static const long long shapes[][2] = {{4096, 4096}, {1000, 4096}, {8192, 8192}, {7, 100000}, {100000, 513}};
   for (const auto &sh : shapes)
     for (int sms = 0; sms <= SMS; sms += SMS) {
