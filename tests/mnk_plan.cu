@@ -683,7 +683,10 @@ static void quads(void) {
   /* kstep, krun, nk, nw, ns, ostep, rows4 */
   expect("quads: 4096 x 8 x 4096, tight", mnk_thin_quads_on(1, 4096, 4096, 4096, 8, 8, 1), 1);
   expect("quads: 4096 x 6 x 4096, padded", mnk_thin_quads_on(1, 4096, 4096, 4096, 6, 32, 1), 1);
-  expect("quads: k = 512 (a warp a row's lane pairs kept there)", mnk_thin_quads_on(1, 512, 512, 8192, 8, 8, 1), 0);
+  expect("quads: 50000 x 8 x 300", mnk_thin_quads_on(1, 300, 300, 50000, 8, 8, 1), 1);
+  expect("quads: 20000 x 8 x 256, padded", mnk_thin_quads_on(1, 256, 256, 20000, 8, 32, 1), 1);
+  expect("quads: 100000 x 8 x 100 (a short k)", mnk_thin_quads_on(1, 100, 100, 100000, 8, 8, 1), 0);
+  expect("quads: 8192 x 4 x 300, padded (4 rows from k over 512)", mnk_thin_quads_on(1, 300, 300, 8192, 4, 32, 1), 0);
   expect("quads: k in runs (Fig 18a's strips)", mnk_thin_quads_on(1, 250, 1000, 8192, 8, 8, 1), 0);
   expect("quads: k strided", mnk_thin_quads_on(4096, 4096, 4096, 4096, 8, 8, 1), 0);
   expect("quads: the other's rows one at a time", mnk_thin_quads_on(1, 4096, 4096, 4096, 8, 8, 0), 0);
@@ -703,6 +706,9 @@ static void quads(void) {
   expect("thin, quads: 4096 x 8 x 4096, padded, TF32", mnk_thin_pays(8, 4096, 4096, 1, 32, 0, 1, 1), 1);
   expect("thin, quads: 500 x 8 x 2101, padded, TF32", mnk_thin_pays(8, 500, 2101, 1, 32, 0, 1, 1), 1);
   expect("thin, quads: 3000 x 4 x 2000, padded, TF32", mnk_thin_pays(4, 3000, 2000, 1, 32, 0, 1, 1), 1);
+  expect("thin, quads: 50000 x 8 x 300, TF32", mnk_thin_pays(8, 50000, 300, 1, 8, 0, 1, 1), 1);
+  expect("thin, quads: 50000 x 8 x 300, padded, TF32", mnk_thin_pays(8, 50000, 300, 1, 32, 0, 1, 1), 0);
+  expect("thin, quads: 20000 x 8 x 256, padded, 3xTF32", mnk_thin_pays(8, 20000, 256, 1, 32, 1, 1, 1), 1);
   expect("thin, quads: 8192 x 4 x 4096, padded, TF32 (2^25)", mnk_thin_pays(4, 8192, 4096, 1, 32, 0, 1, 1), 1);
   static const long long shapes[][2] = {{4096, 4096}, {1000, 4096}, {8192, 8192}, {7, 100000}, {100000, 513}};
   for (const auto &sh : shapes)
